@@ -1,0 +1,1 @@
+"""Exact algebra helpers: polynomials, primes, modular linear algebra."""

@@ -1,0 +1,37 @@
+"""Errors a user sees. Each names where the problem is and what was expected."""
+
+from __future__ import annotations
+
+
+class CertifyError(Exception):
+    """Base class; the CLI turns it into a message and a non-zero exit code."""
+
+    exit_code = 1
+
+
+class SpecError(CertifyError):
+    """A spec file is malformed: names the file, the field and what was expected."""
+
+    exit_code = 2
+
+    def __init__(self, file: str, field: str, expected: str, got: object = None) -> None:
+        self.file = file
+        self.field = field
+        self.expected = expected
+        self.got = got
+        msg = f"{file}: field '{field}': expected {expected}"
+        if got is not None:
+            msg += f", got {got!r}"
+        super().__init__(msg)
+
+
+class PolynomialSyntaxError(ValueError):
+    """Raised by the restricted polynomial parser; the spec layer adds file and field."""
+
+
+class RenderError(CertifyError):
+    """A value cannot be rendered exactly, or a rendered literal does not read back."""
+
+
+class BundleError(CertifyError):
+    """A bundle is incomplete or inconsistent (certify check)."""

@@ -1,0 +1,218 @@
+"""Exact semantics of polynomial MLPs for the generator (untrusted side).
+
+The Jacobian rows are computed by reverse mode (backpropagation), a different algorithm
+from the forward-mode dual numbers of the checker and the kernels, so the two sides do not
+share a bug. Arithmetic is either exact (Python int / Fraction) or mod p.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import comb, lcm
+
+from certify.spec import MLP
+
+Num = int | Fraction
+
+
+def layers(mlp: MLP, theta: Sequence[Num]) -> list[tuple[list[list[Num]], list[Num]]]:
+    """Split the flat parameter vector into (W, b) per layer (b = zeros without biases)."""
+    out = []
+    pos = 0
+    for ell in range(mlp.depth):
+        rows, cols = mlp.widths[ell + 1], mlp.widths[ell]
+        W: list[list[Num]] = []
+        b: list[Num] = []
+        for _ in range(rows):
+            W.append(list(theta[pos : pos + cols]))
+            pos += cols
+            if mlp.bias:
+                b.append(theta[pos])
+                pos += 1
+            else:
+                b.append(0)
+        out.append((W, b))
+    assert pos == len(theta)
+    return out
+
+
+def param_index(mlp: MLP, ell: int, i: int, j: int) -> int:
+    """Flat index of W_ell[i, j] (j = d_{ell-1} means the bias of neuron i)."""
+    b = 1 if mlp.bias else 0
+    pos = sum(mlp.widths[k + 1] * (mlp.widths[k] + b) for k in range(ell))
+    return pos + i * (mlp.widths[ell] + b) + j
+
+
+def _poly(cs: Sequence[Num], a: Num, p: int | None) -> tuple[Num, Num]:
+    """(sigma(a), sigma'(a)) by Horner, exact or mod p."""
+    s: Num = 0
+    ds: Num = 0
+    for c in reversed(cs):
+        ds = ds * a + s
+        s = s * a + c
+        if p is not None:
+            s %= p
+            ds %= p
+    return s, ds
+
+
+def jacobian_rows(
+    mlp: MLP,
+    theta: Sequence[Num],
+    acts: Sequence[Sequence[Num]],
+    x: Sequence[Num],
+    p: int | None = None,
+) -> list[list[Num]]:
+    """The d_out rows d f_theta(x)[k] / d theta, by backpropagation (exact or mod p).
+
+    `theta` and `acts` must already be residues when p is given.
+    """
+    Ls = layers(mlp, theta)
+    hs: list[list[Num]] = [list(x)]
+    derivs: list[list[Num]] = []
+    h = list(x)
+    for ell, (W, b) in enumerate(Ls):
+        pre = [sum((w * v for w, v in zip(row, h)), start=bi) for row, bi in zip(W, b)]
+        if p is not None:
+            pre = [v % p for v in pre]
+        if ell == mlp.depth - 1:
+            break
+        vals = [_poly(acts[ell], a, p) for a in pre]
+        h = [v for v, _ in vals]
+        derivs.append([d for _, d in vals])
+        hs.append(h)
+    n = len(theta)
+    rows = []
+    for k in range(mlp.widths[-1]):
+        g: list[Num] = [0] * n
+        delta: list[Num] = [1 if i == k else 0 for i in range(mlp.widths[-1])]
+        for ell in range(mlp.depth - 1, -1, -1):
+            W, _ = Ls[ell]
+            hin = hs[ell]
+            for i, di in enumerate(delta):
+                if di == 0:
+                    continue
+                base = param_index(mlp, ell, i, 0)
+                for j, v in enumerate(hin):
+                    g[base + j] = di * v if p is None else (di * v) % p
+                if mlp.bias:
+                    g[base + len(hin)] = di
+            if ell == 0:
+                break
+            back = [sum(W[i][j] * delta[i] for i in range(len(delta))) for j in range(len(hin))]
+            delta = [bj * dj for bj, dj in zip(back, derivs[ell - 1])]
+            if p is not None:
+                delta = [v % p for v in delta]
+        rows.append(g)
+    return rows
+
+
+def evaluate(mlp: MLP, theta: Sequence[Num], x: Sequence[Num]) -> list[Num]:
+    """f_theta(x), exactly."""
+    h = list(x)
+    for ell, (W, b) in enumerate(layers(mlp, theta)):
+        pre = [sum((w * v for w, v in zip(row, h)), start=bi) for row, bi in zip(W, b)]
+        if ell == mlp.depth - 1:
+            return pre
+        h = [_poly(mlp.activations[ell], a, None)[0] for a in pre]
+    return h
+
+
+def is_monomial(cs: Sequence[Num]) -> bool:
+    return sum(1 for c in cs if c != 0) == 1 and len(cs) >= 2
+
+
+def scaling_tangents(mlp: MLP, theta: Sequence[Fraction]) -> list[list[int]]:
+    """Tangents of the per-neuron scaling symmetry (monomial activations, no bias).
+
+    Scaling row i of W_l by lam and column i of W_{l+1} by lam^(-r_l) fixes f_theta, so
+    (d/dlam at 1) = (W_l[i,:] on the row, -r_l * W_{l+1}[:,i] on the column) is in the kernel.
+    Returned as primitive integer vectors.
+    """
+    out = []
+    for ell, i in symmetry_neurons(mlp):
+        r = len(mlp.activations[ell]) - 1
+        if True:
+            t = [Fraction(0)] * mlp.n_params
+            for j in range(mlp.widths[ell]):
+                k = param_index(mlp, ell, i, j)
+                t[k] = Fraction(theta[k])
+            for a in range(mlp.widths[ell + 2]):
+                k = param_index(mlp, ell + 1, a, i)
+                t[k] = -r * Fraction(theta[k])
+            out.append(primitive(t))
+    return out
+
+
+def primitive(v: Sequence[Fraction]) -> list[int]:
+    """The integer vector on the ray of v with coprime entries."""
+    from math import gcd
+
+    den = lcm(*(Fraction(x).denominator for x in v)) if v else 1
+    ints = [int(Fraction(x) * den) for x in v]
+    g = 0
+    for x in ints:
+        g = gcd(g, x)
+    return [x // g for x in ints] if g > 1 else ints
+
+
+def output_degrees(mlp: MLP) -> set[int]:
+    """Degrees of the homogeneous parts f_theta can have (all of 0..D with biases).
+
+    Without biases the inputs to layer 1 are linear forms; a layer with activation
+    sum_k c_k t^k turns parts of degrees S into sums of k elements of S, k with c_k != 0.
+    """
+    D = mlp.degree_bound()
+    if mlp.bias:
+        return set(range(D + 1))
+    degs = {1}
+    for cs in mlp.activations:
+        new: set[int] = set()
+        for k, c in enumerate(cs):
+            if c == 0:
+                continue
+            sums = {0}
+            for _ in range(k):
+                sums = {a + b for a in sums for b in degs}
+            new |= sums
+        degs = new
+    return degs
+
+
+def output_space_dim(mlp: MLP) -> int:
+    """Dimension of the polynomial space the outputs of the architecture live in."""
+    d0, dL = mlp.widths[0], mlp.widths[-1]
+    return dL * sum(comb(d0 + e - 1, e) for e in output_degrees(mlp))
+
+
+def symmetry_neurons(mlp: MLP) -> list[tuple[int, int]]:
+    """Hidden neurons (layer index, neuron) with a scaling symmetry: no bias, monomial
+    activation c t^r (then row * lam, outgoing column * lam^-r fixes f_theta)."""
+    if mlp.bias:
+        return []
+    return [
+        (ell, i)
+        for ell in range(mlp.depth - 1)
+        if is_monomial(mlp.activations[ell])
+        for i in range(mlp.widths[ell + 1])
+    ]
+
+
+def symmetry_dim(mlp: MLP) -> int:
+    """Dimension of the known continuous symmetry group (Usevich et al., Lemma 4)."""
+    return len(symmetry_neurons(mlp))
+
+
+def is_ktb(mlp: MLP) -> bool:
+    """Monomial activations, no bias: the setting of Kileel-Trager-Bruna's formula."""
+    return not mlp.bias and all(is_monomial(a) for a in mlp.activations)
+
+
+def expected_dim(mlp: MLP) -> int:
+    """Expected dimension: min(#params - symmetry dim, dim of the output space).
+
+    For monomial activations without bias this is Kileel-Trager-Bruna's formula
+    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)).
+    """
+    return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))

@@ -1,0 +1,129 @@
+"""Exact literal printers for Lean and Coq, and a reader that parses them back.
+
+Every rendered literal is read back from the rendered file and compared with the
+certificate data before a prover runs (design.md §5): a printer bug cannot change the
+statement silently.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from certify.errors import RenderError
+
+Lit = Any  # int | bool | tuple | list of those
+
+
+def _check_int(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise RenderError(f"cannot render {x!r} exactly as an integer literal")
+    return x
+
+
+def lean(x: Lit) -> str:
+    """Lean 4 syntax: [a, b], (a, b), -3, true."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, tuple):
+        return "(" + ", ".join(lean(v) for v in x) + ")"
+    if isinstance(x, list):
+        return "[" + ", ".join(lean(v) for v in x) + "]"
+    raise RenderError(f"cannot render {x!r} as a Lean literal")
+
+
+def coq(x: Lit, nat: bool = False) -> str:
+    """Coq syntax under Z_scope: [a; b], (a, b), (-3); `nat=True` appends %nat once."""
+    body = _coq(x)
+    return f"({body})%nat" if nat else body
+
+
+def _coq(x: Lit) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return f"({x})" if x < 0 else str(_check_int(x))
+    if isinstance(x, tuple):
+        return "(" + ", ".join(_coq(v) for v in x) + ")"
+    if isinstance(x, list):
+        return "[" + "; ".join(_coq(v) for v in x) + "]"
+    raise RenderError(f"cannot render {x!r} as a Coq literal")
+
+
+_TOK = re.compile(r"\s*(-?\d+|true|false|\[|\]|\(|\)|,|;|%nat)")
+
+
+class _Reader:
+    def __init__(self, text: str, pos: int) -> None:
+        self.text = text
+        self.pos = pos
+
+    def peek(self) -> str:
+        m = _TOK.match(self.text, self.pos)
+        if not m:
+            raise RenderError(f"unreadable literal near {self.text[self.pos : self.pos + 40]!r}")
+        return m.group(1)
+
+    def take(self) -> str:
+        m = _TOK.match(self.text, self.pos)
+        if not m:
+            raise RenderError(f"unreadable literal near {self.text[self.pos : self.pos + 40]!r}")
+        self.pos = m.end()
+        return m.group(1)
+
+    def value(self) -> Lit:
+        tok = self.take()
+        if tok == "[":
+            items: list[Lit] = []
+            if self.peek() == "]":
+                self.take()
+                return items
+            while True:
+                items.append(self.value())
+                sep = self.take()
+                if sep == "]":
+                    return items
+                if sep not in (",", ";"):
+                    raise RenderError(f"bad list separator {sep!r}")
+        if tok == "(":
+            first = self.value()
+            if self.peek() == ")":
+                self.take()
+                self._suffix()
+                return first
+            items = [first]
+            while self.take() == ",":
+                items.append(self.value())
+                if self.peek() == ")":
+                    self.take()
+                    break
+            self._suffix()
+            return tuple(items)
+        if tok in ("true", "false"):
+            return tok == "true"
+        if tok.lstrip("-").isdigit():
+            return int(tok)
+        raise RenderError(f"unexpected {tok!r} in literal")
+
+    def _suffix(self) -> None:
+        m = _TOK.match(self.text, self.pos)
+        if m and m.group(1) == "%nat":
+            self.pos = m.end()
+
+
+def read_field(text: str, field: str, start: int = 0) -> Lit:
+    """The literal after the first `field :=` at or after `start` in a rendered file."""
+    m = re.compile(rf"(?<![A-Za-z0-9_.']){re.escape(field)}\s*:=").search(text, start)
+    if not m:
+        raise RenderError(f"field {field!r} not found in the rendered file")
+    return _Reader(text, m.end()).value()
+
+
+def block_start(text: str, header: str) -> int:
+    """Offset of a definition header such as 'def inst' or 'Definition lower'."""
+    i = text.find(header)
+    if i < 0:
+        raise RenderError(f"{header!r} not found in the rendered file")
+    return i

@@ -1,0 +1,177 @@
+"""Render rank certificates for Coq and Lean, and read every literal back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from certify.checker import kernel as K
+from certify.checker.rank import decode_instance, decode_lower, decode_upper
+from certify.errors import RenderError
+from certify.render import literals as L
+from certify.render.env import render
+
+
+def module_name(cert_name: str) -> str:
+    """A Lean/Coq identifier for a certificate name: Rank_<name with [^A-Za-z0-9] -> _>."""
+    return "Rank_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+
+
+def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
+    """The literal data the kernel sees, as Python values (decoded like the checker)."""
+    inst = decode_instance(cert)
+    lw, r = decode_lower(cert["witness"]["lower"])
+    data: dict[str, Any] = {
+        "widths": inst.widths,
+        "acts": inst.acts,
+        "bias": inst.bias,
+        "theta": inst.theta,
+        "p": lw.p,
+        "samples": lw.samples,
+        "theta_inv": lw.theta_inv,
+        "acts_inv": lw.acts_inv,
+        "rows": lw.rows,
+        "cols": lw.cols,
+        "inv": lw.inv,
+        "rank_lower": r,
+        "upper": None,
+    }
+    up = cert["witness"].get("upper")
+    if up is not None:
+        uw, u = decode_upper(up)
+        data["upper"] = {
+            "p": uw.p,
+            "tangents": uw.tangents,
+            "cols": uw.cols,
+            "inv": uw.inv,
+            "bound": u,
+        }
+    return data
+
+
+NAT_FIELDS = {"widths", "rows", "cols", "rank_lower", "bound"}
+COQ_FIELDS = {
+    "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
+    "lower": {
+        "p": "lw_p",
+        "samples": "lw_samples",
+        "theta_inv": "lw_theta_inv",
+        "acts_inv": "lw_acts_inv",
+        "rows": "lw_rows",
+        "cols": "lw_cols",
+        "inv": "lw_inv",
+    },
+    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols", "inv": "uw_inv"},
+}
+LEAN_FIELDS = {
+    "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
+    "lower": {
+        "p": "p",
+        "samples": "samples",
+        "theta_inv": "thetaInv",
+        "acts_inv": "actsInv",
+        "rows": "rows",
+        "cols": "cols",
+        "inv": "inv",
+    },
+    "upper": {"p": "p", "tangents": "tangents", "cols": "cols", "inv": "inv"},
+}
+
+
+def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        if k == "upper":
+            out[k] = None if v is None else _printed(v, printer)
+        elif printer is L.coq:
+            out[k] = L.coq(v, nat=k in NAT_FIELDS and not isinstance(v, int))
+        else:
+            out[k] = printer(v)
+    return out
+
+
+def _comment_safe(text: str) -> str:
+    return text.replace("(*", "( *").replace("*)", "* )").replace("-/", "- /")
+
+
+def render_coq(cert: dict[str, Any], sha: str) -> str:
+    data = kernel_data(cert)
+    text = render(
+        "coq/rank.v.j2",
+        name=cert["name"],
+        sha256=sha,
+        claim=_comment_safe(cert["claim"]["text"]),
+        **_printed(data, L.coq),
+    )
+    verify_roundtrip(text, data, COQ_FIELDS, ("Definition inst", "Definition lower",
+                     "Definition upper"))  # fmt: skip
+    _verify_theorem(text, rf"check_rank_lower inst lower {data['rank_lower']}%nat = true")
+    if data["upper"]:
+        _verify_theorem(text, rf"check_rank_upper inst upper {data['upper']['bound']}%nat = true")
+    return text
+
+
+def render_lean(cert: dict[str, Any], sha: str) -> str:
+    data = kernel_data(cert)
+    module = "Certificates." + module_name(cert["name"])
+    text = render(
+        "lean/rank.lean.j2",
+        module=module,
+        name=cert["name"],
+        sha256=sha,
+        claim=_comment_safe(cert["claim"]["text"]),
+        **_printed(data, L.lean),
+    )
+    verify_roundtrip(text, data, LEAN_FIELDS, ("def inst", "def lower", "def upper"))
+    _verify_theorem(text, rf"NNCert.checkRankLower inst lower {data['rank_lower']} = true")
+    if data["upper"]:
+        _verify_theorem(text, rf"NNCert.checkRankUpper inst upper {data['upper']['bound']} = true")
+    return text
+
+
+def _verify_theorem(text: str, statement: str) -> None:
+    if statement not in text:
+        raise RenderError(f"rendered file lacks the statement {statement!r}")
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_norm(x) for x in v]
+    return v
+
+
+def verify_roundtrip(
+    text: str, data: dict[str, Any], fields: dict[str, dict[str, str]], headers: tuple[str, ...]
+) -> None:
+    """Parse every literal back from the rendered text and compare with the data."""
+    groups = {"inst": data, "lower": data, "upper": data["upper"]}
+    for (group, names), header in zip(fields.items(), headers, strict=True):
+        src = groups[group]
+        if src is None:
+            if header in text:
+                raise RenderError(f"{header!r} rendered although there is no such witness")
+            continue
+        start = L.block_start(text, header)
+        for key, fname in names.items():
+            got = L.read_field(text, fname, start)
+            if _norm(got) != _norm(src[key]):
+                raise RenderError(f"literal {group}.{fname} does not read back as rendered")
+
+
+def kernel_objects(
+    data: dict[str, Any],
+) -> tuple[K.RankInstance, K.LowerWitness, K.UpperWitness | None]:
+    """The checker's dataclasses from kernel data (used by tests reading files back)."""
+    inst = K.RankInstance(data["widths"], data["acts"], data["bias"], data["theta"])
+    lw = K.LowerWitness(
+        data["p"],
+        data["samples"],
+        data["theta_inv"],
+        data["acts_inv"],
+        data["rows"],
+        data["cols"],
+        data["inv"],
+    )
+    up = data["upper"]
+    uw = None if up is None else K.UpperWitness(up["p"], up["tangents"], up["cols"], up["inv"])
+    return inst, lw, uw

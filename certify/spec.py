@@ -1,0 +1,319 @@
+"""Spec files (TOML via tomllib, or JSON): parse, validate and normalise to exact data.
+
+Every error names the file, the field and what was expected (SpecError, exit code 2).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from certify.algebra.poly import format_univariate, parse_univariate
+from certify.errors import PolynomialSyntaxError, SpecError
+
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
+KINDS = ("rank",)
+FAMILIES = ("mlp",)
+MAX_WIDTH = 10_000
+MAX_LAYERS = 64
+DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
+MAX_PRIME = 2**31
+
+
+@dataclass(frozen=True)
+class MLP:
+    """A polynomial MLP: widths (d0..dL), one activation per hidden layer, biases or not.
+
+    Parameter layout (flat vector theta): layer by layer; within a layer, neuron by neuron;
+    for each neuron its incoming weights W[i, 0..d_{l-1}-1], then its bias if `bias`.
+    """
+
+    widths: tuple[int, ...]
+    activations: tuple[tuple[Fraction, ...], ...]
+    bias: bool
+
+    @property
+    def depth(self) -> int:
+        return len(self.widths) - 1
+
+    @property
+    def n_params(self) -> int:
+        b = 1 if self.bias else 0
+        return sum(self.widths[i + 1] * (self.widths[i] + b) for i in range(self.depth))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return self.widths[1:-1]
+
+    def degree_bound(self) -> int:
+        """Product of the activations' degrees: bounds the output's degree in x."""
+        d = 1
+        for a in self.activations:
+            d *= len(a) - 1
+        return d
+
+
+@dataclass(frozen=True)
+class CertRequest:
+    kind: str
+    name: str
+    prime: int
+    upper: bool
+    max_grid: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    source: str
+    network: MLP
+    seed: int | None
+    theta: tuple[Fraction, ...]
+    param_range: int
+    certificates: tuple[CertRequest, ...] = field(default=())
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read a spec file (.toml or .json) and return the validated, normalised Spec."""
+    p = Path(path)
+    src = str(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise SpecError(src, "<file>", "a readable spec file", str(e)) from None
+    if p.suffix == ".json":
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise SpecError(src, "<file>", "valid JSON", str(e)) from None
+    else:
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            raise SpecError(src, "<file>", "valid TOML", str(e)) from None
+    return parse_spec(data, src)
+
+
+def _req(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> Any:
+    if key not in d:
+        raise SpecError(src, f"{where}{key}", expected + " (missing)")
+    return d[key]
+
+
+def _int(v: Any, src: str, fld: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(src, fld, "an integer", v)
+    if lo is not None and v < lo:
+        raise SpecError(src, fld, f"an integer >= {lo}", v)
+    if hi is not None and v > hi:
+        raise SpecError(src, fld, f"an integer <= {hi}", v)
+    return v
+
+
+def _rational(v: Any, src: str, fld: str) -> Fraction:
+    if isinstance(v, bool):
+        raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
+    if isinstance(v, int):
+        return Fraction(v)
+    if isinstance(v, str):
+        m = RATIONAL_RE.match(v)
+        if m:
+            den = int(m.group(2)) if m.group(2) else 1
+            if den == 0:
+                raise SpecError(src, fld, "a rational with a nonzero denominator", v)
+            return Fraction(int(m.group(1)), den)
+    raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
+
+
+def _activation(v: Any, src: str, fld: str) -> tuple[Fraction, ...]:
+    if not isinstance(v, str):
+        raise SpecError(src, fld, 'a polynomial in t as a string, e.g. "t^2"', v)
+    try:
+        coeffs = parse_univariate(v, "t")
+    except PolynomialSyntaxError as e:
+        raise SpecError(src, fld, f"a polynomial in t ({e})", v) from None
+    if len(coeffs) < 2:
+        raise SpecError(src, fld, "a nonconstant polynomial in t (degree >= 1)", v)
+    return tuple(coeffs)
+
+
+def parse_spec(data: Any, src: str = "<spec>") -> Spec:
+    """Validate a decoded spec (dict) and normalise it."""
+    if not isinstance(data, dict):
+        raise SpecError(src, "<top>", "a table of fields")
+    known = {"name", "network", "parameters", "certificate"}
+    for k in data:
+        if k not in known:
+            raise SpecError(src, k, f"one of the fields {sorted(known)}", "unknown field")
+    name = _req(data, "name", src, "", "a name string")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise SpecError(src, "name", "a name of letters, digits, '_', '-', '.' (max 64)", name)
+
+    net = _req(data, "network", src, "", "a [network] table")
+    if not isinstance(net, dict):
+        raise SpecError(src, "network", "a [network] table", net)
+    for k in net:
+        if k not in {"family", "widths", "activation", "bias"}:
+            raise SpecError(src, f"network.{k}", "family, widths, activation or bias", "unknown")
+    family = _req(net, "family", src, "network.", f"one of {list(FAMILIES)}")
+    if family not in FAMILIES:
+        raise SpecError(src, "network.family", f"one of {list(FAMILIES)}", family)
+    widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
+    if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
+        raise SpecError(
+            src, "network.widths", f"a list of 2 to {MAX_LAYERS + 1} positive integers", widths
+        )
+    widths_t = tuple(
+        _int(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
+    )
+    n_hidden = len(widths_t) - 2
+    act = _req(net, "activation", src, "network.", "a polynomial string or a list of them")
+    if isinstance(act, list):
+        if len(act) != n_hidden:
+            raise SpecError(
+                src,
+                "network.activation",
+                f"one activation per hidden layer ({n_hidden} for widths {list(widths_t)})",
+                act,
+            )
+        acts = tuple(_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act))
+    else:
+        one = _activation(act, src, "network.activation")
+        acts = tuple(one for _ in range(n_hidden))
+    bias = net.get("bias", False)
+    if not isinstance(bias, bool):
+        raise SpecError(src, "network.bias", "true or false", bias)
+    mlp = MLP(widths_t, acts, bias)
+
+    params = data.get("parameters", {"seed": 0})
+    if not isinstance(params, dict):
+        raise SpecError(src, "parameters", "a [parameters] table", params)
+    for k in params:
+        if k not in {"seed", "range", "weights", "biases"}:
+            raise SpecError(src, f"parameters.{k}", "seed, range, weights or biases", "unknown")
+    prange = _int(params.get("range", 5), src, "parameters.range", 1, 10**6)
+    if "weights" in params:
+        if "seed" in params:
+            raise SpecError(src, "parameters", "either seed or explicit weights, not both")
+        theta = _explicit_theta(params, mlp, src)
+        seed = None
+    else:
+        seed = _int(params.get("seed", 0), src, "parameters.seed", 0)
+        if "biases" in params:
+            raise SpecError(src, "parameters.biases", "only together with parameters.weights")
+        theta = random_theta(mlp, seed, prange)
+
+    certs_raw = data.get("certificate", [{"kind": "rank"}])
+    if not isinstance(certs_raw, list) or not certs_raw:
+        raise SpecError(src, "certificate", "a non-empty array of [[certificate]] tables")
+    certs: list[CertRequest] = []
+    for i, c in enumerate(certs_raw):
+        certs.append(_cert_request(c, src, i, name, len(certs_raw)))
+    names = [c.name for c in certs]
+    if len(set(names)) != len(names):
+        raise SpecError(src, "certificate.name", "distinct certificate names", names)
+    return Spec(name, src, mlp, seed, theta, prange, tuple(certs))
+
+
+def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:
+    where = f"certificate[{i}]"
+    if not isinstance(c, dict):
+        raise SpecError(src, where, "a [[certificate]] table", c)
+    for k in c:
+        if k not in {"kind", "name", "prime", "upper", "max_grid", "attempts"}:
+            raise SpecError(
+                src, f"{where}.{k}", "kind, name, prime, upper, max_grid or attempts", "unknown"
+            )
+    kind = _req(c, "kind", src, f"{where}.", f"one of {list(KINDS)}")
+    if kind not in KINDS:
+        raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
+    default_name = spec_name if count == 1 else f"{spec_name}-{i}"
+    cname = c.get("name", default_name)
+    if not isinstance(cname, str) or not NAME_RE.match(cname):
+        raise SpecError(src, f"{where}.name", "a name of letters, digits, '_', '-', '.'", cname)
+    prime = _int(c.get("prime", DEFAULT_PRIME), src, f"{where}.prime", 3, MAX_PRIME - 1)
+    from flint import fmpz
+
+    if not fmpz(prime).is_prime():
+        raise SpecError(src, f"{where}.prime", "a prime below 2^31", prime)
+    upper = c.get("upper", True)
+    if not isinstance(upper, bool):
+        raise SpecError(src, f"{where}.upper", "true or false", upper)
+    max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
+    attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts)
+
+
+def _explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:
+    weights = params["weights"]
+    L = mlp.depth
+    if not isinstance(weights, list) or len(weights) != L:
+        raise SpecError(src, "parameters.weights", f"a list of {L} weight matrices", weights)
+    biases = params.get("biases")
+    if mlp.bias:
+        if not isinstance(biases, list) or len(biases) != L:
+            raise SpecError(src, "parameters.biases", f"a list of {L} bias vectors", biases)
+    elif biases is not None:
+        raise SpecError(src, "parameters.biases", "no biases, since network.bias = false")
+    theta: list[Fraction] = []
+    for ell in range(L):
+        rows, cols = mlp.widths[ell + 1], mlp.widths[ell]
+        W = weights[ell]
+        fld = f"parameters.weights[{ell}]"
+        if not isinstance(W, list) or len(W) != rows:
+            raise SpecError(src, fld, f"a {rows} x {cols} matrix (list of {rows} rows)", W)
+        if mlp.bias:
+            b = biases[ell]  # type: ignore[index]
+            if not isinstance(b, list) or len(b) != rows:
+                raise SpecError(src, f"parameters.biases[{ell}]", f"a list of {rows} numbers", b)
+        for i, row in enumerate(W):
+            if not isinstance(row, list) or len(row) != cols:
+                raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
+            theta.extend(_rational(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
+            if mlp.bias:
+                theta.append(_rational(b[i], src, f"parameters.biases[{ell}][{i}]"))
+    return tuple(theta)
+
+
+def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
+    """Deterministic random integer point: nonzero entries in [-prange, prange]."""
+    rng = random.Random(f"nn-certify/theta/{seed}")
+    out = []
+    for _ in range(mlp.n_params):
+        v = 0
+        while v == 0:
+            v = rng.randint(-prange, prange)
+        out.append(Fraction(v))
+    return tuple(out)
+
+
+def network_json(mlp: MLP) -> dict[str, Any]:
+    """The normalised network as canonical JSON data (rationals as strings)."""
+    return {
+        "family": "mlp",
+        "widths": list(mlp.widths),
+        "activations": [[rat_str(c) for c in a] for a in mlp.activations],
+        "activations_text": [format_univariate(list(a)) for a in mlp.activations],
+        "bias": mlp.bias,
+    }
+
+
+def rat_str(x: Fraction) -> str:
+    """Rationals as "num/den" strings, integers as "n" (design.md §7: no floats)."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def parse_rat_str(s: str) -> Fraction:
+    m = RATIONAL_RE.match(s)
+    if not m:
+        raise ValueError(f"not a rational string: {s!r}")
+    return Fraction(int(m.group(1)), int(m.group(2) or 1))

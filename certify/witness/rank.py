@@ -1,0 +1,250 @@
+"""Rank witnesses for polynomial MLPs (generator: untrusted, python-flint).
+
+Lower bound: a nonsingular minor of the sample Jacobian mod p and its inverse.
+Upper bound at theta: exact integer kernel vectors of d(theta -> f_theta), verified on a
+unisolvent grid: the scaling tangents for monomial activations without bias, or, when the
+lower bound falls short of that (defective cases), an integer basis of the kernel.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from certify import __version__
+from certify.algebra.modp import (
+    integer_nullspace,
+    inverse_mod,
+    maximal_minor,
+    nmod,
+    previous_prime,
+    residue,
+    submatrix,
+    to_int_rows,
+)
+from certify.certificate import SCHEMA
+from certify.checker import kernel as K
+from certify.models import mlp as M
+from certify.spec import MLP, CertRequest, Spec, network_json, random_theta, rat_str
+
+SAMPLE_RANGE = 20
+
+
+@dataclass
+class LowerResult:
+    prime: int
+    theta: tuple[Fraction, ...]
+    theta_origin: str
+    samples: list[list[int]]
+    rows: list[tuple[int, int]]
+    cols: list[int]
+    inverse: list[list[int]]
+
+    @property
+    def rank(self) -> int:
+        return len(self.cols)
+
+
+def _samples(mlp: MLP, count: int, tag: str) -> list[list[int]]:
+    rng = random.Random(f"nn-certify/samples/{tag}")
+    return [
+        [rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE) for _ in range(mlp.widths[0])]
+        for _ in range(count)
+    ]
+
+
+def lower_bound(
+    mlp: MLP, theta: tuple[Fraction, ...], p: int, samples: list[list[int]], origin: str
+) -> LowerResult | None:
+    """Maximal nonsingular minor of the sample Jacobian mod p (None: unlucky prime)."""
+    th = [residue(t, p) for t in theta]
+    acts = [[residue(c, p) for c in a] for a in mlp.activations]
+    if any(v is None for v in th) or any(v is None for a in acts for v in a):
+        return None
+    rows: list[list[int]] = []
+    labels: list[tuple[int, int]] = []
+    for s, x in enumerate(samples):
+        for k, row in enumerate(M.jacobian_rows(mlp, th, acts, [v % p for v in x], p)):  # type: ignore[arg-type]
+            rows.append(row)  # type: ignore[arg-type]
+            labels.append((s, k))
+    J = nmod(rows, p, mlp.n_params)
+    R, C = maximal_minor(J)
+    inv = to_int_rows(submatrix(J, R, C).inv()) if R else []
+    return LowerResult(p, theta, origin, samples, [labels[i] for i in R], C, inv)
+
+
+def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]:
+    """Exact Jacobian on the unisolvent grid {0..D}^d0: its kernel is ker d(theta -> f)."""
+    acts = [list(a) for a in mlp.activations]
+    th: list[Any] = list(theta)
+    if all(t.denominator == 1 for t in theta) and all(c.denominator == 1 for a in acts for c in a):
+        th = [int(t) for t in theta]
+        acts = [[int(c) for c in a] for a in acts]  # type: ignore[misc]
+    rows: list[list[Fraction]] = []
+    for x in K.grid(mlp.widths[0], mlp.degree_bound()):
+        rows.extend(M.jacobian_rows(mlp, th, acts, x))  # type: ignore[arg-type]
+    return rows
+
+
+def independent_minor(
+    tangents: list[list[int]], p: int
+) -> tuple[list[int], list[list[int]]] | None:
+    """Columns C with tangents[:, C] nonsingular mod p, and its inverse."""
+    if not tangents:
+        return [], []
+    T = nmod(tangents, p, len(tangents[0]))
+    R, C = maximal_minor(T)
+    if len(R) < len(tangents):
+        return None
+    return C, to_int_rows(submatrix(T, list(range(len(tangents))), C).inv())
+
+
+def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
+    """Build the rank certificate for one request of a spec."""
+    mlp = spec.network
+    n = mlp.n_params
+    sym = M.symmetry_dim(mlp)
+    edim = M.expected_dim(mlp)
+    target = min(n, edim)
+    n_samples = -(-n // mlp.widths[-1]) + 3
+    attempts: list[dict[str, Any]] = []
+    best: LowerResult | None = None
+    p = req.prime
+    for k in range(req.attempts):
+        if k > 0:
+            p = previous_prime(p)
+        if k == 0 or spec.seed is None:
+            theta, origin = spec.theta, "spec"
+        else:
+            theta = random_theta(mlp, spec.seed * 1000 + k, spec.param_range)
+            origin = f"reseeded({spec.seed * 1000 + k})"
+        samples = _samples(mlp, n_samples, f"{spec.name}/{req.name}/{k}")
+        res = lower_bound(mlp, theta, p, samples, origin)
+        attempts.append(
+            {"attempt": k, "prime": p, "theta": origin, "rank": None if res is None else res.rank}
+        )
+        if res is not None and (best is None or res.rank > best.rank):
+            best = res
+        if best is not None and best.rank >= target:
+            break
+    if best is None:
+        raise RuntimeError("every prime tried divides a denominator of the instance")
+    lower = best
+    r = lower.rank
+    theta = lower.theta
+
+    upper: dict[str, Any] | None = None
+    u: int | None = n if r == n else None
+    if r < n and req.upper:
+        tangents: list[list[int]] | None = None
+        tkind = ""
+        if sym and r == n - sym:
+            tangents, tkind = M.scaling_tangents(mlp, theta), "scaling"
+        grid_size = (mlp.degree_bound() + 1) ** mlp.widths[0]
+        if tangents is None and grid_size <= req.max_grid:
+            basis = integer_nullspace(grid_jacobian(mlp, theta), n)
+            tangents, tkind = [M.primitive([Fraction(v) for v in b]) for b in basis], "nullspace"
+        if tangents:
+            minor = independent_minor(tangents, lower.prime)
+            if minor is not None:
+                tcols, tinv = minor
+                u = n - len(tangents)
+                upper = {
+                    "bound": u,
+                    "kind": tkind,
+                    "prime": lower.prime,
+                    "tangents": tangents,
+                    "cols": tcols,
+                    "inverse": tinv,
+                    "grid": {"dim": mlp.widths[0], "degree": mlp.degree_bound()},
+                }
+    p = lower.prime
+    witness_lower = {
+        "rank": r,
+        "prime": p,
+        "samples": lower.samples,
+        "theta_inv": [inverse_mod(t.denominator, p) for t in theta],
+        "acts_inv": [[inverse_mod(c.denominator, p) for c in a] for a in mlp.activations],
+        "rows": [list(rc) for rc in lower.rows],
+        "cols": lower.cols,
+        "inverse": lower.inverse,
+    }
+    result = {
+        "params": n,
+        "symmetry_dim": sym,
+        "expected_dim": edim,
+        "rank_lower": r,
+        "rank_upper_at_point": u,
+        "rank_at_point": r if u == r else None,
+    }
+    return {
+        "schema": SCHEMA,
+        "kind": "rank",
+        "name": req.name,
+        "claim": claim(mlp, result, upper, p),
+        "instance": {
+            "network": network_json(mlp),
+            "theta": [rat_str(t) for t in theta],
+            "theta_origin": lower.theta_origin,
+        },
+        "witness": {"lower": witness_lower, "upper": upper},
+        "result": result,
+        "generator": {
+            "tool": "nn-certify",
+            "version": __version__,
+            "seed": spec.seed,
+            "prime": p,
+            "attempts": attempts,
+        },
+    }
+
+
+def claim(mlp: MLP, result: dict[str, Any], upper: dict[str, Any] | None, p: int) -> dict[str, Any]:
+    n, r, u = result["params"], result["rank_lower"], result["rank_upper_at_point"]
+    parts = [
+        f"Kernel-checked: the Jacobian of theta -> (f_theta(x_s))_s at the given integer "
+        f"samples x_s and rational point theta has a nonsingular {r}x{r} minor mod "
+        f"{p}, so rank d(theta -> f_theta)(theta) >= {r}; by lower "
+        f"semicontinuity the generic rank (functional dimension) of the architecture "
+        f"widths {list(mlp.widths)} is >= {r} (#params {n})."
+    ]
+    cites = ["design.md §6: rank lower bound by a nonsingular minor mod p"]
+    if upper is not None:
+        what = (
+            "the tangents of the per-neuron scaling symmetry"
+            if upper["kind"] == "scaling"
+            else "an integer basis of the kernel (exact nullspace)"
+        )
+        parts.append(
+            f"Kernel-checked: {n - upper['bound']} independent integer vectors ({what}) "
+            f"annihilate d(theta -> f_theta)(theta), verified exactly on the unisolvent grid "
+            f"{{0..{upper['grid']['degree']}}}^{upper['grid']['dim']}; so the rank at theta "
+            f"is <= {upper['bound']}."
+        )
+    elif u == n:
+        parts.append(f"The rank at theta is trivially <= #params = {n}.")
+    if u is not None and u == r:
+        parts.append(f"Hence the rank of the parametrisation at theta is exactly {r}.")
+    sym = M.symmetry_dim(mlp)
+    if sym:
+        parts.append(
+            f"Cited, not kernel-checked: the per-neuron scaling group of dimension {sym} "
+            f"acts at every point (Usevich et al., arXiv:2506.17093, Lemma 4), so the generic "
+            f"rank is <= {n - sym}."
+        )
+        cites.append("Usevich et al., arXiv:2506.17093, Lemma 4")
+    if M.is_ktb(mlp):
+        parts.append(f"Kileel-Trager-Bruna expected dimension: {result['expected_dim']}.")
+        cites.append("Kileel-Trager-Bruna, expected dimension of polynomial networks")
+    else:
+        parts.append(
+            f"Expected dimension min(#params - {sym}, dim of the output space) = "
+            f"{result['expected_dim']}."
+        )
+    if r < result["expected_dim"]:
+        parts.append(
+            f"The certified rank {r} is below the expected dimension {result['expected_dim']}."
+        )
+    return {"text": " ".join(parts), "cites": cites}

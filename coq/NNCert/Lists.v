@@ -1,0 +1,85 @@
+(** List helpers of the nn-certify kernel checkers.
+    Python twin: certify/checker/kernel.py, section "lists"; Lean twin: lean/NNCert/Lists.lean.
+    Conventions: structural recursion on one argument; [nat] only for indices and counts. *)
+From Coq Require Import ZArith List Bool.
+Import ListNotations.
+Open Scope Z_scope.
+
+(** Entry [j] of [xs], [0] past the end. *)
+Fixpoint nth_z (xs : list Z) (j : nat) : Z :=
+  match xs, j with
+  | [], _ => 0
+  | x :: _, O => x
+  | _ :: xs', S j' => nth_z xs' j'
+  end.
+
+(** Row [i] of [rows], [[]] past the end. *)
+Fixpoint nth_row (rows : list (list Z)) (i : nat) : list Z :=
+  match rows, i with
+  | [], _ => []
+  | r :: _, O => r
+  | _ :: rows', S i' => nth_row rows' i'
+  end.
+
+(** The first [n] elements (fewer if [xs] is shorter). *)
+Fixpoint take_n {A : Type} (n : nat) (xs : list A) : list A :=
+  match n, xs with
+  | O, _ => []
+  | S _, [] => []
+  | S n', x :: xs' => x :: take_n n' xs'
+  end.
+
+(** [xs] without its first [n] elements. *)
+Fixpoint drop_n {A : Type} (n : nat) (xs : list A) : list A :=
+  match n, xs with
+  | O, _ => xs
+  | S _, [] => []
+  | S n', _ :: xs' => drop_n n' xs'
+  end.
+
+(** Every entry is below [k]. *)
+Fixpoint all_lt (k : nat) (xs : list nat) : bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.ltb x k && all_lt k xs'
+  end.
+
+(** Every row has length [m]. *)
+Fixpoint rows_len {A : Type} (m : nat) (rows : list (list A)) : bool :=
+  match rows with
+  | [] => true
+  | r :: rows' => Nat.eqb (length r) m && rows_len m rows'
+  end.
+
+(** Every entry is positive. *)
+Fixpoint all_pos (xs : list nat) : bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.ltb 0 x && all_pos xs'
+  end.
+
+(** [[start; start+1; ...; start+count-1]]. *)
+Fixpoint range_from (start : Z) (count : nat) : list Z :=
+  match count with
+  | O => []
+  | S c => start :: range_from (start + 1) c
+  end.
+
+(** [v :: pt] for every point [pt]. *)
+Definition prepend_each (v : Z) (pts : list (list Z)) : list (list Z) :=
+  map (fun pt => v :: pt) pts.
+
+(** All [v :: pt] with [v] in [vals] (outer loop) and [pt] in [pts]. *)
+Fixpoint cons_all (vals : list Z) (pts : list (list Z)) : list (list Z) :=
+  match vals with
+  | [] => []
+  | v :: vals' => prepend_each v pts ++ cons_all vals' pts
+  end.
+
+(** All points of [{0..deg}^dim]: unisolvent for polynomials of degree [<= deg] in each
+    variable. *)
+Fixpoint grid (dim : nat) (deg : nat) : list (list Z) :=
+  match dim with
+  | O => [[]]
+  | S d => cons_all (range_from 0 (S deg)) (grid d deg)
+  end.
