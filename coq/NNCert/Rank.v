@@ -25,7 +25,7 @@ Fixpoint all_zero_int (xs : list int) : bool :=
   end.
 
 (** [row = e_k]: 1 at index [k], 0 elsewhere, and [k < length row]. *)
-Fixpoint is_unit_row (k : nat) (row : list int) : bool :=
+Fixpoint is_unit_row (k : nat) (row : list int) {struct row} : bool :=
   match row with
   | [] => false
   | x :: row' =>

@@ -1,0 +1,85 @@
+(** Soundness lemmas of the boolean checkers: what [= true] means as a proposition.
+    Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
+From Coq Require Import ZArith List Bool Uint63 Lia.
+From NNCert Require Import Lists Arith Net Rank.
+Import ListNotations.
+Open Scope Z_scope.
+
+(** [is_unit_row k row = true] means [row] is the unit vector [e_k]. *)
+Lemma is_unit_row_sound : forall row k,
+  is_unit_row k row = true ->
+  (k < length row)%nat /\ nth k row 0%uint63 = 1%uint63 /\
+  (forall j, j <> k -> nth j row 0%uint63 = 0%uint63).
+Proof.
+  induction row as [| x row IH]; intros k H; cbn in H; [discriminate H|].
+  destruct k as [| k].
+  - apply andb_prop in H as [Hx Hz]. apply Uint63.eqb_spec in Hx. subst x.
+    split; [simpl; lia|]. split; [reflexivity|].
+    intros j Hj. destruct j as [| j]; [contradiction|]. simpl.
+    clear IH Hj. revert j. induction row as [| y row IHr]; intros j; simpl in *.
+    + destruct j; reflexivity.
+    + apply andb_prop in Hz as [Hy Hz]. apply Uint63.eqb_spec in Hy.
+      destruct j; [exact Hy| apply IHr; exact Hz].
+  - apply andb_prop in H as [Hx Hr]. apply Uint63.eqb_spec in Hx. subst x.
+    destruct (IH k Hr) as [Hlen [Hk Hj]].
+    split; [simpl; lia|]. split; [exact Hk|].
+    intros j Hjk. destruct j as [| j]; [reflexivity|]. simpl. apply Hj. lia.
+Qed.
+
+(** [rat_inv_ok p (num, den) inv = true] means [den > 0] and [den * inv = 1 (mod p)]. *)
+Lemma rat_inv_ok_sound : forall p r inv,
+  p <> 0 -> rat_inv_ok p r inv = true -> 0 < snd r /\ (snd r * inv) mod p = 1.
+Proof.
+  intros p r inv Hp H. unfold rat_inv_ok in H.
+  apply andb_prop in H as [Hd Hm]. apply Z.ltb_lt in Hd. apply Z.eqb_eq in Hm.
+  split; [exact Hd|]. rewrite Z.mul_mod by exact Hp. exact Hm.
+Qed.
+
+(** [identity_rows] checks every row: row [j] of [M] times [V] is [e_(i+j)]. *)
+Lemma identity_rows_sound : forall p r M V i,
+  identity_rows p r M V i = true ->
+  forall j row, nth_error M j = Some row -> is_unit_row (i + j) (combo_mod p r row V) = true.
+Proof.
+  intros p r M V. induction M as [| m M IH]; intros i H j row Hj.
+  - destruct j; discriminate.
+  - simpl in H. apply andb_prop in H as [Hm HM]. destruct j as [| j].
+    + simpl in Hj. injection Hj as <-. rewrite Nat.add_0_r. exact Hm.
+    + simpl in Hj. rewrite <- Nat.add_succ_comm. exact (IH (S i) HM j row Hj).
+Qed.
+
+(** [check_inverse p r M V = true]: both are [r x r] and every row [j] of [M mod p] times
+    [V mod p] is the unit vector [e_j], i.e. [M V = I (mod p)]. *)
+Lemma check_inverse_sound : forall p r M V,
+  check_inverse p r M V = true ->
+  length M = r /\ length V = r /\
+  forall j row, nth_error (reduce_rows p M) j = Some row ->
+    is_unit_row j (combo_mod (Uint63.of_Z p) r row (reduce_rows p V)) = true.
+Proof.
+  intros p r M V H. unfold check_inverse in H.
+  apply andb_prop in H as [H Hid]. apply andb_prop in H as [H _].
+  apply andb_prop in H as [H HV]. apply andb_prop in H as [HM _].
+  apply Nat.eqb_eq in HM. apply Nat.eqb_eq in HV.
+  split; [exact HM|]. split; [exact HV|].
+  intros j row Hj. exact (identity_rows_sound _ _ _ _ _ Hid j row Hj).
+Qed.
+
+(** The exact check: every tangent has zero directional derivative at every grid point. *)
+Lemma tangents_vanish_sound : forall inst pts ts t x,
+  tangents_vanish inst pts ts = true -> In t ts -> In x pts ->
+  all_zero_q (snd (net_eval arith_q (widths inst) (acts inst) (bias inst) (theta inst)
+                     (ints_q t) (ints_q x) (zeros arith_q (first_width (widths inst))))) = true.
+Proof.
+  intros inst pts ts t x H Ht Hx. induction ts as [| t' ts IH]; [destruct Ht|].
+  simpl in H. apply andb_prop in H as [Ht' Hts]. destruct Ht as [<- | Ht]; [| exact (IH Hts Ht)].
+  clear IH Hts. induction pts as [| y pts IHp]; [destruct Hx|].
+  simpl in Ht'. apply andb_prop in Ht' as [Hy Hp]. destruct Hx as [<- | Hx]; [exact Hy|].
+  exact (IHp Hp Hx).
+Qed.
+
+(** [all_zero_q xs = true] means every fraction in [xs] has numerator zero. *)
+Lemma all_zero_q_sound : forall xs q, all_zero_q xs = true -> In q xs -> fst q = 0.
+Proof.
+  induction xs as [| x xs IH]; intros q H Hq; [destruct Hq|].
+  simpl in H. apply andb_prop in H as [Hx Hxs]. apply Z.eqb_eq in Hx.
+  destruct Hq as [<- | Hq]; [exact Hx| exact (IH q Hxs Hq)].
+Qed.
