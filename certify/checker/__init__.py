@@ -1,0 +1,15 @@
+"""The independent checker: pure Python ints, twin of the Lean and Coq kernel libraries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def check_certificate(cert: dict[str, Any]) -> list[str]:
+    """Problems found in a certificate (an empty list means it is accepted)."""
+    kind = cert.get("kind")
+    if kind == "rank":
+        from certify.checker import rank
+
+        return rank.check(cert)
+    return [f"unknown certificate kind {kind!r}"]

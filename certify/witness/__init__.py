@@ -1,0 +1,15 @@
+"""Certificate generators, one module per certificate family (untrusted oracles)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.spec import CertRequest, Spec
+
+
+def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
+    if req.kind == "rank":
+        from certify.witness import rank
+
+        return rank.generate(spec, req)
+    raise ValueError(f"unknown certificate kind {req.kind!r}")

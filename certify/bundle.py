@@ -1,0 +1,275 @@
+"""Artifact bundle: certificates, checker verdicts, Coq and Lean projects, prover verdicts,
+manifest and report. Written to a temporary sibling directory and moved into place only
+when complete, so a crash never leaves a bundle that looks finished."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
+from pathlib import Path
+from typing import Any
+
+from certify import __version__, certificate
+from certify.checker import check_certificate
+from certify.errors import BundleError, CertifyError
+from certify.provers import coq as coqp
+from certify.provers import lean as leanp
+from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict
+from certify.render import rank as render_rank
+from certify.render.env import render
+from certify.resources import resource_dir
+from certify.spec import Spec
+from certify.witness import generate_certificate
+
+MANIFEST_SCHEMA = "nn-certify-manifest/1"
+COQ_LIBRARY_FILES = ["_CoqProject"] + [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "NNCert.lean"]
+
+
+@dataclass
+class Options:
+    run_coq: bool = True
+    run_lean: bool = True
+    timeout: float = 900.0
+    jobs: int = 2
+
+
+def _dist(name: str) -> str | None:
+    try:
+        return dist_version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def tool_versions() -> dict[str, str | None]:
+    return {
+        "nn-certify": __version__,
+        "python-flint": _dist("python-flint"),
+        "sympy": _dist("sympy"),
+        "coqc": coqp.version(),
+        "lean": leanp.version(),
+    }
+
+
+def lean_library_files() -> list[str]:
+    root = resource_dir("lean")
+    files = list(LEAN_PROJECT_FILES)
+    files += sorted(str(p.relative_to(root)) for p in (root / "NNCert").glob("*.lean"))
+    return files
+
+
+def copy_libraries(dest: Path) -> None:
+    """Self-contained Coq and Lean projects: the library sources next to the certificates."""
+    for rel in COQ_LIBRARY_FILES:
+        target = dest / "coq" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(resource_dir("coq") / rel, target)
+    for rel in lean_library_files():
+        target = dest / "lean" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(resource_dir("lean") / rel, target)
+    (dest / "coq" / "Certificates").mkdir(parents=True, exist_ok=True)
+    (dest / "lean" / "Certificates").mkdir(parents=True, exist_ok=True)
+
+
+@dataclass
+class Rendered:
+    cert: dict[str, Any]
+    sha: str
+    module: str
+    coq_text: str
+    lean_text: str
+    lean_theorems: list[str]
+
+
+def render_certificate(cert: dict[str, Any]) -> Rendered:
+    sha = certificate.sha256(cert)
+    module = render_rank.module_name(cert["name"])
+    theorems = ["rank_lower_check"]
+    if cert["witness"].get("upper") is not None:
+        theorems.append("rank_upper_check")
+    return Rendered(
+        cert,
+        sha,
+        module,
+        render_rank.render_coq(cert, sha),
+        render_rank.render_lean(cert, sha),
+        [f"Certificates.{module}.{t}" for t in theorems],
+    )
+
+
+def write_sources(dest: Path, items: list[Rendered]) -> None:
+    (dest / "certificates").mkdir(parents=True, exist_ok=True)
+    for it in items:
+        (dest / "certificates" / f"{it.cert['name']}.json").write_bytes(certificate.dump(it.cert))
+        (dest / "coq" / "Certificates" / f"{it.module}.v").write_text(it.coq_text)
+        (dest / "lean" / "Certificates" / f"{it.module}.lean").write_text(it.lean_text)
+    modules = [f"Certificates.{it.module}" for it in items]
+    (dest / "lean" / "Certificates.lean").write_text(
+        render("lean/aggregator.lean.j2", modules=modules)
+    )
+    (dest / "lean" / "Audit.lean").write_text(
+        render(
+            "lean/audit.lean.j2",
+            modules=modules,
+            theorems=[t for it in items for t in it.lean_theorems],
+        )
+    )
+
+
+def run_provers(
+    dest: Path, items: list[Rendered], opts: Options
+) -> tuple[dict[str, Verdict], dict[str, Verdict], dict[str, str]]:
+    """Coq and Lean verdicts per certificate name, plus the raw logs."""
+    logs: dict[str, str] = {}
+    coq: dict[str, Verdict] = {}
+    if not opts.run_coq:
+        coq = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for it in items}
+    else:
+        lib = coqp.build_library(dest / "coq", opts.timeout)
+        if lib.status != PASSED:
+            coq = {it.cert["name"]: Verdict(lib.status, lib.message) for it in items}
+        else:
+            logs["coq-library"] = f"NNCert compiled in {lib.seconds:.2f} s"
+
+            def one(it: Rendered) -> Verdict:
+                return coqp.check_file(dest / "coq", f"Certificates/{it.module}.v", opts.timeout)
+
+            with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+                for it, v in zip(items, pool.map(one, items), strict=True):
+                    coq[it.cert["name"]] = v
+    lean: dict[str, Verdict] = {}
+    if not opts.run_lean:
+        lean = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-lean)") for it in items}
+    else:
+        mods = {f"Certificates.{it.module}": it.lean_theorems for it in items}
+        by_mod = leanp.build_and_audit(dest / "lean", mods, opts.timeout)
+        lean = {it.cert["name"]: by_mod[f"Certificates.{it.module}"] for it in items}
+    return coq, lean, logs
+
+
+def _sha_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict) -> dict[str, Any]:
+    name = it.cert["name"]
+    return {
+        "name": name,
+        "kind": it.cert["kind"],
+        "sha256": it.sha,
+        "file": f"certificates/{name}.json",
+        "coq_file": f"coq/Certificates/{it.module}.v",
+        "lean_file": f"lean/Certificates/{it.module}.lean",
+        "claim": it.cert["claim"],
+        "result": it.cert["result"],
+        "verdicts": {
+            "checker": PASSED if not checker else FAILED,
+            "coq": coq.status,
+            "lean": lean.status,
+        },
+        "messages": {"checker": checker, "coq": coq.message, "lean": lean.message},
+        "coq_assumptions": coq.assumptions,
+        "lean_axioms": lean.assumptions,
+    }
+
+
+def report_md(manifest: dict[str, Any]) -> str:
+    lines = [
+        "# nn-certify report",
+        "",
+        "| certificate | kind | #params | symmetry dim | expected dim | rank >= | "
+        "rank <= at θ | checker | coq | lean |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for e in manifest["certificates"]:
+        r, v = e["result"], e["verdicts"]
+        up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
+        lines.append(
+            f"| {e['name']} | {e['kind']} | {r['params']} | {r['symmetry_dim']} | "
+            f"{r['expected_dim']} | {r['rank_lower']} | {up} | {v['checker']} | {v['coq']} | "
+            f"{v['lean']} |"
+        )
+    lines += ["", "## Claims", ""]
+    for e in manifest["certificates"]:
+        lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
+        if e["claim"]["cites"]:
+            lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
+        bad = {k: m for k, m in e["messages"].items() if m}
+        for k, m in bad.items():
+            lines += [f"- {k}: {m}"]
+        if e["coq_assumptions"]:
+            lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
+    t = manifest["tool"]
+    lines += ["## Tools", ""] + [f"- {k}: {v if v else 'not installed'}" for k, v in t.items()]
+    return "\n".join(lines) + "\n"
+
+
+def build(
+    specs: list[Spec],
+    out: Path,
+    opts: Options,
+    progress: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
+    """Generate, check, render and prove every certificate of `specs`; write the bundle."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
+        raise BundleError(f"{out}: exists and is not an nn-certify bundle; refusing to overwrite")
+    certs: list[dict[str, Any]] = []
+    for spec in specs:
+        for req in spec.certificates:
+            progress(f"generate {req.name} ({req.kind})")
+            certs.append(generate_certificate(spec, req))
+    names = [c["name"] for c in certs]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise CertifyError(f"certificate names must be unique across specs: {dup}")
+    items = []
+    checker: dict[str, list[str]] = {}
+    for c in certs:
+        checker[c["name"]] = check_certificate(c)
+        items.append(render_certificate(c))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        copy_libraries(tmp)
+        write_sources(tmp, items)
+        progress("run provers")
+        coq, lean, logs = run_provers(tmp, items, opts)
+        manifest = {
+            "schema": MANIFEST_SCHEMA,
+            "tool": tool_versions(),
+            "specs": [{"name": s.name, "file": Path(s.source).name} for s in specs],
+            "certificates": [
+                manifest_entry(it, checker[n], coq[n], lean[n])
+                for it, n in ((it, it.cert["name"]) for it in items)
+            ],
+        }
+        (tmp / "logs").mkdir(exist_ok=True)
+        timings = {
+            n: {"coq_seconds": coq[n].seconds, "lean_seconds": lean[n].seconds} for n in names
+        }
+        (tmp / "logs" / "timings.json").write_text(json.dumps(timings, indent=1) + "\n")
+        for k, v in logs.items():
+            (tmp / "logs" / f"{k}.log").write_text(v + "\n")
+        (tmp / "report.md").write_text(report_md(manifest))
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def all_passed(manifest: dict[str, Any]) -> bool:
+    """No verdict failed (not-run is reported, not a failure)."""
+    return all(v != FAILED for e in manifest["certificates"] for v in e["verdicts"].values())

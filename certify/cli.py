@@ -1,0 +1,86 @@
+"""Command line: certify run | demo | check."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+from certify import __version__
+from certify.bundle import Options, all_passed, build
+from certify.errors import CertifyError
+from certify.spec import Spec, load_spec
+
+
+def example_specs() -> list[Path]:
+    """The embedded example suite (package data)."""
+    root = files("certify") / "examples"
+    return sorted(Path(str(p)) for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def _opts(a: argparse.Namespace) -> Options:
+    return Options(run_coq=not a.no_coq, run_lean=not a.no_lean, timeout=a.timeout, jobs=a.jobs)
+
+
+def _add_prover_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-coq", action="store_true", help="do not run coqc (verdict not-run)")
+    p.add_argument("--no-lean", action="store_true", help="do not run lake (verdict not-run)")
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds per prover call")
+    p.add_argument("--jobs", type=int, default=2, help="parallel coqc processes")
+
+
+def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
+    manifest = build(specs, out, _opts(a), progress=lambda s: print(f"[certify] {s}"))
+    for e in manifest["certificates"]:
+        v, r = e["verdicts"], e["result"]
+        up = r["rank_upper_at_point"]
+        print(
+            f"{e['name']}: rank >= {r['rank_lower']}"
+            + (f", <= {up} at theta" if up is not None else "")
+            + f" (#params {r['params']}, expected {r['expected_dim']}) "
+            + f"checker={v['checker']} coq={v['coq']} lean={v['lean']}"
+        )
+        for k, m in e["messages"].items():
+            if m:
+                print(f"  {k}: {m}")
+    print(f"bundle written to {out} (manifest.json, report.md)")
+    return 0 if all_passed(manifest) else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="certify", description=__doc__)
+    ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p_run = sub.add_parser("run", help="certify the instances of spec files into a bundle")
+    p_run.add_argument("specs", nargs="+", type=Path)
+    p_run.add_argument("--out", type=Path, required=True)
+    _add_prover_flags(p_run)
+    p_demo = sub.add_parser("demo", help="run the embedded example suite")
+    p_demo.add_argument("--out", type=Path, required=True)
+    _add_prover_flags(p_demo)
+    p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)")
+    p_check.add_argument("bundle", type=Path)
+    _add_prover_flags(p_check)
+    a = ap.parse_args(argv)
+    try:
+        if a.cmd == "run":
+            return _run([load_spec(s) for s in a.specs], a.out, a)
+        if a.cmd == "demo":
+            return _run([load_spec(s) for s in example_specs()], a.out, a)
+        from certify.verify import check_bundle
+
+        problems, notes = check_bundle(a.bundle, _opts(a))
+        for n in notes:
+            print(f"note: {n}")
+        for p in problems:
+            print(f"FAIL: {p}")
+        print("bundle verified" if not problems else f"{len(problems)} problem(s)")
+        return 1 if problems else 0
+    except CertifyError as e:
+        print(f"certify: error: {e}", file=sys.stderr)
+        return e.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

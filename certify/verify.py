@@ -1,0 +1,109 @@
+"""`certify check DIR`: re-verify a bundle from scratch.
+
+Hashes, the independent checker, byte-identical re-rendering, unmodified prover libraries,
+and fresh prover runs (in a scratch copy). Any mismatch is reported and makes it fail."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from certify import certificate
+from certify.bundle import (
+    COQ_LIBRARY_FILES,
+    MANIFEST_SCHEMA,
+    Options,
+    Rendered,
+    lean_library_files,
+    render_certificate,
+    run_provers,
+)
+from certify.checker import check_certificate
+from certify.errors import BundleError
+from certify.provers.common import FAILED, NOT_RUN
+from certify.resources import resource_dir
+
+
+def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
+    """(problems, notes): problems make the check fail."""
+    path = Path(path)
+    mf = path / "manifest.json"
+    if not mf.is_file():
+        raise BundleError(f"{path}: no manifest.json (not an nn-certify bundle)")
+    try:
+        manifest = json.loads(mf.read_text())
+    except json.JSONDecodeError as e:
+        raise BundleError(f"{mf}: not valid JSON ({e})") from None
+    if manifest.get("schema") != MANIFEST_SCHEMA:
+        raise BundleError(f"{mf}: schema is not {MANIFEST_SCHEMA}")
+    problems: list[str] = []
+    notes: list[str] = []
+    for rel in COQ_LIBRARY_FILES:
+        _same_file(path / "coq" / rel, resource_dir("coq") / rel, problems)
+    for rel in lean_library_files():
+        _same_file(path / "lean" / rel, resource_dir("lean") / rel, problems)
+    items: list[Rendered] = []
+    for e in manifest.get("certificates", []):
+        name = e.get("name", "?")
+        f = path / e.get("file", "")
+        if not f.is_file():
+            problems.append(f"{name}: certificate file {e.get('file')} missing")
+            continue
+        raw = f.read_bytes()
+        try:
+            cert = certificate.load(raw)
+        except ValueError as err:
+            problems.append(f"{name}: {err}")
+            continue
+        if certificate.dump(cert) != raw:
+            problems.append(f"{name}: certificate file is not in canonical form")
+        sha = certificate.sha256(cert)
+        if sha != e.get("sha256"):
+            problems.append(f"{name}: sha256 {sha} does not match the manifest")
+        for k in ("result", "claim", "kind", "name"):
+            if cert.get(k) != e.get(k):
+                problems.append(f"{name}: manifest {k} differs from the certificate's")
+        for msg in check_certificate(cert):
+            problems.append(f"{name}: checker: {msg}")
+        try:
+            it = render_certificate(cert)
+        except Exception as err:  # a certificate that cannot be rendered is a problem too
+            problems.append(f"{name}: cannot re-render: {err}")
+            continue
+        for rel, text in ((e.get("coq_file"), it.coq_text), (e.get("lean_file"), it.lean_text)):
+            rf = path / str(rel)
+            if not rf.is_file() or rf.read_text() != text:
+                problems.append(f"{name}: {rel} differs from the re-rendered file")
+        items.append(it)
+    if items and (opts.run_coq or opts.run_lean):
+        with tempfile.TemporaryDirectory(prefix="nn-certify-check-") as td:
+            scratch = Path(td) / "b"
+            shutil.copytree(path / "coq", scratch / "coq", ignore=_built)
+            shutil.copytree(path / "lean", scratch / "lean", ignore=_built)
+            coq, lean, _ = run_provers(scratch, items, opts)
+        for it in items:
+            n = it.cert["name"]
+            for prover, v in (("coq", coq[n]), ("lean", lean[n])):
+                if v.status == FAILED:
+                    problems.append(f"{n}: {prover} failed: {v.message}")
+                elif v.status == NOT_RUN:
+                    notes.append(f"{n}: {prover} not run ({v.message})")
+    return problems, notes
+
+
+def _built(_dir: str, names: list[str]) -> list[str]:
+    return [n for n in names if n.endswith((".vo", ".vok", ".vos", ".glob")) or n == ".lake"]
+
+
+def _same_file(bundle_file: Path, shipped: Path, problems: list[str]) -> None:
+    if not bundle_file.is_file():
+        problems.append(f"library file {bundle_file} missing")
+    elif bundle_file.read_bytes() != shipped.read_bytes():
+        problems.append(f"library file {bundle_file} differs from the shipped library")
+
+
+def summary(manifest: dict[str, Any]) -> str:
+    return ", ".join(f"{e['name']}" for e in manifest.get("certificates", []))

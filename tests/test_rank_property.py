@@ -1,0 +1,97 @@
+"""Property tests: the certified rank is the exact rank of the parametrisation's Jacobian
+at the certificate's point, computed independently (sympy differentiation of the output
+polynomial's coefficients, flint's exact rank over Q)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+from flint import fmpq, fmpq_mat
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from certify.checker import check_certificate
+from certify.spec import parse_rat_str
+from tests.conftest import make_cert
+
+
+def _q(x) -> fmpq:
+    f = Fraction(str(x))
+    return fmpq(f.numerator, f.denominator)
+
+
+def exact_rank_at_point(cert) -> int:
+    net = cert["instance"]["network"]
+    widths, bias = net["widths"], net["bias"]
+    acts = [[parse_rat_str(c) for c in a] for a in net["activations"]]
+    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
+    xs = sp.symbols(f"x0:{widths[0]}")
+    ths = sp.symbols(f"th0:{len(theta)}")
+    h: list = list(xs)
+    pos = 0
+    for ell in range(len(widths) - 1):
+        pre = []
+        for _ in range(widths[ell + 1]):
+            v = sum(ths[pos + j] * h[j] for j in range(widths[ell]))
+            pos += widths[ell]
+            if bias:
+                v += ths[pos]
+                pos += 1
+            pre.append(v)
+        if ell == len(widths) - 2:
+            h = pre
+        else:
+            cs = acts[ell]
+            h = [sum(sp.Rational(c.numerator, c.denominator) * a**k for k, c in enumerate(cs))
+                 for a in pre]  # fmt: skip
+    subs = {t: sp.Rational(v.numerator, v.denominator) for t, v in zip(ths, theta, strict=True)}
+    rows = []
+    for out in h:
+        poly = sp.Poly(sp.expand(out), *xs)
+        for coeff in poly.coeffs():
+            rows.append([_q(sp.diff(coeff, t).subs(subs)) for t in ths])
+    if not rows:
+        return 0
+    return fmpq_mat(rows).rank()
+
+
+def test_defective_ktb_3_2_1_certifies_its_true_rank_five_not_six():
+    cert = make_cert([3, 2, 1], "t^2")
+    assert cert["result"]["expected_dim"] == 6
+    assert cert["result"]["rank_lower"] == 5
+    assert cert["result"]["rank_upper_at_point"] == 5
+    assert exact_rank_at_point(cert) == 5
+    assert check_certificate(cert) == []
+
+
+coeff = st.integers(-3, 3)
+
+
+@st.composite
+def architectures(draw):
+    d0 = draw(st.integers(1, 3))
+    hidden = draw(st.lists(st.integers(1, 3), min_size=1, max_size=2))
+    dout = draw(st.integers(1, 2))
+    widths = [d0, *hidden, dout]
+    acts = []
+    for _ in hidden:
+        deg = draw(st.integers(1, 3 if len(hidden) == 1 else 2))
+        cs = [draw(coeff) for _ in range(deg)] + [draw(st.integers(1, 3))]
+        acts.append(" + ".join(f"({c})*t^{k}" for k, c in enumerate(cs)))
+    bias = draw(st.booleans())
+    seed = draw(st.integers(0, 10_000))
+    return widths, acts, bias, seed
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(architectures())
+def test_certified_rank_equals_exact_rank_of_the_jacobian_at_the_point(arch):
+    widths, acts, bias, seed = arch
+    cert = make_cert(widths, acts, bias, seed)
+    exact = exact_rank_at_point(cert)
+    res = cert["result"]
+    assert res["rank_lower"] == exact
+    if res["rank_upper_at_point"] is not None:
+        assert res["rank_upper_at_point"] == exact
+    assert check_certificate(cert) == []
