@@ -1,0 +1,129 @@
+"""Bad specs give a clear error naming the file and the field, exit code 2, and no bundle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from certify.algebra.poly import parse_univariate
+from certify.errors import PolynomialSyntaxError
+from tests.conftest import run_cli
+
+GOOD = """name = "ok"
+[network]
+family = "mlp"
+widths = [2, 2, 1]
+activation = "t^2"
+bias = false
+[parameters]
+seed = 0
+[[certificate]]
+kind = "rank"
+"""
+
+BAD_SPECS = {
+    "toml syntax": ("name = ", "<file>", "valid TOML"),
+    "missing name": (GOOD.replace('name = "ok"\n', ""), "name", "missing"),
+    "bad name": (GOOD.replace('"ok"', '"a b/c"'), "name", "letters"),
+    "unknown family": (GOOD.replace('"mlp"', '"cnn"'), "network.family", "one of"),
+    "widths too short": (GOOD.replace("[2, 2, 1]", "[2]"), "network.widths", "list of 2"),
+    "zero width": (GOOD.replace("[2, 2, 1]", "[2, 0, 1]"), "network.widths[1]", ">= 1"),
+    "non-integer width": (GOOD.replace("[2, 2, 1]", "[2, 2.5, 1]"), "network.widths[1]",
+                          "an integer"),
+    "unparsable activation": (GOOD.replace('"t^2"', '"t^^2"'), "network.activation",
+                              "polynomial in t"),
+    "eval attempt": (GOOD.replace('"t^2"', '"__import__(1)"'), "network.activation",
+                     "unknown name"),
+    "constant activation": (GOOD.replace('"t^2"', '"3"'), "network.activation", "nonconstant"),
+    "activation count": (GOOD.replace('"t^2"', '["t^2", "t^3"]'), "network.activation",
+                         "one activation per hidden layer"),
+    "bias not bool": (GOOD.replace("bias = false", 'bias = "yes"'), "network.bias", "true or"),
+    "wrong matrix shape": (GOOD.replace("seed = 0", "weights = [[[1, 2]], [[1, 2]]]"),
+                           "parameters.weights[0]", "2 x 2"),
+    "float weight": (GOOD.replace("seed = 0", "weights = [[[1, 2], [1, 0.5]], [[1, 2]]]"),
+                     "parameters.weights[0][1][1]", "no floats"),
+    "zero denominator": (GOOD.replace("seed = 0", 'weights = [[[1, 2], [1, "1/0"]], [[1, 2]]]'),
+                         "parameters.weights[0][1][1]", "nonzero denominator"),
+    "unknown kind": (GOOD.replace('kind = "rank"', 'kind = "magic"'), "certificate[0].kind",
+                     "one of"),
+    "composite prime": (GOOD.replace('kind = "rank"', 'kind = "rank"\nprime = 91'),
+                        "certificate[0].prime", "a prime"),
+    "prime too large": (GOOD.replace('kind = "rank"', 'kind = "rank"\nprime = 4294967311'),
+                        "certificate[0].prime", "<="),
+    "unknown field": (GOOD + "colour = 1\n", "certificate[0].colour", "kind, name"),
+    "negative seed": (GOOD.replace("seed = 0", "seed = -1"), "parameters.seed", ">= 0"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SPECS))
+def test_bad_spec_fails_with_exit_2_naming_file_and_field_and_writes_no_bundle(
+    case: str, tmp_path: Path
+):
+    text, fld, expected = BAD_SPECS[case]
+    spec = tmp_path / "bad.toml"
+    spec.write_text(text)
+    out = tmp_path / "out"
+    r = run_cli("run", str(spec), "--out", str(out), "--no-lean")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert str(spec) in r.stderr
+    assert f"'{fld}'" in r.stderr
+    assert expected in r.stderr
+    assert not out.exists()
+    assert not list(tmp_path.glob(".out.partial-*"))
+
+
+def test_json_specs_are_accepted_and_json_errors_are_named(tmp_path: Path):
+    good = {
+        "name": "j",
+        "network": {"family": "mlp", "widths": [1, 1, 1], "activation": "t^2"},
+        "certificate": [{"kind": "rank"}],
+    }
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps(good))
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-lean", "--no-coq")
+    assert r.returncode == 0, r.stderr
+    spec.write_text("{not json")
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o2"))
+    assert r.returncode == 2 and "valid JSON" in r.stderr
+
+
+def test_missing_spec_file_is_a_clear_error(tmp_path: Path):
+    r = run_cli("run", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and "readable spec file" in r.stderr
+
+
+def test_output_directory_that_is_not_a_bundle_is_not_overwritten(tmp_path: Path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(GOOD)
+    out = tmp_path / "precious"
+    out.mkdir()
+    (out / "thesis.tex").write_text("keep me")
+    r = run_cli("run", str(spec), "--out", str(out), "--no-lean", "--no-coq")
+    assert r.returncode != 0 and "refusing to overwrite" in r.stderr
+    assert (out / "thesis.tex").read_text() == "keep me"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "t^", "2**t", "t/(t+1)", "1.2.3", "t^-1", "t t", "(t", "t)", "lambda"]
+)
+def test_polynomial_parser_rejects_malformed_input(text: str):
+    with pytest.raises(PolynomialSyntaxError):
+        parse_univariate(text)
+
+
+@pytest.mark.parametrize(
+    "text, coeffs",
+    [
+        ("t^2", [0, 0, 1]),
+        ("(t-1)^4 + (t-1)^2", [2, -6, 7, -4, 1]),
+        ("3*t**3 - t/2 + 1/3", ["1/3", "-1/2", 0, 3]),
+        ("-t + 0.5", ["1/2", -1]),
+        ("2*(t+1)*(t-1)", [-2, 0, 2]),
+    ],
+)
+def test_polynomial_parser_reads_rational_polynomials_exactly(text, coeffs):
+    from fractions import Fraction
+
+    assert parse_univariate(text) == [Fraction(c) for c in coeffs]
