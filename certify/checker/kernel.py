@@ -72,11 +72,21 @@ def cons_all(vals: list[int], pts: list[list[int]]) -> list[list[int]]:
 
 
 def grid(dim: int, deg: int) -> list[list[int]]:
-    """All points of {0..deg}^dim (unisolvent for polynomials of degree <= deg per variable)."""
+    """All points of {0..deg}^dim."""
     pts: list[list[int]] = [[]]
     for _ in range(dim):
         pts = cons_all(range_from(0, deg + 1), pts)
     return pts
+
+
+def sum_z(xs: list[int]) -> int:
+    return sum(xs)
+
+
+def lattice(dim: int, deg: int) -> list[list[int]]:
+    """The principal lattice {x in {0..deg}^dim : x_1 + ... + x_dim <= deg}: unisolvent for
+    polynomials of total degree <= deg (one vanishing at all these points is zero)."""
+    return [x for x in grid(dim, deg) if sum_z(x) <= deg]
 
 
 def is_unit_row(k: int, row: list[int]) -> bool:
@@ -474,7 +484,7 @@ def check_rank_upper(inst: RankInstance, w: UpperWitness, u: int) -> bool:
         and u + s == n
         and rows_len(n, w.tangents)
         and tangents_vanish(
-            inst, grid(first_width(inst.widths), degree_bound(inst.acts)), w.tangents
+            inst, lattice(first_width(inst.widths), degree_bound(inst.acts)), w.tangents
         )
         and len(w.cols) == s
         and all_lt(n, w.cols)

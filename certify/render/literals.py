@@ -40,6 +40,20 @@ def coq(x: Lit, nat: bool = False) -> str:
     return f"({body})%nat" if nat else body
 
 
+def coq_uint63(x: Lit) -> str:
+    """Primitive 63-bit integer literals (residues): [a; b]%uint63, entries in [0, 2^63)."""
+
+    def check(v: Lit) -> None:
+        if isinstance(v, list):
+            for u in v:
+                check(u)
+        elif not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63):
+            raise RenderError(f"cannot render {v!r} exactly as a Coq uint63 literal")
+
+    check(x)
+    return f"({_coq(x)})%uint63"
+
+
 def _coq(x: Lit) -> str:
     if isinstance(x, bool):
         return "true" if x else "false"
@@ -52,7 +66,7 @@ def _coq(x: Lit) -> str:
     raise RenderError(f"cannot render {x!r} as a Coq literal")
 
 
-_TOK = re.compile(r"\s*(-?\d+|true|false|\[|\]|\(|\)|,|;|%nat)")
+_TOK = re.compile(r"\s*(-?\d+|true|false|\[|\]|\(|\)|,|;|%nat|%uint63)")
 
 
 class _Reader:
@@ -109,13 +123,13 @@ class _Reader:
 
     def _suffix(self) -> None:
         m = _TOK.match(self.text, self.pos)
-        if m and m.group(1) == "%nat":
+        if m and m.group(1) in ("%nat", "%uint63"):
             self.pos = m.end()
 
 
 def read_field(text: str, field: str, start: int = 0) -> Lit:
     """The literal after the first `field :=` at or after `start` in a rendered file."""
-    m = re.compile(rf"(?<![A-Za-z0-9_.']){re.escape(field)}\s*:=").search(text, start)
+    m = re.compile(rf"(?<![A-Za-z0-9_.']){re.escape(field)}\s*(?::[^=]*)?:=").search(text, start)
     if not m:
         raise RenderError(f"field {field!r} not found in the rendered file")
     return _Reader(text, m.end()).value()

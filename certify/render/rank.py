@@ -52,6 +52,8 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
 NAT_FIELDS = {"widths", "rows", "cols", "rank_lower", "bound"}
 COQ_FIELDS = {
     "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
+    "lower_inv": {"inv": "lower_inv_data"},
+    "upper_inv": {"inv": "upper_inv_data"},
     "lower": {
         "p": "lw_p",
         "samples": "lw_samples",
@@ -59,9 +61,8 @@ COQ_FIELDS = {
         "acts_inv": "lw_acts_inv",
         "rows": "lw_rows",
         "cols": "lw_cols",
-        "inv": "lw_inv",
     },
-    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols", "inv": "uw_inv"},
+    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols"},
 }
 LEAN_FIELDS = {
     "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
@@ -83,6 +84,8 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
     for k, v in data.items():
         if k == "upper":
             out[k] = None if v is None else _printed(v, printer)
+        elif printer is L.coq and k == "inv":
+            out[k] = L.coq_uint63(v)
         elif printer is L.coq:
             out[k] = L.coq(v, nat=k in NAT_FIELDS and not isinstance(v, int))
         else:
@@ -103,8 +106,9 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         claim=_comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
     )
-    verify_roundtrip(text, data, COQ_FIELDS, ("Definition inst", "Definition lower",
-                     "Definition upper"))  # fmt: skip
+    headers = ("Definition inst", "Module LowerInv", "Module UpperInv", "Definition lower",
+               "Definition upper")  # fmt: skip
+    verify_roundtrip(text, data, COQ_FIELDS, headers)
     _verify_theorem(text, rf"check_rank_lower inst lower {data['rank_lower']}%nat = true")
     if data["upper"]:
         _verify_theorem(text, rf"check_rank_upper inst upper {data['upper']['bound']}%nat = true")
@@ -144,7 +148,13 @@ def verify_roundtrip(
     text: str, data: dict[str, Any], fields: dict[str, dict[str, str]], headers: tuple[str, ...]
 ) -> None:
     """Parse every literal back from the rendered text and compare with the data."""
-    groups = {"inst": data, "lower": data, "upper": data["upper"]}
+    groups = {
+        "inst": data,
+        "lower": data,
+        "upper": data["upper"],
+        "lower_inv": data,
+        "upper_inv": data["upper"],
+    }
     for (group, names), header in zip(fields.items(), headers, strict=True):
         src = groups[group]
         if src is None:

@@ -2,7 +2,7 @@
 
 Lower bound: a nonsingular minor of the sample Jacobian mod p and its inverse.
 Upper bound at theta: exact integer kernel vectors of d(theta -> f_theta), verified on a
-unisolvent grid: the scaling tangents for monomial activations without bias, or, when the
+unisolvent lattice: the scaling tangents for monomial activations without bias, or, when the
 lower bound falls short of that (defective cases), an integer basis of the kernel.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Any
 
 from certify import __version__
@@ -76,14 +77,15 @@ def lower_bound(
 
 
 def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]:
-    """Exact Jacobian on the unisolvent grid {0..D}^d0: its kernel is ker d(theta -> f)."""
+    """Exact Jacobian on the unisolvent lattice {x in N^d0: |x| <= D}: its kernel is
+    ker d(theta -> f)(theta)."""
     acts = [list(a) for a in mlp.activations]
     th: list[Any] = list(theta)
     if all(t.denominator == 1 for t in theta) and all(c.denominator == 1 for a in acts for c in a):
         th = [int(t) for t in theta]
         acts = [[int(c) for c in a] for a in acts]  # type: ignore[misc]
     rows: list[list[Fraction]] = []
-    for x in K.grid(mlp.widths[0], mlp.degree_bound()):
+    for x in K.lattice(mlp.widths[0], mlp.degree_bound()):
         rows.extend(M.jacobian_rows(mlp, th, acts, x))  # type: ignore[arg-type]
     return rows
 
@@ -142,7 +144,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         tkind = ""
         if sym and r == n - sym:
             tangents, tkind = M.scaling_tangents(mlp, theta), "scaling"
-        grid_size = (mlp.degree_bound() + 1) ** mlp.widths[0]
+        grid_size = comb(mlp.widths[0] + mlp.degree_bound(), mlp.degree_bound())
         if tangents is None and grid_size <= req.max_grid:
             basis = integer_nullspace(grid_jacobian(mlp, theta), n)
             tangents, tkind = [M.primitive([Fraction(v) for v in b]) for b in basis], "nullspace"
@@ -219,8 +221,9 @@ def claim(mlp: MLP, result: dict[str, Any], upper: dict[str, Any] | None, p: int
         )
         parts.append(
             f"Kernel-checked: {n - upper['bound']} independent integer vectors ({what}) "
-            f"annihilate d(theta -> f_theta)(theta), verified exactly on the unisolvent grid "
-            f"{{0..{upper['grid']['degree']}}}^{upper['grid']['dim']}; so the rank at theta "
+            f"annihilate d(theta -> f_theta)(theta), verified exactly on the unisolvent lattice "
+            f"{{x in N^{upper['grid']['dim']} : |x| <= {upper['grid']['degree']}}}; so the rank "
+            f"at theta "
             f"is <= {upper['bound']}."
         )
     elif u == n:

@@ -76,10 +76,21 @@ Fixpoint cons_all (vals : list Z) (pts : list (list Z)) : list (list Z) :=
   | v :: vals' => prepend_each v pts ++ cons_all vals' pts
   end.
 
-(** All points of [{0..deg}^dim]: unisolvent for polynomials of degree [<= deg] in each
-    variable. *)
+(** All points of [{0..deg}^dim]. *)
 Fixpoint grid (dim : nat) (deg : nat) : list (list Z) :=
   match dim with
   | O => [[]]
   | S d => cons_all (range_from 0 (S deg)) (grid d deg)
   end.
+
+(** Sum of the entries. *)
+Fixpoint sum_z (xs : list Z) : Z :=
+  match xs with
+  | [] => 0
+  | x :: xs' => x + sum_z xs'
+  end.
+
+(** The principal lattice [{x in {0..deg}^dim : x_1 + ... + x_dim <= deg}]: unisolvent for
+    polynomials of total degree [<= deg] (one vanishing at all these points is zero). *)
+Definition lattice (dim : nat) (deg : nat) : list (list Z) :=
+  filter (fun x => sum_z x <=? Z.of_nat deg) (grid dim deg).

@@ -53,7 +53,8 @@ Lemma check_inverse_sound : forall p r M V,
   check_inverse p r M V = true ->
   length M = r /\ length V = r /\
   forall j row, nth_error (reduce_rows p M) j = Some row ->
-    is_unit_row j (combo_mod (Uint63.of_Z p) r row (reduce_rows p V)) = true.
+    is_unit_row j (combo_mod (Uint63.of_Z p) r row (reduce_int_rows (Uint63.of_Z p) V))
+    = true.
 Proof.
   intros p r M V H. unfold check_inverse in H.
   apply andb_prop in H as [H Hid]. apply andb_prop in H as [H _].
