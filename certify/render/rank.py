@@ -94,7 +94,10 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
 
 
 def _comment_safe(text: str) -> str:
-    return text.replace("(*", "( *").replace("*)", "* )").replace("-/", "- /")
+    # Coq comments and Lean block comments nest: neutralise every opener and closer.
+    for a, b in (("(*", "( *"), ("*)", "* )"), ("/-", "/ -"), ("-/", "- /")):
+        text = text.replace(a, b)
+    return text
 
 
 def render_coq(cert: dict[str, Any], sha: str) -> str:

@@ -1,0 +1,127 @@
+/-
+NNCert.Lists: list helpers of the kernel checkers.
+Python twin: certify/checker/kernel.py, section "lists (NNCert/Lists)"; Coq twin: coq/NNCert/Lists.v.
+Each definition mirrors the Python function of the same name (snake_case there, camelCase here),
+in the same order. Python loops and comprehensions become structural recursion on one list or
+`Nat` argument that shrinks in every recursive call (`termination_by structural`).
+-/
+
+namespace NNCert
+
+/-- `nth xs j` is the entry `xs[j]`, and `0` when `j` is past the end of `xs`. -/
+def nth (xs : List Int) (j : Nat) : Int :=
+  match xs, j with
+  | [], _ => 0
+  | x :: _, 0 => x
+  | _ :: xs', j' + 1 => nth xs' j'
+termination_by structural xs
+
+/-- `nthRow rows i` is the row `rows[i]`, and `[]` when `i` is past the end of `rows`. -/
+def nthRow {α : Type} (rows : List (List α)) (i : Nat) : List α :=
+  match rows, i with
+  | [], _ => []
+  | r :: _, 0 => r
+  | _ :: rows', i' + 1 => nthRow rows' i'
+termination_by structural rows
+
+/-- `takeN n xs` is the prefix `xs[:n]`: the first `n` entries of `xs`, or all of `xs` when it
+has fewer than `n`. -/
+def takeN {α : Type} (n : Nat) (xs : List α) : List α :=
+  match n, xs with
+  | 0, _ => []
+  | _, [] => []
+  | n' + 1, x :: xs' => x :: takeN n' xs'
+termination_by structural n
+
+/-- `dropN n xs` is the suffix `xs[n:]`: `xs` without its first `n` entries, or `[]` when it has
+fewer than `n`. -/
+def dropN {α : Type} (n : Nat) (xs : List α) : List α :=
+  match n, xs with
+  | 0, ys => ys
+  | _, [] => []
+  | n' + 1, _ :: xs' => dropN n' xs'
+termination_by structural n
+
+/-- `allLt k xs` holds when `x < k` for every entry `x` of `xs`. -/
+def allLt (k : Nat) (xs : List Nat) : Bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.blt x k && allLt k xs'
+termination_by structural xs
+
+/-- `rowsLen m rows` holds when every row of `rows` has length `m`. -/
+def rowsLen {α : Type} (m : Nat) (rows : List (List α)) : Bool :=
+  match rows with
+  | [] => true
+  | r :: rows' => Nat.beq r.length m && rowsLen m rows'
+termination_by structural rows
+
+/-- `allPos xs` holds when `x > 0` for every entry `x` of `xs`. -/
+def allPos (xs : List Nat) : Bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.blt 0 x && allPos xs'
+termination_by structural xs
+
+/-- `rangeFrom start count` is `[start, start + 1, ..., start + count - 1]` (`count` entries). -/
+def rangeFrom (start : Int) (count : Nat) : List Int :=
+  match count with
+  | 0 => []
+  | count' + 1 => start :: rangeFrom (start + 1) count'
+termination_by structural count
+
+/-- `prependEach v pts` is `[v :: pt for pt in pts]`: the point `v` put in front of every point
+of `pts`. -/
+def prependEach (v : Int) (pts : List (List Int)) : List (List Int) :=
+  match pts with
+  | [] => []
+  | pt :: pts' => (v :: pt) :: prependEach v pts'
+termination_by structural pts
+
+/-- `consAll vals pts` is the product `vals × pts` as points `v :: pt`, with `v` in the outer
+loop: first every `vals[0] :: pt`, then every `vals[1] :: pt`, and so on. -/
+def consAll (vals : List Int) (pts : List (List Int)) : List (List Int) :=
+  match vals with
+  | [] => []
+  | v :: vals' => prependEach v pts ++ consAll vals' pts
+termination_by structural vals
+
+/-- `grid dim deg` lists all points of `{0, ..., deg}^dim` (the first coordinate varies
+slowest). -/
+def grid (dim deg : Nat) : List (List Int) :=
+  match dim with
+  | 0 => [[]]
+  | dim' + 1 => consAll (rangeFrom 0 (deg + 1)) (grid dim' deg)
+termination_by structural dim
+
+/-- `sumZ xs` is the sum `Σ_i xs[i]` of the entries of `xs` (`0` for `[]`). -/
+def sumZ (xs : List Int) : Int :=
+  match xs with
+  | [] => 0
+  | x :: xs' => x + sumZ xs'
+termination_by structural xs
+
+/-- `lattice dim deg` is the principal lattice `{x ∈ {0, ..., deg}^dim : x_1 + ... + x_dim ≤ deg}`,
+in the order of `grid`: unisolvent for polynomials of total degree `≤ deg` (one that vanishes at
+all these points is zero). -/
+def lattice (dim deg : Nat) : List (List Int) :=
+  (grid dim deg).filter (fun x => decide (sumZ x ≤ Int.ofNat deg))
+
+/-- `allZero xs` holds when every entry of `xs` is `0`. Lean-only helper of `isUnitRow` (the
+Python twin checks the entries after index `k` inside one `all(...)` over `enumerate(row)`). -/
+def allZero (xs : List Int) : Bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => decide (x = 0) && allZero xs'
+termination_by structural xs
+
+/-- `isUnitRow k row` holds when `row` is the unit vector `e_k` of its length: `k < row.length`,
+`row[k] = 1`, and every other entry is `0`. -/
+def isUnitRow (k : Nat) (row : List Int) : Bool :=
+  match row, k with
+  | [], _ => false
+  | x :: row', 0 => decide (x = 1) && allZero row'
+  | x :: row', k' + 1 => decide (x = 0) && isUnitRow k' row'
+termination_by structural row
+
+end NNCert

@@ -1,0 +1,151 @@
+"""End to end: `certify demo` writes a complete bundle whose verdicts are real, and
+`certify check` re-verifies it and catches tampering with any part of it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from certify.provers import lean as leanp
+from tests.conftest import run_cli
+
+EXPECTED_RANKS = {
+    "ktb-2-2-1": (3, 3),
+    "ktb-3-2-1": (5, 5),
+    "cubic-2-3-1-bias": (10, 10),
+    "cubic-3-2-1-bias": (11, 11),
+    "deep-2-3-2-1": (8, 8),
+    "wide-4-10-5-1": (111, 111),
+}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("coqc") is None:
+        pytest.skip("coqc not installed")
+    out = tmp_path_factory.mktemp("demo") / "bundle"
+    r = run_cli("demo", "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path):
+    m = json.loads((demo / "manifest.json").read_text())
+    assert m["schema"] == "nn-certify-manifest/1"
+    assert set(m["tool"]) == {"nn-certify", "python-flint", "sympy", "coqc", "lean"}
+    got = {
+        e["name"]: (e["result"]["rank_lower"], e["result"]["rank_upper_at_point"])
+        for e in m["certificates"]
+    }
+    assert got == EXPECTED_RANKS
+    for e in m["certificates"]:
+        assert e["verdicts"]["checker"] == "passed"
+        assert e["verdicts"]["coq"] == "passed", e["messages"]
+        assert all(a.startswith("PrimInt63.") for a in e["coq_assumptions"])
+        assert (demo / e["file"]).is_file()
+        assert (demo / e["coq_file"]).is_file() and (demo / e["lean_file"]).is_file()
+        assert set(e["result"]) >= {
+            "params", "symmetry_dim", "expected_dim", "rank_lower", "rank_upper_at_point"
+        }  # fmt: skip
+    assert (demo / "report.md").read_text().count("| passed |") >= 6
+
+
+def test_lean_verdict_is_never_passed_without_a_lean_toolchain(demo: Path):
+    m = json.loads((demo / "manifest.json").read_text())
+    if leanp.lake_path() is None:
+        assert all(e["verdicts"]["lean"] == "not-run" for e in m["certificates"])
+        assert m["tool"]["lean"] is None
+
+
+def test_bundle_is_self_contained_lake_and_coq_projects(demo: Path):
+    for f in ("lakefile.toml", "lean-toolchain", "lake-manifest.json", "NNCert.lean",
+              "Certificates.lean", "Audit.lean"):  # fmt: skip
+        assert (demo / "lean" / f).is_file(), f
+    assert (demo / "lean" / "lean-toolchain").read_text().strip() == "leanprover/lean4:v4.36.0"
+    for f in ("Lists", "Arith", "Net", "Rank", "Sound"):
+        assert (demo / "coq" / "NNCert" / f"{f}.v").is_file()
+    audit = (demo / "lean" / "Audit.lean").read_text()
+    assert audit.count("#print axioms") >= len(EXPECTED_RANKS)
+
+
+def test_certify_check_accepts_the_untouched_bundle(demo: Path):
+    r = run_cli("check", str(demo))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "bundle verified" in r.stdout
+
+
+def _copy(demo: Path, tmp_path: Path) -> Path:
+    dst = tmp_path / "b"
+    shutil.copytree(demo, dst)
+    return dst
+
+
+def test_certify_check_rejects_a_weakened_coq_library(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    rank = b / "coq" / "NNCert" / "Rank.v"
+    rank.write_text(rank.read_text().replace("Nat.eqb (length (lw_rows w)) r &&", ""))
+    r = run_cli("check", str(b), "--no-lean")
+    assert r.returncode == 1
+    assert "differs from the shipped library" in r.stdout
+
+
+def test_certify_check_rejects_an_edited_certificate(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    f = b / "certificates" / "ktb-3-2-1.json"
+    cert = json.loads(f.read_text())
+    cert["result"]["rank_lower"] = 6
+    f.write_text(json.dumps(cert, sort_keys=True, separators=(",", ":")) + "\n")
+    r = run_cli("check", str(b), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "does not match the manifest" in r.stdout
+
+
+def test_certify_check_rejects_an_edited_rendered_file(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    f = b / "coq" / "Certificates" / "Rank_ktb_3_2_1.v"
+    f.write_text(f.read_text().replace("rank_lower_check : check_rank_lower inst lower 5",
+                                       "rank_lower_check : check_rank_lower inst lower 6"))
+    r = run_cli("check", str(b), "--no-lean")
+    assert r.returncode == 1
+    assert "differs from the re-rendered file" in r.stdout
+
+
+def test_certify_check_on_a_non_bundle_is_an_error(tmp_path: Path):
+    r = run_cli("check", str(tmp_path))
+    assert r.returncode != 0
+    assert "not an nn-certify bundle" in r.stderr
+
+
+SPEC = """name = "det"
+[network]
+family = "mlp"
+widths = [3, 2, 2]
+activation = "t^3/2 - t"
+bias = true
+[parameters]
+seed = 7
+[[certificate]]
+kind = "rank"
+"""
+
+
+def test_same_spec_gives_byte_identical_certificates_and_rendered_files(tmp_path: Path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    outs = []
+    for i in range(2):
+        out = tmp_path / f"o{i}"
+        r = run_cli("run", str(spec), "--out", str(out), "--no-coq", "--no-lean")
+        assert r.returncode == 0, r.stderr
+        outs.append(out)
+    files = sorted(
+        str(p.relative_to(outs[0]))
+        for p in outs[0].rglob("*")
+        if p.is_file() and p.parts[-2] != "logs"
+    )
+    assert any(f.endswith(".json") and f.startswith("certificates") for f in files)
+    for f in files:
+        assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
