@@ -106,8 +106,12 @@ def test_certify_check_rejects_an_edited_certificate(demo: Path, tmp_path: Path)
 def test_certify_check_rejects_an_edited_rendered_file(demo: Path, tmp_path: Path):
     b = _copy(demo, tmp_path)
     f = b / "coq" / "Certificates" / "Rank_ktb_3_2_1.v"
-    f.write_text(f.read_text().replace("rank_lower_check : check_rank_lower inst lower 5",
-                                       "rank_lower_check : check_rank_lower inst lower 6"))
+    f.write_text(
+        f.read_text().replace(
+            "rank_lower_check : check_rank_lower inst lower 5",
+            "rank_lower_check : check_rank_lower inst lower 6",
+        )
+    )
     r = run_cli("check", str(b), "--no-lean")
     assert r.returncode == 1
     assert "differs from the re-rendered file" in r.stdout
