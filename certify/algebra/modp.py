@@ -28,38 +28,45 @@ def inverse_mod(d: int, p: int) -> int:
     return pow(d % p, -1, p)
 
 
-def pivots(rref_rows: list[list[int]]) -> list[int]:
-    """Pivot columns of a matrix in reduced row echelon form."""
-    out = []
-    for row in rref_rows:
-        for j, v in enumerate(row):
-            if v != 0:
-                out.append(j)
-                break
-    return out
-
-
 def nmod(rows: Sequence[Sequence[int]], p: int, ncols: int) -> nmod_mat:
     return nmod_mat(len(rows), ncols, [int(v) % p for r in rows for v in r], p)
 
 
-def maximal_minor(J: nmod_mat) -> tuple[list[int], list[int]]:
+def maximal_minor(rows: Sequence[Sequence[int]], p: int, ncols: int) -> tuple[list[int], list[int]]:
     """Rows R and columns C with J[R, C] nonsingular and |R| = |C| = rank J (mod p).
 
-    C = pivot columns of rref(J), R = pivot columns of rref(J^T): a row basis and a
-    column basis meet in a nonsingular submatrix.
+    R = pivot columns of rref(J^T) (a row basis); C = pivot columns of rref(J[R, :]) (a column
+    basis of the row-basis submatrix, all columns when J has full column rank). A row basis
+    and a column basis of it meet in a nonsingular submatrix.
     """
-    E, r = J.rref()
-    cols = pivots([[int(v) for v in row] for row in E.tolist()[:r]])
-    Et, rt = J.transpose().rref()
-    rows = pivots([[int(v) for v in row] for row in Et.tolist()[:rt]])
-    assert len(rows) == len(cols) == r
-    return rows, cols
+    m = len(rows)
+    Jt = nmod_mat(ncols, m, [int(rows[i][j]) % p for j in range(ncols) for i in range(m)], p)
+    Et, r = Jt.rref()
+    R = _pivots_of(Et, r)
+    if r == ncols:
+        return R, list(range(ncols))
+    JR = nmod(([rows[i] for i in R]), p, ncols)
+    E, r2 = JR.rref()
+    C = _pivots_of(E, r2)
+    assert len(R) == len(C) == r == r2
+    return R, C
 
 
-def submatrix(J: nmod_mat, rows: Sequence[int], cols: Sequence[int]) -> nmod_mat:
-    p = int(J.modulus())
-    return nmod_mat(len(rows), len(cols), [int(J[i, j]) for i in rows for j in cols], p)
+def _pivots_of(E: nmod_mat, r: int) -> list[int]:
+    out = []
+    ncols = E.ncols()
+    for i in range(r):
+        j = out[-1] + 1 if out else 0
+        while j < ncols and int(E[i, j]) == 0:
+            j += 1
+        out.append(j)
+    return out
+
+
+def submatrix(
+    rows: Sequence[Sequence[int]], R: Sequence[int], C: Sequence[int], p: int
+) -> nmod_mat:
+    return nmod_mat(len(R), len(C), [int(rows[i][j]) % p for i in R for j in C], p)
 
 
 def to_int_rows(M: nmod_mat) -> list[list[int]]:

@@ -216,3 +216,64 @@ def expected_dim(mlp: MLP) -> int:
     min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)).
     """
     return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))
+
+
+def jacobian_modp(
+    mlp: MLP,
+    theta: Sequence[int],
+    acts: Sequence[Sequence[int]],
+    samples: Sequence[Sequence[int]],
+    p: int,
+) -> list[list[int]]:
+    """All rows d f_theta(x_s)[k] / d theta mod p (row s * d_out + k), batched over samples.
+
+    Forward and backward passes are matrix products of flint nmod_mats; only the entrywise
+    activation and the outer products of the gradient are Python loops.
+    """
+    from flint import nmod_mat
+
+    m = len(samples)
+    Ls = layers(mlp, theta)
+    H = nmod_mat(m, mlp.widths[0], [v % p for x in samples for v in x], p)
+    hb_rows: list[list[list[int]]] = []  # per layer: rows of [h, 1?] for every sample
+    derivs: list[list[list[int]]] = []
+    for ell, (W, b) in enumerate(Ls):
+        h_list = [[int(v) for v in row] for row in H.tolist()]
+        hb_rows.append([[*r, 1] for r in h_list] if mlp.bias else h_list)
+        rows_w, cols_w = len(W), len(W[0])
+        Wt = nmod_mat(
+            cols_w, rows_w, [W[i][j] % p for j in range(cols_w) for i in range(rows_w)], p
+        )
+        pre = [[(int(v) + bi) % p for v, bi in zip(row, b)] for row in (H * Wt).tolist()]
+        if ell == mlp.depth - 1:
+            break
+        vals = [[_poly(acts[ell], a, p) for a in row] for row in pre]
+        derivs.append([[d for _, d in row] for row in vals])
+        H = nmod_mat(m, len(W), [v for row in vals for v, _ in row], p)
+    n = len(theta)
+    dout = mlp.widths[-1]
+    out: list[list[int]] = [[] for _ in range(m * dout)]
+    for k in range(dout):
+        delta = [[1 if a == k else 0 for a in range(dout)] for _ in range(m)]
+        blocks: list[list[list[int]]] = []
+        for ell in range(mlp.depth - 1, -1, -1):
+            hb = hb_rows[ell]
+            blocks.append(
+                [[(da * v) % p for da in drow for v in hrow] for drow, hrow in zip(delta, hb)]
+            )
+            if ell == 0:
+                break
+            W, _ = Ls[ell]
+            Wm = nmod_mat(len(W), len(W[0]), [v % p for row in W for v in row], p)
+            back = (nmod_mat(m, len(W), [v for row in delta for v in row], p) * Wm).tolist()
+            delta = [
+                [(int(u) * d) % p for u, d in zip(brow, drow)]
+                for brow, drow in zip(back, derivs[ell - 1])
+            ]
+        for s in range(m):
+            row: list[int] = []
+            for blk in reversed(blocks):
+                row.extend(blk[s])
+            assert len(row) == n
+            out[s * dout + k] = row
+    return out

@@ -19,7 +19,6 @@ from certify.algebra.modp import (
     integer_nullspace,
     inverse_mod,
     maximal_minor,
-    nmod,
     previous_prime,
     residue,
     submatrix,
@@ -64,15 +63,11 @@ def lower_bound(
     acts = [[residue(c, p) for c in a] for a in mlp.activations]
     if any(v is None for v in th) or any(v is None for a in acts for v in a):
         return None
-    rows: list[list[int]] = []
-    labels: list[tuple[int, int]] = []
-    for s, x in enumerate(samples):
-        for k, row in enumerate(M.jacobian_rows(mlp, th, acts, [v % p for v in x], p)):  # type: ignore[arg-type]
-            rows.append(row)  # type: ignore[arg-type]
-            labels.append((s, k))
-    J = nmod(rows, p, mlp.n_params)
-    R, C = maximal_minor(J)
-    inv = to_int_rows(submatrix(J, R, C).inv()) if R else []
+    rows = M.jacobian_modp(mlp, th, acts, samples, p)  # type: ignore[arg-type]
+    dout = mlp.widths[-1]
+    labels = [(s, k) for s in range(len(samples)) for k in range(dout)]
+    R, C = maximal_minor(rows, p, mlp.n_params)
+    inv = to_int_rows(submatrix(rows, R, C, p).inv()) if R else []
     return LowerResult(p, theta, origin, samples, [labels[i] for i in R], C, inv)
 
 
@@ -96,11 +91,10 @@ def independent_minor(
     """Columns C with tangents[:, C] nonsingular mod p, and its inverse."""
     if not tangents:
         return [], []
-    T = nmod(tangents, p, len(tangents[0]))
-    R, C = maximal_minor(T)
+    R, C = maximal_minor(tangents, p, len(tangents[0]))
     if len(R) < len(tangents):
         return None
-    return C, to_int_rows(submatrix(T, list(range(len(tangents))), C).inv())
+    return C, to_int_rows(submatrix(tangents, list(range(len(tangents))), C, p).inv())
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
