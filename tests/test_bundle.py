@@ -153,3 +153,24 @@ def test_same_spec_gives_byte_identical_certificates_and_rendered_files(tmp_path
     assert any(f.endswith(".json") and f.startswith("certificates") for f in files)
     for f in files:
         assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+
+
+def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certificates(demo):
+    import re as _re
+
+    from certify.checker import kernel as K
+    from tests.test_lean_library import FORBIDDEN, read_certificate
+
+    m = json.loads((demo / "manifest.json").read_text())
+    for e in m["certificates"]:
+        text = (demo / e["lean_file"]).read_text()
+        for pat, why in FORBIDDEN:
+            assert not _re.search(pat, text, _re.M), f"{e['lean_file']}: {why}"
+        theorems = _re.findall(r"^theorem (\w+) : (.*)$", text, _re.M)
+        assert theorems and all(t[1].endswith(":= by decide +kernel") for t in theorems)
+        cert = read_certificate(text)
+        assert cert["rank_lower"] == e["result"]["rank_lower"]
+        assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"])
+        if cert["upper"] is not None:
+            assert cert["bound"] == e["result"]["rank_upper_at_point"]
+            assert K.check_rank_upper(cert["inst"], cert["upper"], cert["bound"])
