@@ -231,11 +231,17 @@ def build(
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise CertifyError(f"certificate names must be unique across specs: {dup}")
-    items = []
+    items: list[Rendered] = []
     checker: dict[str, list[str]] = {}
     for c in certs:
         checker[c["name"]] = check_certificate(c)
         items.append(render_certificate(c))
+    modules = [it.module for it in items]
+    if len(set(modules)) != len(modules):
+        dup = sorted({m for m in modules if modules.count(m) > 1})
+        raise CertifyError(
+            f"certificate names map to the same prover module {dup}: rename one of them"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:

@@ -6,10 +6,8 @@ and fresh prover runs (in a scratch copy). Any mismatch is reported and makes it
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from certify import certificate
 from certify.bundle import (
@@ -17,9 +15,11 @@ from certify.bundle import (
     MANIFEST_SCHEMA,
     Options,
     Rendered,
+    copy_libraries,
     lean_library_files,
     render_certificate,
     run_provers,
+    write_sources,
 )
 from certify.checker import check_certificate
 from certify.errors import BundleError
@@ -46,21 +46,33 @@ def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
     for rel in lean_library_files():
         _same_file(path / "lean" / rel, resource_dir("lean") / rel, problems)
     items: list[Rendered] = []
-    for e in manifest.get("certificates", []):
+    entries = manifest.get("certificates")
+    if not isinstance(entries, list) or not entries:
+        problems.append("manifest lists no certificates")
+        entries = []
+    listed = {str(e.get("file")) for e in entries if isinstance(e, dict)}
+    for extra in sorted((path / "certificates").glob("*.json")):
+        if f"certificates/{extra.name}" not in listed:
+            problems.append(f"{extra.name}: certificate file not listed in the manifest")
+    for e in entries:
+        if not isinstance(e, dict):
+            problems.append("manifest entry is not an object")
+            continue
         name = e.get("name", "?")
-        f = path / e.get("file", "")
+        f = path / str(e.get("file", ""))
         if not f.is_file():
             problems.append(f"{name}: certificate file {e.get('file')} missing")
             continue
         raw = f.read_bytes()
         try:
             cert = certificate.load(raw)
-        except ValueError as err:
+            canonical = certificate.dump(cert)
+            sha = certificate.sha256(cert)
+        except (ValueError, UnicodeDecodeError) as err:
             problems.append(f"{name}: {err}")
             continue
-        if certificate.dump(cert) != raw:
+        if canonical != raw:
             problems.append(f"{name}: certificate file is not in canonical form")
-        sha = certificate.sha256(cert)
         if sha != e.get("sha256"):
             problems.append(f"{name}: sha256 {sha} does not match the manifest")
         for k in ("result", "claim", "kind", "name"):
@@ -73,29 +85,44 @@ def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
         except Exception as err:  # a certificate that cannot be rendered is a problem too
             problems.append(f"{name}: cannot re-render: {err}")
             continue
-        for rel, text in ((e.get("coq_file"), it.coq_text), (e.get("lean_file"), it.lean_text)):
-            rf = path / str(rel)
+        expected = {
+            "coq_file": f"coq/Certificates/{it.module}.v",
+            "lean_file": f"lean/Certificates/{it.module}.lean",
+        }
+        for key, rel in expected.items():
+            if e.get(key) != rel:
+                problems.append(f"{name}: manifest {key} is {e.get(key)!r}, expected {rel!r}")
+        for rel, text in (
+            (expected["coq_file"], it.coq_text),
+            (expected["lean_file"], it.lean_text),
+        ):
+            rf = path / rel
             if not rf.is_file() or rf.read_text() != text:
                 problems.append(f"{name}: {rel} differs from the re-rendered file")
         items.append(it)
-    if items and (opts.run_coq or opts.run_lean):
-        with tempfile.TemporaryDirectory(prefix="nn-certify-check-") as td:
-            scratch = Path(td) / "b"
-            shutil.copytree(path / "coq", scratch / "coq", ignore=_built)
-            shutil.copytree(path / "lean", scratch / "lean", ignore=_built)
+        notes.append(f"{name}: certificate {sha[:16]}… re-checked")
+    with tempfile.TemporaryDirectory(prefix="nn-certify-check-") as td:
+        scratch = Path(td) / "b"
+        # The provers run on a fresh copy of the shipped libraries and on the re-rendered
+        # files, never on what the bundle contains: a verdict is about the faithful text.
+        copy_libraries(scratch)
+        write_sources(scratch, items)
+        for rel in ("lean/Audit.lean", "lean/Certificates.lean"):
+            mine, theirs = scratch / rel, path / rel
+            if not theirs.is_file() or theirs.read_bytes() != mine.read_bytes():
+                problems.append(f"{rel} differs from the regenerated file")
+        if items and (opts.run_coq or opts.run_lean):
             coq, lean, _ = run_provers(scratch, items, opts)
-        for it in items:
-            n = it.cert["name"]
-            for prover, v in (("coq", coq[n]), ("lean", lean[n])):
-                if v.status == FAILED:
-                    problems.append(f"{n}: {prover} failed: {v.message}")
-                elif v.status == NOT_RUN:
-                    notes.append(f"{n}: {prover} not run ({v.message})")
+            for it in items:
+                n = it.cert["name"]
+                for prover, v in (("coq", coq[n]), ("lean", lean[n])):
+                    if v.status == FAILED:
+                        problems.append(f"{n}: {prover} failed: {v.message}")
+                    elif v.status == NOT_RUN:
+                        notes.append(f"{n}: {prover} not run ({v.message})")
+                    else:
+                        notes.append(f"{n}: {prover} passed")
     return problems, notes
-
-
-def _built(_dir: str, names: list[str]) -> list[str]:
-    return [n for n in names if n.endswith((".vo", ".vok", ".vos", ".glob")) or n == ".lake"]
 
 
 def _same_file(bundle_file: Path, shipped: Path, problems: list[str]) -> None:
@@ -103,7 +130,3 @@ def _same_file(bundle_file: Path, shipped: Path, problems: list[str]) -> None:
         problems.append(f"library file {bundle_file} missing")
     elif bundle_file.read_bytes() != shipped.read_bytes():
         problems.append(f"library file {bundle_file} differs from the shipped library")
-
-
-def summary(manifest: dict[str, Any]) -> str:
-    return ", ".join(f"{e['name']}" for e in manifest.get("certificates", []))

@@ -174,3 +174,82 @@ def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certifi
         if cert["upper"] is not None:
             assert cert["bound"] == e["result"]["rank_upper_at_point"]
             assert K.check_rank_upper(cert["inst"], cert["upper"], cert["bound"])
+
+
+def _rewrite_certificate(b: Path, name: str, edit) -> None:
+    """Edit a certificate and keep the bundle self-consistent (hash, manifest, rendering)."""
+    from certify import certificate
+
+    f = b / "certificates" / f"{name}.json"
+    cert = json.loads(f.read_text())
+    edit(cert)
+    f.write_bytes(certificate.dump(cert))
+    mf = b / "manifest.json"
+    m = json.loads(mf.read_text())
+    for e in m["certificates"]:
+        if e["name"] == name:
+            e.update(sha256=certificate.sha256(cert), claim=cert["claim"], result=cert["result"])
+    mf.write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+
+
+def test_certify_check_rejects_a_consistently_rewritten_false_claim(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+
+    def edit(cert):
+        cert["claim"]["text"] = "The rank at theta is exactly 6 = #params: identifiable."
+        cert["result"]["expected_dim"] = 6
+        cert["result"]["symmetry_dim"] = 0
+
+    _rewrite_certificate(b, "ktb-2-2-1", edit)
+    r = run_cli("check", str(b), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "claim does not match" in r.stdout and "result =" in r.stdout
+
+
+def test_certify_check_runs_provers_on_faithful_files_not_on_redirected_ones(
+    demo: Path, tmp_path: Path
+):
+    b = _copy(demo, tmp_path)
+    v = b / "coq" / "Certificates" / "Rank_ktb_2_2_1.v"
+    shutil.copyfile(v, v.with_name("Faithful.v"))
+    v.write_text("Lemma rank_lower_check : True. exact I. Qed.\n")
+    mf = b / "manifest.json"
+    m = json.loads(mf.read_text())
+    for e in m["certificates"]:
+        if e["name"] == "ktb-2-2-1":
+            e["coq_file"] = "coq/Certificates/Faithful.v"
+    mf.write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+    r = run_cli("check", str(b), "--no-lean")
+    assert r.returncode == 1
+    assert "manifest coq_file" in r.stdout and "differs from the re-rendered file" in r.stdout
+
+
+def test_certify_check_rejects_unlisted_certificates_and_edited_audit(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    shutil.copyfile(b / "certificates" / "ktb-2-2-1.json", b / "certificates" / "extra.json")
+    audit = b / "lean" / "Audit.lean"
+    audit.write_text(audit.read_text().replace("#print axioms", "-- #print axioms", 1))
+    r = run_cli("check", str(b), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "not listed in the manifest" in r.stdout and "Audit.lean differs" in r.stdout
+
+
+def test_certify_check_rejects_a_manifest_without_certificates(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    for f in (b / "certificates").glob("*.json"):
+        f.unlink()
+    mf = b / "manifest.json"
+    m = json.loads(mf.read_text())
+    m["certificates"] = []
+    mf.write_text(json.dumps(m))
+    r = run_cli("check", str(b), "--no-coq", "--no-lean")
+    assert r.returncode == 1 and "lists no certificates" in r.stdout
+
+
+def test_names_that_collide_as_prover_modules_are_refused(tmp_path: Path):
+    for name in ("k-1", "k_1"):
+        (tmp_path / f"{name}.toml").write_text(SPEC.replace('"det"', f'"{name}"'))
+    r = run_cli("run", str(tmp_path / "k-1.toml"), str(tmp_path / "k_1.toml"), "--out",
+                str(tmp_path / "o"), "--no-coq", "--no-lean")  # fmt: skip
+    assert r.returncode != 0 and "same prover module" in r.stderr
+    assert not (tmp_path / "o").exists()

@@ -144,3 +144,54 @@ def test_changed_activation_coefficient_is_rejected_by_checker_and_coqc(rational
     bad["instance"]["network"]["activations"][0][1] = "3"
     assert check_certificate(bad)
     assert coq.verdict(bad).status == "failed"
+
+
+def test_a_name_that_would_inject_prover_syntax_is_rejected(defective):
+    from certify.errors import RenderError
+    from certify.render.rank import render_coq, render_lean
+
+    bad = copy.deepcopy(defective)
+    bad["name"] = 'x *) Notation "check_rank_lower a b c" := true. (*'
+    assert check_certificate(bad)
+    with pytest.raises(RenderError):
+        render_coq(bad, "0" * 64)
+    with pytest.raises(RenderError):
+        render_lean(bad, "0" * 64)
+
+
+def test_claim_text_cannot_break_out_of_prover_comments(defective, coq):
+    from certify.render.rank import render_coq, render_lean
+
+    odd = copy.deepcopy(defective)
+    odd["claim"]["text"] += ' *) (* -/ /- "quoted'
+    coq_text, lean_text = render_coq(odd, "0" * 64), render_lean(odd, "0" * 64)
+    header = coq_text.split("*)", 1)[0]
+    assert '"' not in header and "(*" not in header[2:]
+    assert "-/" not in lean_text.split("-/", 1)[1].split("namespace", 1)[0]
+    assert check_certificate(odd)  # the checker still insists on the rebuilt claim text
+
+
+@pytest.mark.parametrize(
+    "path, value",
+    [
+        (("instance", "network", "activations"), ["001"]),
+        (("instance", "theta", 0), "1_0"),
+        (("instance", "network"), "mlp"),
+        (("result",), None),
+        (("witness", "lower", "cols"), "0"),
+    ],
+)
+def test_malformed_fields_are_reported_not_accepted(defective, path, value):
+    bad = copy.deepcopy(defective)
+    target = bad
+    for k in path[:-1]:
+        target = target[k]
+    target[path[-1]] = value
+    problems = check_certificate(bad)
+    assert problems
+
+
+def test_results_with_floats_are_rejected(defective):
+    bad = copy.deepcopy(defective)
+    bad["result"]["rank_lower"] = float(bad["result"]["rank_lower"])
+    assert check_certificate(bad)

@@ -43,7 +43,8 @@ def drop_n(n: int, xs: list[A]) -> list[A]:
 
 
 def all_lt(k: int, xs: list[int]) -> bool:
-    return all(x < k for x in xs)
+    """Every entry is below k (and a natural number, as the Lean/Coq type Nat forces)."""
+    return all(0 <= x < k for x in xs)
 
 
 def rows_len(m: int, rows: list[list[A]]) -> bool:
@@ -389,7 +390,8 @@ def check_inverse(p: int, r: int, M: list[list[int]], V: list[list[int]]) -> boo
 
 
 def rows_in_range(m: int, dout: int, rows: list[tuple[int, int]]) -> bool:
-    return all(s < m and k < dout for s, k in rows)
+    """Every label (s, k) has s < m and k < dout (naturals, as Nat forces in Lean/Coq)."""
+    return all(0 <= s < m and 0 <= k < dout for s, k in rows)
 
 
 @dataclass(frozen=True)

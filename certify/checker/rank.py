@@ -3,13 +3,34 @@ the twin of the kernel checkers (kernel.py) and cross-check the reported result.
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
 from typing import Any
 
+from certify.certificate import SCHEMA
 from certify.checker import kernel as K
+from certify.claims import rank_claim, rank_result, upper_summary
+from certify.models.mlp import activation_texts, scaling_tangents
+from certify.spec import MLP, NAME_RE
 
 
 class Malformed(ValueError):
     """The certificate does not have the expected shape."""
+
+
+RAT_RE = re.compile(r"^(-?[0-9]+)(?:/([0-9]+))?$")
+
+
+def _list(x: Any, where: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise Malformed(f"{where}: expected a list, got {type(x).__name__}")
+    return x
+
+
+def _dict(x: Any, where: str) -> dict[str, Any]:
+    if not isinstance(x, dict):
+        raise Malformed(f"{where}: expected an object, got {type(x).__name__}")
+    return x
 
 
 def _int(x: Any, where: str) -> int:
@@ -19,55 +40,54 @@ def _int(x: Any, where: str) -> int:
 
 
 def _ints(xs: Any, where: str) -> list[int]:
-    if not isinstance(xs, list):
-        raise Malformed(f"{where}: expected a list of integers")
-    return [_int(x, f"{where}[{i}]") for i, x in enumerate(xs)]
+    return [_int(x, f"{where}[{i}]") for i, x in enumerate(_list(xs, where))]
+
+
+def _nats(xs: Any, where: str) -> list[int]:
+    out = _ints(xs, where)
+    if any(x < 0 for x in out):
+        raise Malformed(f"{where}: expected natural numbers")
+    return out
 
 
 def _matrix(xs: Any, where: str) -> list[list[int]]:
-    if not isinstance(xs, list):
-        raise Malformed(f"{where}: expected a list of rows")
-    return [_ints(r, f"{where}[{i}]") for i, r in enumerate(xs)]
+    return [_ints(r, f"{where}[{i}]") for i, r in enumerate(_list(xs, where))]
 
 
 def _rat(s: Any, where: str) -> K.Rat:
     """ "num/den" or "num" -> (num, den), as written (no normalisation, den > 0 required)."""
-    if not isinstance(s, str):
-        raise Malformed(f"{where}: expected a rational string, got {s!r}")
-    num, _, den = s.partition("/")
-    try:
-        q = (int(num), int(den) if den else 1)
-    except ValueError:
-        raise Malformed(f"{where}: not a rational: {s!r}") from None
+    m = RAT_RE.match(s) if isinstance(s, str) else None
+    if not m:
+        raise Malformed(f'{where}: expected a rational string "num/den", got {s!r}')
+    q = (int(m.group(1)), int(m.group(2)) if m.group(2) else 1)
     if q[1] <= 0:
         raise Malformed(f"{where}: denominator must be positive: {s!r}")
     return q
 
 
 def decode_instance(cert: dict[str, Any]) -> K.RankInstance:
-    inst = cert["instance"]
-    net = inst["network"]
+    inst = _dict(cert["instance"], "instance")
+    net = _dict(inst["network"], "instance.network")
     if net.get("family") != "mlp":
         raise Malformed("instance.network.family: expected 'mlp'")
-    widths = _ints(net["widths"], "instance.network.widths")
+    widths = _nats(net["widths"], "instance.network.widths")
     acts = [
-        [_rat(c, f"instance.network.activations[{i}][{j}]") for j, c in enumerate(a)]
-        for i, a in enumerate(net["activations"])
+        [_rat(c, f"instance.network.activations[{i}][{j}]") for j, c in enumerate(_list(a, "a"))]
+        for i, a in enumerate(_list(net["activations"], "instance.network.activations"))
     ]
     bias = net["bias"]
     if not isinstance(bias, bool):
         raise Malformed("instance.network.bias: expected true or false")
-    theta = [_rat(t, f"instance.theta[{i}]") for i, t in enumerate(inst["theta"])]
+    theta = [_rat(t, f"instance.theta[{i}]") for i, t in enumerate(_list(inst["theta"], "th"))]
     return K.RankInstance(widths, acts, bias, theta)
 
 
 def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
+    w = _dict(w, "witness.lower")
     rows = _matrix(w["rows"], "witness.lower.rows")
     if not all(len(r) == 2 and min(r) >= 0 for r in rows):
         raise Malformed("witness.lower.rows: expected [sample, output] pairs of naturals")
-    cols = _ints(w["cols"], "witness.lower.cols")
-    if any(c < 0 for c in cols):
-        raise Malformed("witness.lower.cols: expected naturals")
+    cols = _nats(w["cols"], "witness.lower.cols")
     lw = K.LowerWitness(
         p=_int(w["prime"], "witness.lower.prime"),
         samples=_matrix(w["samples"], "witness.lower.samples"),
@@ -81,47 +101,95 @@ def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
 
 
 def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
-    cols = _ints(w["cols"], "witness.upper.cols")
-    if any(c < 0 for c in cols):
-        raise Malformed("witness.upper.cols: expected naturals")
+    w = _dict(w, "witness.upper")
+    cols = _nats(w["cols"], "witness.upper.cols")
     uw = K.UpperWitness(
         p=_int(w["prime"], "witness.upper.prime"),
         tangents=_matrix(w["tangents"], "witness.upper.tangents"),
         cols=cols,
         inv=_matrix(w["inverse"], "witness.upper.inverse"),
     )
-    return uw, _int(w["bound"], "witness.upper.bound")
+    bound = _int(w["bound"], "witness.upper.bound")
+    if bound < 0:
+        raise Malformed("witness.upper.bound: expected a natural number")
+    return uw, bound
+
+
+def network_of(inst: K.RankInstance) -> MLP:
+    """The spec-level network of a decoded instance (for claim texts and derived fields)."""
+    acts = tuple(tuple(Fraction(a, b) for a, b in cs) for cs in inst.acts)
+    return MLP(tuple(inst.widths), acts, inst.bias)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that does not identify 3 with 3.0 or True with 1."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def check(cert: dict[str, Any]) -> list[str]:
     """Problems found (empty list: the certificate is accepted)."""
     try:
-        inst = decode_instance(cert)
-        lw, r = decode_lower(cert["witness"]["lower"])
-        up = cert["witness"].get("upper")
-        upper = decode_upper(up) if up is not None else None
-        res = cert["result"]
-    except (KeyError, TypeError, Malformed) as e:
-        return [f"malformed rank certificate: {e}"]
+        return _check(cert)
+    except (KeyError, TypeError, AttributeError, ValueError, Malformed) as e:
+        return [f"malformed rank certificate: {type(e).__name__}: {e}"]
+
+
+def _check(cert: dict[str, Any]) -> list[str]:
+    if cert.get("schema") != SCHEMA:
+        return [f"schema: expected {SCHEMA!r}"]
+    name = cert.get("name")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
+    inst = decode_instance(cert)
+    lw, r = decode_lower(cert["witness"]["lower"])
+    up = cert["witness"].get("upper")
+    upper = decode_upper(up) if up is not None else None
     problems = []
     if not K.check_rank_lower(inst, lw, r):
-        problems.append(f"lower bound: check_rank_lower rejects the witness for rank {r}")
+        return [f"lower bound: check_rank_lower rejects the witness for rank {r}"]
     u_checked: int | None = None
     if upper is not None:
         uw, u = upper
         if not K.check_rank_upper(inst, uw, u):
-            problems.append(f"upper bound: check_rank_upper rejects the witness for bound {u}")
+            return [f"upper bound: check_rank_upper rejects the witness for bound {u}"]
         u_checked = u
     elif r == len(inst.theta):
         u_checked = r
-    n = len(inst.theta)
-    expect = {
-        "params": n,
-        "rank_lower": r,
-        "rank_upper_at_point": u_checked,
-        "rank_at_point": r if u_checked == r else None,
-    }
-    for k, v in expect.items():
-        if res.get(k) != v:
-            problems.append(f"result.{k} = {res.get(k)!r} but the witness shows {v!r}")
+    # Everything the certificate *says* is rebuilt from what was checked.
+    try:
+        mlp = network_of(inst)
+        if not K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, []):
+            raise ValueError("malformed network")
+    except (ValueError, ZeroDivisionError) as e:
+        return [f"instance: {e}"]
+    summary = None
+    if upper is not None:
+        kind = up.get("kind")
+        if kind not in ("scaling", "nullspace"):
+            problems.append(f"witness.upper.kind: expected scaling or nullspace, got {kind!r}")
+        else:
+            summary = upper_summary(kind, u_checked, mlp)  # type: ignore[arg-type]
+            for k in ("kind", "bound", "grid"):
+                if not _same(up.get(k), summary[k]):
+                    problems.append(f"witness.upper.{k} disagrees with the checked witness")
+            if kind == "scaling":
+                theta = [Fraction(a, b) for a, b in inst.theta]
+                if upper[0].tangents != scaling_tangents(mlp, theta):
+                    problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
+    expect = rank_result(mlp, r, u_checked)
+    res = cert.get("result")
+    if not _same(res, expect):
+        problems.append(f"result = {res!r} but the checked witness gives {expect!r}")
+    claim = rank_claim(mlp, expect, summary, lw.p)
+    if not _same(cert.get("claim"), claim):
+        problems.append("claim does not match the text rebuilt from the checked witness")
+    texts = activation_texts(mlp)
+    if not _same(cert["instance"]["network"].get("activations_text"), texts):
+        problems.append("instance.network.activations_text disagrees with the coefficients")
     return problems

@@ -119,6 +119,12 @@ def evaluate(mlp: MLP, theta: Sequence[Num], x: Sequence[Num]) -> list[Num]:
     return h
 
 
+def activation_texts(mlp: MLP) -> list[str]:
+    from certify.algebra.poly import format_univariate
+
+    return [format_univariate(list(a)) for a in mlp.activations]
+
+
 def is_monomial(cs: Sequence[Num]) -> bool:
     return sum(1 for c in cs if c != 0) == 1 and len(cs) >= 2
 
@@ -135,7 +141,7 @@ def scaling_tangents(mlp: MLP, theta: Sequence[Fraction]) -> list[list[int]]:
         r = len(mlp.activations[ell]) - 1
         if True:
             t = [Fraction(0)] * mlp.n_params
-            for j in range(mlp.widths[ell]):
+            for j in range(mlp.widths[ell] + (1 if mlp.bias else 0)):
                 k = param_index(mlp, ell, i, j)
                 t[k] = Fraction(theta[k])
             for a in range(mlp.widths[ell + 2]):
@@ -187,10 +193,9 @@ def output_space_dim(mlp: MLP) -> int:
 
 
 def symmetry_neurons(mlp: MLP) -> list[tuple[int, int]]:
-    """Hidden neurons (layer index, neuron) with a scaling symmetry: no bias, monomial
-    activation c t^r (then row * lam, outgoing column * lam^-r fixes f_theta)."""
-    if mlp.bias:
-        return []
+    """Hidden neurons (layer index, neuron) with a scaling symmetry: monomial activation
+    c t^r; then scaling the neuron's incoming row (and bias) by lam and its outgoing column
+    by lam^-r fixes f_theta."""
     return [
         (ell, i)
         for ell in range(mlp.depth - 1)

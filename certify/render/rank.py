@@ -10,10 +10,15 @@ from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
+from certify.spec import NAME_RE
 
 
 def module_name(cert_name: str) -> str:
-    """A Lean/Coq identifier for a certificate name: Rank_<name with [^A-Za-z0-9] -> _>."""
+    """A Lean/Coq identifier for a certificate name: Rank_<name with [^A-Za-z0-9] -> _>.
+
+    Names are validated first: nothing outside [A-Za-z0-9_.-] ever reaches a prover file."""
+    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
+        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
     return "Rank_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
 
 
@@ -94,17 +99,19 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
 
 
 def _comment_safe(text: str) -> str:
-    # Coq comments and Lean block comments nest: neutralise every opener and closer.
-    for a, b in (("(*", "( *"), ("*)", "* )"), ("/-", "/ -"), ("-/", "- /")):
+    # Coq comments and Lean block comments nest, and a '"' opens a string inside a Coq
+    # comment: neutralise every opener, closer and quote.
+    for a, b in (("(*", "( *"), ("*)", "* )"), ("/-", "/ -"), ("-/", "- /"), ('"', "'")):
         text = text.replace(a, b)
     return text
 
 
 def render_coq(cert: dict[str, Any], sha: str) -> str:
+    module_name(cert["name"])  # validates the name
     data = kernel_data(cert)
     text = render(
         "coq/rank.v.j2",
-        name=cert["name"],
+        name=_comment_safe(cert["name"]),
         sha256=sha,
         claim=_comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
@@ -124,7 +131,7 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
     text = render(
         "lean/rank.lean.j2",
         module=module,
-        name=cert["name"],
+        name=_comment_safe(cert["name"]),
         sha256=sha,
         claim=_comment_safe(cert["claim"]["text"]),
         **_printed(data, L.lean),

@@ -26,6 +26,7 @@ from certify.algebra.modp import (
 )
 from certify.certificate import SCHEMA
 from certify.checker import kernel as K
+from certify.claims import rank_claim, rank_result, upper_summary
 from certify.models import mlp as M
 from certify.spec import MLP, CertRequest, Spec, network_json, random_theta, rat_str
 
@@ -148,13 +149,11 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
                 tcols, tinv = minor
                 u = n - len(tangents)
                 upper = {
-                    "bound": u,
-                    "kind": tkind,
+                    **upper_summary(tkind, u, mlp),
                     "prime": lower.prime,
                     "tangents": tangents,
                     "cols": tcols,
                     "inverse": tinv,
-                    "grid": {"dim": mlp.widths[0], "degree": mlp.degree_bound()},
                 }
     p = lower.prime
     witness_lower = {
@@ -167,23 +166,17 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "cols": lower.cols,
         "inverse": lower.inverse,
     }
-    result = {
-        "params": n,
-        "symmetry_dim": sym,
-        "expected_dim": edim,
-        "rank_lower": r,
-        "rank_upper_at_point": u,
-        "rank_at_point": r if u == r else None,
-    }
+    result = rank_result(mlp, r, u)
     return {
         "schema": SCHEMA,
         "kind": "rank",
         "name": req.name,
-        "claim": claim(mlp, result, upper, p),
+        "claim": rank_claim(
+            mlp, result, None if upper is None else upper_summary(upper["kind"], u, mlp), p
+        ),
         "instance": {
             "network": network_json(mlp),
             "theta": [rat_str(t) for t in theta],
-            "theta_origin": lower.theta_origin,
         },
         "witness": {"lower": witness_lower, "upper": upper},
         "result": result,
@@ -192,56 +185,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "version": __version__,
             "seed": spec.seed,
             "prime": p,
+            "theta_origin": lower.theta_origin,
             "attempts": attempts,
         },
     }
-
-
-def claim(mlp: MLP, result: dict[str, Any], upper: dict[str, Any] | None, p: int) -> dict[str, Any]:
-    n, r, u = result["params"], result["rank_lower"], result["rank_upper_at_point"]
-    parts = [
-        f"Kernel-checked: the Jacobian of theta -> (f_theta(x_s))_s at the given integer "
-        f"samples x_s and rational point theta has a nonsingular {r}x{r} minor mod "
-        f"{p}, so rank d(theta -> f_theta)(theta) >= {r}; by lower "
-        f"semicontinuity the generic rank (functional dimension) of the architecture "
-        f"widths {list(mlp.widths)} is >= {r} (#params {n})."
-    ]
-    cites = ["design.md §6: rank lower bound by a nonsingular minor mod p"]
-    if upper is not None:
-        what = (
-            "the tangents of the per-neuron scaling symmetry"
-            if upper["kind"] == "scaling"
-            else "an integer basis of the kernel (exact nullspace)"
-        )
-        parts.append(
-            f"Kernel-checked: {n - upper['bound']} independent integer vectors ({what}) "
-            f"annihilate d(theta -> f_theta)(theta), verified exactly on the unisolvent lattice "
-            f"{{x in N^{upper['grid']['dim']} : |x| <= {upper['grid']['degree']}}}; so the rank "
-            f"at theta "
-            f"is <= {upper['bound']}."
-        )
-    elif u == n:
-        parts.append(f"The rank at theta is trivially <= #params = {n}.")
-    if u is not None and u == r:
-        parts.append(f"Hence the rank of the parametrisation at theta is exactly {r}.")
-    sym = M.symmetry_dim(mlp)
-    if sym:
-        parts.append(
-            f"Cited, not kernel-checked: the per-neuron scaling group of dimension {sym} "
-            f"acts at every point (Usevich et al., arXiv:2506.17093, Lemma 4), so the generic "
-            f"rank is <= {n - sym}."
-        )
-        cites.append("Usevich et al., arXiv:2506.17093, Lemma 4")
-    if M.is_ktb(mlp):
-        parts.append(f"Kileel-Trager-Bruna expected dimension: {result['expected_dim']}.")
-        cites.append("Kileel-Trager-Bruna, expected dimension of polynomial networks")
-    else:
-        parts.append(
-            f"Expected dimension min(#params - {sym}, dim of the output space) = "
-            f"{result['expected_dim']}."
-        )
-    if r < result["expected_dim"]:
-        parts.append(
-            f"The certified rank {r} is below the expected dimension {result['expected_dim']}."
-        )
-    return {"text": " ".join(parts), "cites": cites}
