@@ -1,0 +1,325 @@
+"""Python twin of lean/NNCert/Compind.lean and coq/NNCert/Compind.v: composition
+independence of sigma(p_1), ..., sigma(p_k) (and the constant 1 with biases).
+
+Multivariate polynomials are lists of terms ((num, den), exponents), exponents a list of
+naturals of length nvars; the activation sigma is a coefficient list (constant term first).
+Same conventions as kernel.py (rationals unnormalised with den > 0; mod-p values in [0, p)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from certify.checker.kernel import (
+    ARITH_Q,
+    Arith,
+    Rat,
+    all_zero_q,
+    arith_mod,
+    check_inverse,
+    ints_mod,
+    ints_q,
+    lattice,
+    p_ok,
+    rats_inv_ok,
+    rats_mod,
+    rats_pos,
+    rows_len,
+)
+
+Term = tuple[Rat, list[int]]
+
+
+def pow_ar(ar: Arith, x, e: int):
+    """x^e by e multiplications (e is small: a polynomial degree)."""
+    acc = ar.one
+    for _ in range(e):
+        acc = ar.mul(x, acc)
+    return acc
+
+
+def mono_eval(ar: Arith, es: list[int], xs: list) -> object:
+    """prod_k xs[k]^es[k] over the shorter length."""
+    acc = ar.one
+    for e, x in reversed(list(zip(es, xs))):
+        acc = ar.mul(pow_ar(ar, x, e), acc)
+    return acc
+
+
+def poly_eval(ar: Arith, cs: list, ess: list[list[int]], xs: list) -> object:
+    """sum_t cs[t] * x^ess[t] over the shorter of cs and ess."""
+    acc = ar.zero
+    for c, es in reversed(list(zip(cs, ess))):
+        acc = ar.add(ar.mul(c, mono_eval(ar, es, xs)), acc)
+    return acc
+
+
+def horner(ar: Arith, cs: list, a):
+    """sigma(a) for sigma = sum cs[k] t^k."""
+    s = ar.zero
+    for c in reversed(cs):
+        s = ar.add(c, ar.mul(a, s))
+    return s
+
+
+def term_coeffs(p: list[Term]) -> list[Rat]:
+    return [t[0] for t in p]
+
+
+def term_exps(p: list[Term]) -> list[list[int]]:
+    return [t[1] for t in p]
+
+
+def total_degree(es: list[int]) -> int:
+    return sum(es)
+
+
+def poly_degree(p: list[Term]) -> int:
+    """Total degree of the terms (0 for no terms), zero coefficients included."""
+    d = 0
+    for es in term_exps(p):
+        d = max(d, total_degree(es))
+    return d
+
+
+def max_degree(ps: list[list[Term]]) -> int:
+    d = 0
+    for p in ps:
+        d = max(d, poly_degree(p))
+    return d
+
+
+def exps_ok(nvars: int, p: list[Term]) -> bool:
+    """Every exponent vector has nvars entries (naturals) and every denominator is positive."""
+    return (
+        rows_len(nvars, term_exps(p))
+        and all(e >= 0 for es in term_exps(p) for e in es)
+        and (rats_pos(term_coeffs(p)))
+    )
+
+
+def polys_ok(nvars: int, ps: list[list[Term]]) -> bool:
+    return all(exps_ok(nvars, p) for p in ps)
+
+
+def polys_inv_ok(p: int, ps: list[list[Term]], invs: list[list[int]]) -> bool:
+    return len(ps) == len(invs) and all(rats_inv_ok(p, term_coeffs(q), i) for q, i in zip(ps, invs))
+
+
+def family_row_mod(
+    p: int, sigma_m: list[int], cs_m: list[int], ess: list[list[int]], points: list[list[int]]
+) -> list[int]:
+    """[sigma(q(v_j)) mod p for every point v_j], q with coefficients cs_m mod p."""
+    ar = arith_mod(p)
+    return [horner(ar, sigma_m, poly_eval(ar, cs_m, ess, ints_mod(p, v))) for v in points]
+
+
+def ones_row(n: int) -> list[int]:
+    return [1] * n
+
+
+def family_matrix_mod(
+    p: int,
+    bias: bool,
+    sigma_m: list[int],
+    ps: list[list[Term]],
+    invs: list[list[int]],
+    points: list[list[int]],
+) -> list[list[int]]:
+    """M[i][j] = sigma(p_i(v_j)) mod p; with biases the constant function 1 comes first."""
+    rows = [
+        family_row_mod(p, sigma_m, rats_mod(p, term_coeffs(q), i), term_exps(q), points)
+        for q, i in zip(ps, invs)
+    ]
+    return [ones_row(len(points)), *rows] if bias else rows
+
+
+@dataclass(frozen=True)
+class CompindInstance:
+    """sigma(p_1), ..., sigma(p_k) (after the constant 1 when bias) in Q[x_1..x_nvars]."""
+
+    nvars: int
+    polys: list[list[Term]]
+    sigma: list[Rat]
+    bias: bool
+
+
+@dataclass(frozen=True)
+class IndepWitness:
+    p: int
+    polys_inv: list[list[int]]
+    sigma_inv: list[int]
+    points: list[list[int]]
+    inv: list[list[int]]
+
+
+def family_size(inst: CompindInstance) -> int:
+    return len(inst.polys) + (1 if inst.bias else 0)
+
+
+def check_independent(inst: CompindInstance, w: IndepWitness, k: int) -> bool:
+    """The k functions are linearly independent over Q: M * inv = I (mod p) for the matrix
+    M[i][j] = f_i(v_j) recomputed from the instance (a relation c^T M = 0 would follow)."""
+    return (
+        k == family_size(inst)
+        and polys_ok(inst.nvars, inst.polys)
+        and p_ok(w.p)
+        and polys_inv_ok(w.p, inst.polys, w.polys_inv)
+        and rats_inv_ok(w.p, inst.sigma, w.sigma_inv)
+        and len(w.points) == k
+        and rows_len(inst.nvars, w.points)
+        and check_inverse(
+            w.p,
+            k,
+            family_matrix_mod(
+                w.p,
+                inst.bias,
+                rats_mod(w.p, inst.sigma, w.sigma_inv),
+                inst.polys,
+                w.polys_inv,
+                w.points,
+            ),
+            w.inv,
+        )
+    )
+
+
+def relation_at(inst: CompindInstance, lam: list[int], x: list[int]) -> Rat:
+    """sum_i lam_i f_i(x) exactly (f_0 = 1 first when bias)."""
+    ar = ARITH_Q
+    xq = ints_q(x)
+    vals = [
+        horner(ar, inst.sigma, poly_eval(ar, term_coeffs(q), term_exps(q), xq)) for q in inst.polys
+    ]
+    if inst.bias:
+        vals = [ar.one, *vals]
+    return _dot_q(ints_q(lam), vals)
+
+
+def _dot_q(ws: list[Rat], xs: list[Rat]) -> Rat:
+    acc = ARITH_Q.zero
+    for w, x in reversed(list(zip(ws, xs))):
+        acc = ARITH_Q.add(ARITH_Q.mul(w, x), acc)
+    return acc
+
+
+def nonzero_int(lam: list[int]) -> bool:
+    return any(v != 0 for v in lam)
+
+
+def relation_vanishes(inst: CompindInstance, lam: list[int], pts: list[list[int]]) -> bool:
+    return all_zero_q([relation_at(inst, lam, x) for x in pts])
+
+
+def check_dependent(inst: CompindInstance, lam: list[int]) -> bool:
+    """lam != 0 and sum_i lam_i f_i = 0 identically: it vanishes exactly on the principal
+    lattice of degree deg(sigma) * max deg p_i, unisolvent for that degree."""
+    return (
+        len(lam) == family_size(inst)
+        and nonzero_int(lam)
+        and polys_ok(inst.nvars, inst.polys)
+        and rats_pos(inst.sigma)
+        and relation_vanishes(
+            inst,
+            lam,
+            lattice(inst.nvars, nsub(len(inst.sigma), 1) * max_degree(inst.polys)),
+        )
+    )
+
+
+def unit_sigma(j: int) -> list[Rat]:
+    """The coefficient list of z^j."""
+    return [(0, 1)] * j + [(1, 1)]
+
+
+def check_dependent_all(inst: CompindInstance, lam: list[int], lo: int, d: int) -> bool:
+    """sum_i lam_i p_i^j = 0 identically for every j in lo..d, so the relation holds for
+    every sigma = sum_{j=lo}^{d} a_j z^j (generic dependence in degree d). Without biases;
+    lo = 1 for origin-passing activations."""
+    return (
+        not inst.bias
+        and len(lam) == len(inst.polys)
+        and nonzero_int(lam)
+        and all(
+            check_dependent(CompindInstance(inst.nvars, inst.polys, unit_sigma(j), False), lam)
+            for j in range(lo, d + 1)
+        )
+    )
+
+
+def nth_q(xs: list[Rat], j: int) -> Rat:
+    """Entry j of a rational list, 0 = (0, 1) past the end."""
+    return xs[j] if 0 <= j < len(xs) else (0, 1)
+
+
+def qint(c: int) -> Rat:
+    return (c, 1)
+
+
+def qneg(a: Rat) -> Rat:
+    return (-a[0], a[1])
+
+
+def qeq(a: Rat, b: Rat) -> bool:
+    """a = b as rationals (cross-multiplication; both denominators positive)."""
+    return a[0] * b[1] == b[0] * a[1]
+
+
+def nsub(a: int, b: int) -> int:
+    """Natural-number subtraction (truncated at 0), as Nat.sub in Lean and Coq."""
+    return max(a - b, 0)
+
+
+def delta2(sigma: list[Rat]) -> Rat:
+    """Delta_2 = 2 r a_r a_(r-2) - (r-1) a_(r-1)^2 (Prop. 2.1), r = len(sigma) - 1."""
+    r = nsub(len(sigma), 1)
+    ar, ar1, ar2 = nth_q(sigma, r), nth_q(sigma, nsub(r, 1)), nth_q(sigma, nsub(r, 2))
+    t1 = qmul3(qint(2 * r), ar, ar2)
+    t2 = qmul3(qint(nsub(r, 1)), ar1, ar1)
+    return ARITH_Q.add(t1, qneg(t2))
+
+
+def delta3(sigma: list[Rat]) -> Rat:
+    """Delta_3 = 3 r^2 a_r^2 a_(r-3) - 3 r (r-2) a_r a_(r-1) a_(r-2) + (r-1)(r-2) a_(r-1)^3."""
+    r = nsub(len(sigma), 1)
+    ar, ar1 = nth_q(sigma, r), nth_q(sigma, nsub(r, 1))
+    ar2, ar3 = nth_q(sigma, nsub(r, 2)), nth_q(sigma, nsub(r, 3))
+    t1 = qmul3(qint(3 * r * r), ARITH_Q.mul(ar, ar), ar3)
+    t2 = qmul3(qint(3 * r * nsub(r, 2)), ARITH_Q.mul(ar, ar1), ar2)
+    t3 = qmul3(qint(nsub(r, 1) * nsub(r, 2)), ARITH_Q.mul(ar1, ar1), ar1)
+    return ARITH_Q.add(ARITH_Q.add(t1, qneg(t2)), t3)
+
+
+def qmul3(a: Rat, b: Rat, c: Rat) -> Rat:
+    return ARITH_Q.mul(a, ARITH_Q.mul(b, c))
+
+
+def nonzero_q(a: Rat) -> bool:
+    return a[0] != 0
+
+
+def check_prop21(sigma: list[Rat], d2: Rat, d3: Rat) -> bool:
+    """deg sigma = r >= 3, a_r * Delta_2 * Delta_3 != 0, and Delta_2 = d2, Delta_3 = d3."""
+    r = nsub(len(sigma), 1)
+    return (
+        rats_pos(sigma)
+        and rats_pos([d2, d3])
+        and r >= 3
+        and nonzero_q(nth_q(sigma, r))
+        and qeq(delta2(sigma), d2)
+        and qeq(delta3(sigma), d3)
+        and nonzero_q(d2)
+        and nonzero_q(d3)
+    )
+
+
+def check_prop33(sigma: list[Rat]) -> bool:
+    """Origin-passing case: deg sigma = r >= 2, sigma(0) = 0 and a_r * a_(r-1) != 0."""
+    r = nsub(len(sigma), 1)
+    return (
+        rats_pos(sigma)
+        and r >= 2
+        and not nonzero_q(nth_q(sigma, 0))
+        and nonzero_q(nth_q(sigma, r))
+        and nonzero_q(nth_q(sigma, nsub(r, 1)))
+    )
