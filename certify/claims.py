@@ -86,3 +86,151 @@ def rank_claim(
             f"The certified rank {r} is below the expected dimension {result['expected_dim']}."
         )
     return {"text": " ".join(parts), "cites": cites}
+
+
+# ------------------------------------------------------------------ composition independence
+PROP21 = "Kohn-Marchetti-Massarenti-Mella, Prop. 2.1"
+PROP33 = "Kohn-Marchetti-Massarenti-Mella, Prop. 3.3"
+ZARISKI = "math.md §5 / design.md §6: dependence is Zariski-closed in sigma's coefficients"
+NEWMAN_SLATER = "Newman-Slater (1979)"
+
+
+def _sigma_text(sigma: list[str]) -> str:
+    from fractions import Fraction
+
+    from certify.algebra.poly import format_univariate
+
+    return format_univariate([Fraction(c) for c in sigma], "z")
+
+
+def compind_result(
+    kind: str, ci: Any, facts: list[dict[str, Any]], notes: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Result fields derived from the facts (ci: a CompindSpec or the instance JSON)."""
+    inst = ci if isinstance(ci, dict) else _instance_view(ci)
+    if kind == "prop21":
+        (f,) = facts
+        if f["kind"] == "prop33":
+            return {
+                "proposition": "3.3",
+                "degree": len(f["sigma"]) - 1,
+                "delta2": None,
+                "delta3": None,
+            }
+        return {
+            "proposition": "2.1",
+            "degree": len(f["sigma"]) - 1,
+            "delta2": f["delta2"],
+            "delta3": f["delta3"],
+        }
+    k = len(inst["polynomials"]) + (1 if inst["bias"] else 0)
+    last = facts[-1]
+    out: dict[str, Any] = {"k": k}
+    if last["kind"] == "independent":
+        out.update(status="independent", degree=len(last["sigma"]) - 1)
+    elif last["kind"] == "dependent":
+        out.update(status="dependent", degree=len(last["sigma"]) - 1)
+    else:
+        out.update(status="dependent-for-every-sigma", degree=last["degree"])
+    out["generic"] = inst["activation"] is None and inst["power"] is None
+    if inst["search"]:
+        degrees = {n["degree"]: n["status"] for n in notes}
+        for f in facts:
+            d = f["degree"] if f["kind"] == "dependent_all" else len(f["sigma"]) - 1
+            degrees[d] = (
+                "independent for generic sigma"
+                if f["kind"] == "independent"
+                else "dependent for every sigma"
+            )
+        out["least_degree"] = out["degree"] if last["kind"] == "independent" else None
+        out["degrees"] = [{"degree": d, "status": degrees[d]} for d in sorted(degrees)]
+    if kind == "newman-slater":
+        r = inst["power"]
+        out["power"] = r
+        out["newman_slater_range"] = r > len(inst["polynomials"]) * (len(inst["polynomials"]) - 2)
+    return out
+
+
+def _instance_view(ci: Any) -> dict[str, Any]:
+    from certify.algebra.poly import format_univariate
+
+    return {
+        "polynomials": ci.polys,
+        "bias": ci.bias,
+        "activation": None
+        if ci.sigma is None or ci.power is not None
+        else format_univariate(list(ci.sigma), "z"),
+        "power": ci.power,
+        "search": ci.search,
+        "origin": ci.origin,
+        "polynomials_text": list(ci.polys_text),
+    }
+
+
+def compind_claim(
+    kind: str, ci: Any, result: dict[str, Any], facts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    inst = ci if isinstance(ci, dict) else _instance_view(ci)
+    if kind == "prop21":
+        f = facts[0]
+        s = _sigma_text(f["sigma"])
+        if f["kind"] == "prop33":
+            text = (
+                f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 2, "
+                f"sigma(0) = 0 and a_r * a_(r-1) != 0. Cited, not kernel-checked: by "
+                f"{PROP33}, sigma(p), sigma(q) are linearly independent for all distinct "
+                f"nonconstant p, q with p(0) = q(0) = 0."
+            )
+            return {"text": text, "cites": [PROP33]}
+        text = (
+            f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 3, "
+            f"Delta_2 = {f['delta2']}, Delta_3 = {f['delta3']} and a_r * Delta_2 * Delta_3 != 0. "
+            f"Cited, not kernel-checked: by {PROP21}, sigma(p), sigma(q) are linearly "
+            f"independent for all distinct nonconstant polynomials p, q."
+        )
+        return {"text": text, "cites": [PROP21]}
+    polys = ", ".join(f"sigma({t})" for t in inst.get("polynomials_text", [])) or "sigma(p_i)"
+    fam = ("1, " if inst["bias"] else "") + polys
+    parts: list[str] = []
+    cites: list[str] = []
+    for f in facts:
+        if f["kind"] == "independent":
+            s = _sigma_text(f["sigma"])
+            parts.append(
+                f"Kernel-checked: for sigma = {s}, the {result['k']} functions {fam} are "
+                f"linearly independent over Q (M * W = I mod {f['prime']} for "
+                f"M[i][j] = f_i(v_j) at integer points v_j)."
+            )
+            if result["generic"]:
+                parts.append(
+                    f"Since dependence is a Zariski-closed condition on the coefficients of "
+                    f"sigma, they are independent for generic sigma of degree "
+                    f"{len(f['sigma']) - 1}{' with sigma(0) = 0' if inst.get('origin') else ''}."
+                )
+                cites.append(ZARISKI)
+        elif f["kind"] == "dependent":
+            s = _sigma_text(f["sigma"])
+            parts.append(
+                f"Kernel-checked: for sigma = {s}, sum lambda_i f_i = 0 identically with "
+                f"lambda = {f['lambda']} (exact, on a unisolvent lattice): {fam} are linearly "
+                f"dependent."
+            )
+        else:
+            lo = f["lo"]
+            parts.append(
+                f"Kernel-checked: sum_i lambda_i p_i^j = 0 for j = {lo}..{f['degree']} with "
+                f"lambda = {f['lambda']}, so {fam} are dependent for every sigma of degree "
+                f"<= {f['degree']}{' with sigma(0) = 0' if lo == 1 else ''}."
+            )
+    if result.get("least_degree") is not None:
+        parts.append(f"Least degree with an independence certificate: {result['least_degree']}.")
+    if kind == "newman-slater":
+        k = len(inst["polynomials"])
+        inside = "inside" if result["newman_slater_range"] else "outside"
+        parts.append(
+            f"Power r = {result['power']}, k = {k}: r > k(k-2) = {k * (k - 2)} is "
+            f"{'true' if result['newman_slater_range'] else 'false'}, so this is {inside} "
+            f"the range of {NEWMAN_SLATER}; the kernel checked the instance directly."
+        )
+        cites.append(NEWMAN_SLATER)
+    return {"text": " ".join(parts), "cites": cites}

@@ -19,7 +19,12 @@ from certify.errors import PolynomialSyntaxError, SpecError
 
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = ("rank",)
+KINDS = ("rank", "compind", "prop21", "newman-slater")
+NETWORK_KINDS = ("rank",)
+COMPIND_KINDS = ("compind", "prop21", "newman-slater")
+VAR_RE = re.compile(
+    r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
+)  # not "z": that names the activation's variable
 FAMILIES = ("mlp",)
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
@@ -61,6 +66,25 @@ class MLP:
 
 
 @dataclass(frozen=True)
+class CompindSpec:
+    """Inputs of a composition-independence request (kinds compind, prop21, newman-slater).
+
+    polys: one tuple of (exponents, coefficient) terms per polynomial, sorted; sigma: the
+    activation's coefficients (constant term first) or None for "generic of degree d"."""
+
+    variables: tuple[str, ...]
+    polys: tuple[tuple[tuple[tuple[int, ...], Fraction], ...], ...]
+    polys_text: tuple[str, ...]
+    sigma: tuple[Fraction, ...] | None
+    generic_degree: int | None
+    origin: bool
+    bias: bool
+    search: bool
+    max_degree: int
+    power: int | None
+
+
+@dataclass(frozen=True)
 class CertRequest:
     kind: str
     name: str
@@ -68,13 +92,14 @@ class CertRequest:
     upper: bool
     max_grid: int
     attempts: int
+    compind: CompindSpec | None = None
 
 
 @dataclass(frozen=True)
 class Spec:
     name: str
     source: str
-    network: MLP
+    network: MLP | None
     seed: int | None
     theta: tuple[Fraction, ...]
     param_range: int
@@ -157,6 +182,30 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise SpecError(src, "name", "a name of letters, digits, '_', '-', '.' (max 64)", name)
 
+    certs_raw = data.get("certificate", [{"kind": "rank"}] if "network" in data else None)
+    if not isinstance(certs_raw, list) or not certs_raw:
+        raise SpecError(src, "certificate", "a non-empty array of [[certificate]] tables")
+    kinds = [c.get("kind") if isinstance(c, dict) else None for c in certs_raw]
+    mlp: MLP | None = None
+    theta: tuple[Fraction, ...] = ()
+    seed: int | None = None
+    prange = 5
+    if "network" in data:
+        mlp, seed, theta, prange = _network(data, src)
+    elif any(k in NETWORK_KINDS for k in kinds):
+        raise SpecError(src, "network", "a [network] table (certificate kind rank needs one)")
+    elif "parameters" in data:
+        raise SpecError(src, "parameters", "only together with a [network] table")
+    certs: list[CertRequest] = []
+    for i, c in enumerate(certs_raw):
+        certs.append(_cert_request(c, src, i, name, len(certs_raw)))
+    names = [c.name for c in certs]
+    if len(set(names)) != len(names):
+        raise SpecError(src, "certificate.name", "distinct certificate names", names)
+    return Spec(name, src, mlp, seed, theta, prange, tuple(certs))
+
+
+def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
@@ -211,30 +260,22 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
             raise SpecError(src, "parameters.biases", "only together with parameters.weights")
         theta = random_theta(mlp, seed, prange)
 
-    certs_raw = data.get("certificate", [{"kind": "rank"}])
-    if not isinstance(certs_raw, list) or not certs_raw:
-        raise SpecError(src, "certificate", "a non-empty array of [[certificate]] tables")
-    certs: list[CertRequest] = []
-    for i, c in enumerate(certs_raw):
-        certs.append(_cert_request(c, src, i, name, len(certs_raw)))
-    names = [c.name for c in certs]
-    if len(set(names)) != len(names):
-        raise SpecError(src, "certificate.name", "distinct certificate names", names)
-    return Spec(name, src, mlp, seed, theta, prange, tuple(certs))
+    return mlp, seed, theta, prange
 
 
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:
     where = f"certificate[{i}]"
     if not isinstance(c, dict):
         raise SpecError(src, where, "a [[certificate]] table", c)
-    for k in c:
-        if k not in {"kind", "name", "prime", "upper", "max_grid", "attempts"}:
-            raise SpecError(
-                src, f"{where}.{k}", "kind, name, prime, upper, max_grid or attempts", "unknown"
-            )
     kind = _req(c, "kind", src, f"{where}.", f"one of {list(KINDS)}")
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
+    allowed = {"kind", "name", "prime", "upper", "max_grid", "attempts"}
+    if kind in COMPIND_KINDS:
+        allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
+    for k in c:
+        if k not in allowed:
+            raise SpecError(src, f"{where}.{k}", f"one of {sorted(allowed)}", "unknown")
     default_name = spec_name if count == 1 else f"{spec_name}-{i}"
     cname = c.get("name", default_name)
     if not isinstance(cname, str) or not NAME_RE.match(cname):
@@ -249,7 +290,129 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         raise SpecError(src, f"{where}.upper", "true or false", upper)
     max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
-    return CertRequest(kind, cname, prime, upper, max_grid, attempts)
+    ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci)
+
+
+COMPIND_FIELDS = {
+    "variables",
+    "polynomials",
+    "activation",
+    "generic_degree",
+    "origin",
+    "bias",
+    "search",
+    "max_degree",
+    "power",
+}
+
+
+def _bool(c: dict[str, Any], key: str, default: bool, src: str, where: str) -> bool:
+    v = c.get(key, default)
+    if not isinstance(v, bool):
+        raise SpecError(src, f"{where}.{key}", "true or false", v)
+    return v
+
+
+def _sigma(text: Any, src: str, fld: str) -> tuple[Fraction, ...]:
+    """An activation polynomial in z (or t)."""
+    if not isinstance(text, str):
+        raise SpecError(src, fld, 'a polynomial in z as a string, e.g. "z^2 + z"', text)
+    var = "t" if re.search(r"\bt\b|t\^|\*t|t\*", text) and "z" not in text else "z"
+    try:
+        cs = parse_univariate(text, var)
+    except PolynomialSyntaxError as e:
+        raise SpecError(src, fld, f"a polynomial in z ({e})", text) from None
+    if len(cs) < 2:
+        raise SpecError(src, fld, "an activation of degree >= 1 (not a constant)", text)
+    return tuple(cs)
+
+
+def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindSpec:
+    from certify.algebra.poly import format_polynomial, parse_polynomial
+
+    origin = _bool(c, "origin", False, src, where)
+    bias = _bool(c, "bias", False, src, where)
+    search = _bool(c, "search", False, src, where)
+    max_degree = _int(c.get("max_degree", 12), src, f"{where}.max_degree", 1, 64)
+    sigma = None
+    generic = None
+    power = None
+    if kind == "prop21":
+        for k in ("polynomials", "generic_degree", "search", "power", "bias"):
+            if k in c:
+                raise SpecError(src, f"{where}.{k}", "not a field of kind prop21")
+        sigma = _sigma(
+            _req(c, "activation", src, f"{where}.", "an activation"), src, f"{where}.activation"
+        )
+        return CompindSpec((), (), (), sigma, None, origin, False, False, max_degree, None)
+    variables = c.get("variables", ["x"])
+    if (
+        not isinstance(variables, list)
+        or not variables
+        or not all(isinstance(v, str) and VAR_RE.match(v) for v in variables)
+        or len(set(variables)) != len(variables)
+    ):
+        raise SpecError(src, f"{where}.variables", "a list of distinct names (not z)", variables)
+    vs = tuple(variables)
+    texts = _req(c, "polynomials", src, f"{where}.", "a list of polynomials")
+    if not isinstance(texts, list) or len(texts) < 2:
+        raise SpecError(
+            src, f"{where}.polynomials", "a list of at least two polynomials (k >= 2)", texts
+        )
+    polys = []
+    for i, t in enumerate(texts):
+        fld = f"{where}.polynomials[{i}]"
+        if not isinstance(t, str):
+            raise SpecError(src, fld, "a polynomial string", t)
+        try:
+            poly = parse_polynomial(t, vs)
+        except PolynomialSyntaxError as e:
+            raise SpecError(src, fld, f"a polynomial in {', '.join(vs)} ({e})", t) from None
+        if all(sum(e) == 0 for e in poly):
+            raise SpecError(src, fld, "a nonconstant polynomial", t)
+        if origin and any(sum(e) == 0 for e in poly):
+            raise SpecError(src, fld, "p(0) = 0 (origin = true)", t)
+        polys.append(tuple(sorted(poly.items())))
+    for i in range(len(polys)):
+        for j in range(i):
+            if polys[i] == polys[j]:
+                raise SpecError(
+                    src,
+                    f"{where}.polynomials[{i}]",
+                    f"polynomials distinct from polynomials[{j}]",
+                    texts[i],
+                )
+    if kind == "newman-slater":
+        for k in ("activation", "generic_degree", "search"):
+            if k in c:
+                raise SpecError(src, f"{where}.{k}", "not a field of kind newman-slater")
+        power = _int(
+            _req(c, "power", src, f"{where}.", "the power r"), src, f"{where}.power", 1, 200
+        )
+        sigma = tuple([Fraction(0)] * power + [Fraction(1)])
+    elif "activation" in c:
+        if "generic_degree" in c or search:
+            raise SpecError(
+                src, f"{where}.activation", "either activation, or generic_degree, or search = true"
+            )
+        sigma = _sigma(c["activation"], src, f"{where}.activation")
+        if origin and sigma[0] != 0:
+            raise SpecError(
+                src, f"{where}.activation", "sigma(0) = 0 (origin = true)", c["activation"]
+            )
+    elif "generic_degree" in c:
+        if search:
+            raise SpecError(src, f"{where}.generic_degree", "not together with search = true")
+        generic = _int(c["generic_degree"], src, f"{where}.generic_degree", 1, 64)
+    elif not search:
+        raise SpecError(
+            src, f"{where}.activation", "an activation, a generic_degree, or search = true"
+        )
+    text = tuple(format_polynomial(dict(p), vs) for p in polys)
+    return CompindSpec(
+        vs, tuple(polys), text, sigma, generic, origin, bias, search, max_degree, power
+    )
 
 
 def _explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:

@@ -52,7 +52,7 @@ BAD_SPECS = {
                         "certificate[0].prime", "a prime"),
     "prime too large": (GOOD.replace('kind = "rank"', 'kind = "rank"\nprime = 4294967311'),
                         "certificate[0].prime", "<="),
-    "unknown field": (GOOD + "colour = 1\n", "certificate[0].colour", "kind, name"),
+    "unknown field": (GOOD + "colour = 1\n", "certificate[0].colour", "one of"),
     "negative seed": (GOOD.replace("seed = 0", "seed = -1"), "parameters.seed", ">= 0"),
 }  # fmt: skip
 

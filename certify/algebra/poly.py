@@ -171,3 +171,49 @@ def format_univariate(coeffs: list[Fraction], var: str = "t") -> str:
         sign = "-" if c < 0 else "+"
         parts.append(("-" if sign == "-" else "") + body if not parts else f" {sign} {body}")
     return "".join(parts) if parts else "0"
+
+
+def format_polynomial(poly: Poly, variables: tuple[str, ...]) -> str:
+    """Canonical text of a multivariate polynomial (graded lex, highest first; parses back)."""
+    if not poly:
+        return "0"
+    parts: list[str] = []
+    for exps in sorted(poly, key=lambda e: (sum(e), e), reverse=True):
+        c = poly[exps]
+        mon = "*".join(
+            v if e == 1 else f"{v}^{e}" for v, e in zip(variables, exps, strict=True) if e
+        )
+        mag = abs(c)
+        coef = str(mag) if (mag != 1 or not mon) else ""
+        body = coef + ("*" if coef and mon else "") + mon
+        if not parts:
+            parts.append(("-" if c < 0 else "") + body)
+        else:
+            parts.append(f" {'-' if c < 0 else '+'} {body}")
+    return "".join(parts)
+
+
+def poly_add(p: Poly, q: Poly, sign: int = 1) -> Poly:
+    return _add(p, q, sign)
+
+
+def poly_mul(p: Poly, q: Poly) -> Poly:
+    return _mul(p, q)
+
+
+def compose(sigma: list[Fraction], p: Poly, nvars: int) -> Poly:
+    """sigma(p) by Horner, exactly."""
+    acc: Poly = {}
+    one = (0,) * nvars
+    for c in reversed(sigma):
+        acc = _mul(acc, p)
+        if c:
+            acc = _add(acc, {one: Fraction(c)})
+    return acc
+
+
+def power(p: Poly, j: int, nvars: int) -> Poly:
+    acc: Poly = {(0,) * nvars: Fraction(1)}
+    for _ in range(j):
+        acc = _mul(acc, p)
+    return acc

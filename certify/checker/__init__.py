@@ -12,4 +12,8 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
         from certify.checker import rank
 
         return rank.check(cert)
+    if kind in ("compind", "prop21", "newman-slater"):
+        from certify.checker import compind
+
+        return compind.check(cert)
     return [f"unknown certificate kind {kind!r}"]

@@ -12,4 +12,8 @@ def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         from certify.witness import rank
 
         return rank.generate(spec, req)
+    if req.kind in ("compind", "prop21", "newman-slater"):
+        from certify.witness import compind
+
+        return compind.generate(spec, req)
     raise ValueError(f"unknown certificate kind {req.kind!r}")

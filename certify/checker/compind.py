@@ -1,0 +1,154 @@
+"""Independent checker for composition-independence certificates (kinds compind, prop21,
+newman-slater): decode into kernel data, run the twins in kernel_compind.py, and rebuild
+the result and claim from what was checked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.certificate import SCHEMA
+from certify.checker import kernel_compind as KC
+from certify.checker.rank import Malformed, _dict, _ints, _list, _matrix, _nats, _rat, _same
+from certify.claims import compind_claim, compind_result
+from certify.spec import NAME_RE
+
+KINDS = ("compind", "prop21", "newman-slater")
+
+
+def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
+    nvars = len(_list(inst["variables"], "instance.variables"))
+    polys = []
+    for i, q in enumerate(_list(inst["polynomials"], "instance.polynomials")):
+        terms = []
+        for j, t in enumerate(_list(q, f"instance.polynomials[{i}]")):
+            where = f"instance.polynomials[{i}][{j}]"
+            t = _list(t, where)
+            if len(t) != 2:
+                raise Malformed(f"{where}: expected [coefficient, exponents]")
+            terms.append((_rat(t[0], where), _nats(t[1], where)))
+        polys.append(terms)
+    return nvars, polys
+
+
+def decode_sigma(xs: Any, where: str) -> list[KC.Rat]:
+    return [_rat(c, f"{where}[{i}]") for i, c in enumerate(_list(xs, where))]
+
+
+def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
+    kind = f["kind"]
+    if kind == "independent":
+        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
+        w = KC.IndepWitness(
+            f["prime"] if type(f["prime"]) is int else -1,
+            _matrix(f["polys_inv"], "polys_inv"),
+            _ints(f["sigma_inv"], "sigma_inv"),
+            _matrix(f["points"], "points"),
+            _matrix(f["inverse"], "inverse"),
+        )
+        k = f["k"]
+        return type(k) is int and k >= 0 and KC.check_independent(inst, w, k)
+    if kind == "dependent":
+        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
+        return KC.check_dependent(inst, _ints(f["lambda"], "lambda"))
+    if kind == "dependent_all":
+        inst = KC.CompindInstance(nvars, polys, [], bias)
+        lo, d = f["lo"], f["degree"]
+        if type(lo) is not int or type(d) is not int or lo < 0 or d < 0:
+            return False
+        return KC.check_dependent_all(inst, _ints(f["lambda"], "lambda"), lo, d)
+    if kind == "prop21":
+        return KC.check_prop21(
+            decode_sigma(f["sigma"], "sigma"), _rat(f["delta2"], "d2"), _rat(f["delta3"], "d3")
+        )
+    if kind == "prop33":
+        return KC.check_prop33(decode_sigma(f["sigma"], "sigma"))
+    raise Malformed(f"unknown fact kind {kind!r}")
+
+
+def check(cert: dict[str, Any]) -> list[str]:
+    try:
+        return _check(cert)
+    except (KeyError, TypeError, AttributeError, ValueError, Malformed) as e:
+        return [f"malformed {cert.get('kind')} certificate: {type(e).__name__}: {e}"]
+
+
+def _check(cert: dict[str, Any]) -> list[str]:
+    if cert.get("schema") != SCHEMA:
+        return [f"schema: expected {SCHEMA!r}"]
+    name = cert.get("name")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
+    kind = cert["kind"]
+    inst = _dict(cert["instance"], "instance")
+    facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    if not facts:
+        return ["witness.facts: expected at least one fact"]
+    nvars, polys = decode_polys(inst) if kind != "prop21" else (0, [])
+    bias = inst["bias"]
+    if not isinstance(bias, bool):
+        raise Malformed("instance.bias: expected true or false")
+    for i, f in enumerate(facts):
+        f = _dict(f, f"witness.facts[{i}]")
+        if kind == "prop21" and f.get("kind") not in ("prop21", "prop33"):
+            return [f"witness.facts[{i}]: kind prop21 takes prop21/prop33 facts"]
+        if kind != "prop21" and f.get("kind") in ("prop21", "prop33"):
+            return [f"witness.facts[{i}]: a {f.get('kind')} fact in a {kind} certificate"]
+        if not check_fact(f, nvars, polys, bias):
+            return [f"witness.facts[{i}] ({f.get('kind')}): rejected by the kernel twin"]
+    problems = consistency(kind, inst, facts)
+    res = cert.get("result")
+    notes = [
+        {"degree": e["degree"], "status": e["status"]}
+        for e in (res or {}).get("degrees", [])
+        if isinstance(e, dict) and e.get("status") == "no certificate"
+    ]
+    expect = compind_result(kind, inst, facts, notes)
+    if not _same(res, expect):
+        problems.append(f"result = {res!r} but the checked facts give {expect!r}")
+    claim = compind_claim(kind, inst, expect, facts)
+    if not _same(cert.get("claim"), claim):
+        problems.append("claim does not match the text rebuilt from the checked facts")
+    return problems
+
+
+def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) -> list[str]:
+    """The facts are about the instance as declared (activation, power, degree, search)."""
+    from fractions import Fraction
+
+    from certify.algebra.poly import format_polynomial
+
+    out = []
+    if kind == "prop21":
+        return out if len(facts) == 1 else ["prop21: expected exactly one fact"]
+    polys = [
+        {tuple(e): Fraction(c) for c, e in q} for q in inst["polynomials"]
+    ]  # already validated by decode_polys
+    texts = [format_polynomial(q, tuple(inst["variables"])) for q in polys]
+    if inst.get("polynomials_text") != texts:
+        out.append("instance.polynomials_text disagrees with the coefficients")
+    sig = [f.get("sigma") for f in facts if f["kind"] != "dependent_all"]
+    if inst.get("activation") is not None:
+        if len(facts) != 1 or sig != [inst["activation"]]:
+            out.append("facts are not about the declared activation")
+    if inst.get("power") is not None:
+        zr = ["0"] * inst["power"] + ["1"]
+        if kind != "newman-slater" or len(facts) != 1 or sig != [zr]:
+            out.append("facts are not about sigma = z^power")
+    if inst.get("generic_degree") is not None:
+        f = facts[-1]
+        d = f["degree"] if f["kind"] == "dependent_all" else len(f["sigma"]) - 1
+        if len(facts) != 1 or d != inst["generic_degree"]:
+            out.append("facts are not about the declared generic degree")
+    if inst.get("search"):
+        degs = [f["degree"] if f["kind"] == "dependent_all" else len(f["sigma"]) - 1 for f in facts]
+        if degs != sorted(set(degs)) or any(f["kind"] == "dependent" for f in facts):
+            out.append("search facts must be increasing degrees of dependent_all facts")
+    if inst.get("origin"):
+        for f in facts:
+            if "sigma" in f and f["sigma"] and Fraction(f["sigma"][0]) != 0:
+                out.append("origin = true but a fact's sigma(0) != 0")
+            if f["kind"] == "dependent_all" and f["lo"] != 1:
+                out.append("origin = true: dependence for every sigma uses j = 1..d")
+    elif any(f["kind"] == "dependent_all" and f["lo"] != 0 for f in facts):
+        out.append("origin = false: dependence for every sigma needs j = 0..d")
+    return out
