@@ -48,6 +48,37 @@ def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
     return 0 if all_passed(manifest) else 1
 
 
+def _bounds(a: argparse.Namespace) -> int:
+    from certify import bounds as B
+
+    if a.k < 1 or a.m < 1:
+        print("certify: error: --k and --m must be positive integers", file=sys.stderr)
+        return 2
+    print(f"Degree bounds for k = {a.k} polynomials of degree m = {a.m} (sigma degree r >= ...):")
+    for thm, case, val in B.bounds_table(a.k, a.m):
+        print(f"  {thm:8} {case:32} r >= {val}")
+    if a.widths:
+        try:
+            widths = [int(w) for w in a.widths.split(",")]
+        except ValueError:
+            print("certify: error: --widths expects integers like 2,3,3,1", file=sys.stderr)
+            return 2
+        if len(widths) < 3 or min(widths) < 1:
+            print("certify: error: --widths needs >= 3 positive widths", file=sys.stderr)
+            return 2
+        if a.r is None or a.r < 1:
+            print("certify: error: --widths needs --r (activation degree)", file=sys.stderr)
+            return 2
+        print(f"Layerwise degrees for widths {widths}, r = {a.r} (m_1 = 1, m_(l+1) = r m_l):")
+        for row in B.layer_recursion(widths, a.r):
+            ok = "ok" if row["ok"] else "NOT met"
+            print(
+                f"  layer {row['layer']}: width {row['width']}, k = {row['k']}, m = {row['m']}: "
+                f"Thm 3.5 needs r >= {row['thm35']} ({ok})"
+            )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="certify", description=__doc__)
     ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
@@ -59,6 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     p_demo = sub.add_parser("demo", help="run the embedded example suite")
     p_demo.add_argument("--out", type=Path, required=True)
     _add_prover_flags(p_demo)
+    p_bounds = sub.add_parser(
+        "bounds", help="degree bounds of the composition-independence theorems"
+    )
+    p_bounds.add_argument("--k", type=int, required=True, help="number of polynomials")
+    p_bounds.add_argument("--m", type=int, required=True, help="their (maximal) degree")
+    p_bounds.add_argument("--widths", type=str, help="MLP widths, e.g. 2,3,3,1")
+    p_bounds.add_argument("--r", type=int, help="activation degree for the layer recursion")
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)")
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
@@ -66,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.cmd == "run":
             return _run([load_spec(s) for s in a.specs], a.out, a)
+        if a.cmd == "bounds":
+            return _bounds(a)
         if a.cmd == "demo":
             return _run([load_spec(s) for s in example_specs()], a.out, a)
         from certify.verify import check_bundle
