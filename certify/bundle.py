@@ -22,6 +22,7 @@ from certify.errors import BundleError, CertifyError
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict
+from certify.render import compind as render_compind
 from certify.render import rank as render_rank
 from certify.render.env import render
 from certify.resources import resource_dir
@@ -90,18 +91,24 @@ class Rendered:
 
 
 def render_certificate(cert: dict[str, Any]) -> Rendered:
+    """The Coq and Lean files of a certificate (literals read back), by certificate family."""
     sha = certificate.sha256(cert)
-    module = render_rank.module_name(cert["name"])
-    theorems = ["rank_lower_check"]
-    if cert["witness"].get("upper") is not None:
-        theorems.append("rank_upper_check")
+    if cert.get("kind") == "rank":
+        module = render_rank.module_name(cert["name"])
+        theorems = ["rank_lower_check"]
+        if cert["witness"].get("upper") is not None:
+            theorems.append("rank_upper_check")
+        coq_text = render_rank.render_coq(cert, sha)
+        lean_text = render_rank.render_lean(cert, sha)
+    elif cert.get("kind") in render_compind.PREFIX:
+        module = render_compind.module_name(cert["kind"], cert["name"])
+        theorems = render_compind.theorem_names(cert)
+        coq_text = render_compind.render_prover(cert, sha, "coq")
+        lean_text = render_compind.render_prover(cert, sha, "lean")
+    else:
+        raise CertifyError(f"no renderer for certificate kind {cert.get('kind')!r}")
     return Rendered(
-        cert,
-        sha,
-        module,
-        render_rank.render_coq(cert, sha),
-        render_rank.render_lean(cert, sha),
-        [f"Certificates.{module}.{t}" for t in theorems],
+        cert, sha, module, coq_text, lean_text, [f"Certificates.{module}.{t}" for t in theorems]
     )
 
 
@@ -182,23 +189,42 @@ def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict
 
 
 def report_md(manifest: dict[str, Any]) -> str:
-    lines = [
-        "# nn-certify report",
-        "",
-        "| certificate | kind | #params | symmetry dim | expected dim | rank >= | "
-        "rank <= at θ | checker | coq | lean |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for e in manifest["certificates"]:
-        r, v = e["result"], e["verdicts"]
-        up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
-        lines.append(
-            f"| {e['name']} | {e['kind']} | {r['params']} | {r['symmetry_dim']} | "
-            f"{r['expected_dim']} | {r['rank_lower']} | {up} | {v['checker']} | {v['coq']} | "
-            f"{v['lean']} |"
-        )
-    lines += ["", "## Claims", ""]
-    for e in manifest["certificates"]:
+    entries = manifest["certificates"]
+    lines = ["# nn-certify report", ""]
+    ranks = [e for e in entries if e["kind"] == "rank"]
+    others = [e for e in entries if e["kind"] != "rank"]
+    if ranks:
+        lines += [
+            "## Rank witnesses",
+            "",
+            "| certificate | #params | symmetry dim | expected dim | rank >= | rank <= at θ | "
+            "checker | coq | lean |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for e in ranks:
+            r, v = e["result"], e["verdicts"]
+            up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
+            lines.append(
+                f"| {e['name']} | {r['params']} | {r['symmetry_dim']} | {r['expected_dim']} | "
+                f"{r['rank_lower']} | {up} | {v['checker']} | {v['coq']} | {v['lean']} |"
+            )
+        lines.append("")
+    if others:
+        lines += [
+            "## Composition independence",
+            "",
+            "| certificate | kind | result | checker | coq | lean |",
+            "|---|---|---|---|---|---|",
+        ]
+        for e in others:
+            v = e["verdicts"]
+            lines.append(
+                f"| {e['name']} | {e['kind']} | {summary_line(e)} | {v['checker']} | "
+                f"{v['coq']} | {v['lean']} |"
+            )
+        lines.append("")
+    lines += ["## Claims", ""]
+    for e in entries:
         lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
         if e["claim"]["cites"]:
             lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
@@ -210,6 +236,25 @@ def report_md(manifest: dict[str, Any]) -> str:
     t = manifest["tool"]
     lines += ["## Tools", ""] + [f"- {k}: {v if v else 'not installed'}" for k, v in t.items()]
     return "\n".join(lines) + "\n"
+
+
+def summary_line(e: dict[str, Any]) -> str:
+    """One line of what a certificate established (CLI and report)."""
+    r = e["result"]
+    if e["kind"] == "rank":
+        up = r["rank_upper_at_point"]
+        return (
+            f"rank >= {r['rank_lower']}"
+            + (f", <= {up} at theta" if up is not None else "")
+            + f" (#params {r['params']}, expected {r['expected_dim']})"
+        )
+    if e["kind"] == "prop21":
+        return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+    line = f"{r['status']} (k = {r['k']}, degree {r['degree']}"
+    line += ", generic sigma)" if r.get("generic") else ")"
+    if r.get("least_degree") is not None:
+        line += f", least degree {r['least_degree']}"
+    return line
 
 
 def build(

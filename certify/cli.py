@@ -32,14 +32,12 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
     manifest = build(specs, out, _opts(a), progress=lambda s: print(f"[certify] {s}"))
+    from certify.bundle import summary_line
+
     for e in manifest["certificates"]:
-        v, r = e["verdicts"], e["result"]
-        up = r["rank_upper_at_point"]
+        v = e["verdicts"]
         print(
-            f"{e['name']}: rank >= {r['rank_lower']}"
-            + (f", <= {up} at theta" if up is not None else "")
-            + f" (#params {r['params']}, expected {r['expected_dim']}) "
-            + f"checker={v['checker']} coq={v['coq']} lean={v['lean']}"
+            f"{e['name']}: {summary_line(e)} checker={v['checker']} coq={v['coq']} lean={v['lean']}"
         )
         for k, m in e["messages"].items():
             if m:

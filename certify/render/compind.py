@@ -1,0 +1,162 @@
+"""Render composition-independence certificates for Coq and Lean; read every literal back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from certify.checker.compind import decode_polys, decode_sigma
+from certify.checker.rank import _ints, _matrix, _rat
+from certify.errors import RenderError
+from certify.render import literals as L
+from certify.render.env import render
+from certify.render.rank import _comment_safe
+from certify.spec import NAME_RE
+
+PREFIX = {"compind": "Compind_", "prop21": "Prop21_", "newman-slater": "NewmanSlater_"}
+
+
+def module_name(kind: str, cert_name: str) -> str:
+    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
+        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
+    return PREFIX[kind] + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+
+
+def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, Any]]]:
+    """(nvars, polys, bias, facts) as the kernel sees them (Python values)."""
+    inst = cert["instance"]
+    nvars, polys = decode_polys(inst) if cert["kind"] != "prop21" else (0, [])
+    facts = []
+    for i, f in enumerate(cert["witness"]["facts"]):
+        d: dict[str, Any] = {"index": i, "kind": f["kind"]}
+        if "sigma" in f:
+            d["sigma"] = decode_sigma(f["sigma"], "sigma")
+        if f["kind"] == "dependent_all":
+            d["sigma"] = []
+        if f["kind"] == "independent":
+            d.update(
+                k=f["k"],
+                p=f["prime"],
+                polys_inv=_matrix(f["polys_inv"], "polys_inv"),
+                sigma_inv=_ints(f["sigma_inv"], "sigma_inv"),
+                points=_matrix(f["points"], "points"),
+                inv=_matrix(f["inverse"], "inverse"),
+            )
+        if f["kind"] in ("dependent", "dependent_all"):
+            d["lam"] = _ints(f["lambda"], "lambda")
+        if f["kind"] == "dependent_all":
+            d.update(lo=f["lo"], degree=f["degree"])
+        if f["kind"] == "prop21":
+            d.update(d2=_rat(f["delta2"], "d2"), d3=_rat(f["delta3"], "d3"))
+        facts.append(d)
+    return nvars, polys, bool(inst["bias"]), facts
+
+
+NAT_KEYS = {"k", "lo", "degree"}
+
+
+def _coq_polys(polys: list) -> str:
+    def term(t: Any) -> str:
+        (num, den), exps = t
+        return f"(({L.coq(num)}, {L.coq(den)}), {L.coq(exps, nat=True)})"
+
+    return "[" + "; ".join("[" + "; ".join(term(t) for t in q) + "]" for q in polys) + "]"
+
+
+def _printed_facts(facts: list[dict[str, Any]], coq: bool) -> list[dict[str, Any]]:
+    out = []
+    for f in facts:
+        d: dict[str, Any] = {"index": f["index"], "kind": f["kind"]}
+        for k, v in f.items():
+            if k in ("index", "kind"):
+                continue
+            if not coq:
+                d[k] = L.lean(v)
+            elif k == "inv":
+                d[k] = L.coq_uint63(v)
+            elif k in NAT_KEYS:
+                d[k] = f"{v}%nat"
+            else:
+                d[k] = L.coq(v)
+        out.append(d)
+    return out
+
+
+STATEMENTS_COQ = {
+    "independent": "check_independent inst_{i} wit_{i} {k}%nat = true",
+    "dependent": "check_dependent inst_{i} lam_{i} = true",
+    "dependent_all": "check_dependent_all inst_{i} lam_{i} {lo}%nat {degree}%nat = true",
+    "prop21": "check_prop21 sigma_{i} d2_{i} d3_{i} = true",
+    "prop33": "check_prop33 sigma_{i} = true",
+}
+STATEMENTS_LEAN = {
+    "independent": "NNCert.checkIndependent inst_{i} wit_{i} {k} = true",
+    "dependent": "NNCert.checkDependent inst_{i} lam_{i} = true",
+    "dependent_all": "NNCert.checkDependentAll inst_{i} lam_{i} {lo} {degree} = true",
+    "prop21": "NNCert.checkProp21 sigma_{i} d2_{i} d3_{i} = true",
+    "prop33": "NNCert.checkProp33 sigma_{i} = true",
+}
+WIT_COQ = {"p": "iw_p", "polys_inv": "iw_polys_inv", "sigma_inv": "iw_sigma_inv",
+           "points": "iw_points"}  # fmt: skip
+WIT_LEAN = {"p": "p", "polys_inv": "polysInv", "sigma_inv": "sigmaInv", "points": "points",
+            "inv": "inv"}  # fmt: skip
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_norm(x) for x in v]
+    return v
+
+
+def _expect(text: str, field: str, value: Any, start: int = 0) -> None:
+    got = L.read_field(text, field, start)
+    if _norm(got) != _norm(value):
+        raise RenderError(f"literal {field} does not read back as rendered")
+
+
+def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
+    kind = cert["kind"]
+    module = module_name(kind, cert["name"])
+    nvars, polys, bias, facts = kernel_facts(cert)
+    coq = prover == "coq"
+    ctx = {
+        "name": _comment_safe(cert["name"]),
+        "sha256": sha,
+        "claim": _comment_safe(cert["claim"]["text"]),
+        "nvars": f"{nvars}%nat" if coq else L.lean(nvars),
+        "polys": _coq_polys(polys)
+        if coq
+        else L.lean([[((a, b), e) for (a, b), e in q] for q in polys]),
+        "bias": L.lean(bias),
+        "facts": _printed_facts(facts, coq),
+    }
+    if coq:
+        text = render("coq/compind.v.j2", **ctx)
+    else:
+        text = render("lean/compind.lean.j2", module=f"Certificates.{module}", **ctx)
+    # read back
+    _expect(text, "polys", [[((a, b), e) for (a, b), e in q] for q in polys])
+    _expect(text, "bias", bias)
+    statements = STATEMENTS_COQ if coq else STATEMENTS_LEAN
+    for f in facts:
+        i = f["index"]
+        _expect(text, f"sigma_{i}", f["sigma"])
+        if "lam" in f:
+            _expect(text, f"lam_{i}", f["lam"])
+        if f["kind"] == "prop21":
+            _expect(text, f"d2_{i}", f["d2"])
+            _expect(text, f"d3_{i}", f["d3"])
+        if f["kind"] == "independent":
+            start = L.block_start(text, ("Definition wit_" if coq else "def wit_") + str(i))
+            for key, fld in (WIT_COQ if coq else WIT_LEAN).items():
+                _expect(text, fld, f[key], start)
+            if coq:
+                _expect(text, f"inv_data_{i}", f["inv"])
+        stmt = statements[f["kind"]].format(i=i, **{k: f.get(k) for k in NAT_KEYS})
+        if stmt not in text:
+            raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    return text
+
+
+def theorem_names(cert: dict[str, Any]) -> list[str]:
+    return [f"fact_{i}" for i in range(len(cert["witness"]["facts"]))]

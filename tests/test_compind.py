@@ -1,0 +1,182 @@
+"""Composition-independence certificates: generation, the checker, tampering, bad input."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from certify.bounds import thm23, thm25, thm34, thm35
+from certify.checker import check_certificate
+from certify.spec import parse_spec
+from certify.witness import generate_certificate
+from tests.conftest import run_cli
+
+
+def make(cert: dict) -> dict:
+    spec = parse_spec({"name": "c", "certificate": [cert]}, "<test>")
+    return generate_certificate(spec, spec.certificates[0])
+
+
+Z2Z = {"kind": "compind", "polynomials": ["x", "2*x", "3*x"], "activation": "z^2 + z"}
+
+
+def test_paper_negative_example_is_certified_dependent_with_the_known_relation():
+    cert = make(Z2Z)
+    assert cert["result"]["status"] == "dependent"
+    lam = cert["witness"]["facts"][0]["lambda"]
+    assert lam in ([3, -3, 1], [-3, 3, -1])
+    assert check_certificate(cert) == []
+
+
+def test_generic_quadratic_origin_passing_is_dependent_for_every_sigma():
+    c = {"kind": "compind", "polynomials": ["x", "2*x", "3*x"], "generic_degree": 2, "origin": True}
+    cert = make(c)
+    assert cert["result"]["status"] == "dependent-for-every-sigma"
+    assert check_certificate(cert) == []
+
+
+def test_search_finds_the_least_degree_and_certifies_the_smaller_ones_dependent():
+    cert = make(
+        {"kind": "compind", "polynomials": ["x", "2*x", "3*x"], "search": True, "origin": True}
+    )
+    res = cert["result"]
+    assert res["least_degree"] == 3
+    assert [d["status"] for d in res["degrees"]] == [
+        "dependent for every sigma",
+        "dependent for every sigma",
+        "independent for generic sigma",
+    ]
+    assert check_certificate(cert) == []
+
+
+def test_multivariate_family_with_bias_is_independent():
+    cert = make(
+        {
+            "kind": "compind",
+            "variables": ["x", "y"],
+            "bias": True,
+            "polynomials": ["x^2 + y", "x*y - y^2", "x + y^3"],
+            "activation": "z^3 + z",
+        }
+    )
+    assert cert["result"] == {"k": 4, "status": "independent", "degree": 3, "generic": False}
+    assert check_certificate(cert) == []
+
+
+def test_prop21_reports_the_papers_deltas_for_z3_plus_z_plus_1():
+    cert = make({"kind": "prop21", "activation": "z^3 + z + 1"})
+    assert (cert["result"]["delta2"], cert["result"]["delta3"]) == ("6", "27")
+    assert "Prop. 2.1" in cert["claim"]["text"]
+    assert check_certificate(cert) == []
+
+
+def test_newman_slater_claim_says_whether_r_exceeds_k_times_k_minus_2():
+    cert = make({"kind": "newman-slater", "polynomials": ["x + 1", "x - 1", "2*x + 3"], "power": 4})
+    assert cert["result"]["newman_slater_range"] is True
+    assert cert["result"]["status"] == "independent"
+    assert check_certificate(cert) == []
+
+
+TAMPERS = {
+    "inverse entry": lambda f: f["inverse"][0].__setitem__(0, f["inverse"][0][0] + 1),
+    "prime": lambda f: f.__setitem__("prime", 2147483629),
+    "point": lambda f: f["points"][0].__setitem__(0, f["points"][0][0] + 1),
+    "sigma coefficient": lambda f: f["sigma"].__setitem__(1, "5"),
+    "family size": lambda f: f.__setitem__("k", f["k"] + 1),
+}
+
+
+@pytest.fixture(scope="module")
+def independent():
+    return make(
+        {
+            "kind": "compind",
+            "variables": ["x", "y"],
+            "polynomials": ["x^2 + y", "x*y - y^2", "x + y^3"],
+            "activation": "z^3 + z",
+        }
+    )
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERS))
+def test_tampered_independence_witness_is_rejected_by_the_checker(what, independent):
+    bad = copy.deepcopy(independent)
+    TAMPERS[what](bad["witness"]["facts"][0])
+    assert check_certificate(bad)
+
+
+def test_tampered_relation_and_claims_are_rejected_by_the_checker():
+    cert = make(Z2Z)
+    bad = copy.deepcopy(cert)
+    bad["witness"]["facts"][0]["lambda"][2] *= 2
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    bad["result"]["status"] = "independent"
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    bad["instance"]["polynomials"][2][0][0] = "4"
+    assert check_certificate(bad)
+    p21 = make({"kind": "prop21", "activation": "z^3 + z + 1"})
+    bad = copy.deepcopy(p21)
+    bad["witness"]["facts"][0]["delta3"] = "26"
+    assert check_certificate(bad)
+
+
+BAD = {
+    "constant polynomial": ({"polynomials": ["x", "3"]}, "polynomials[1]", "nonconstant"),
+    "duplicate polynomial": ({"polynomials": ["x", "x + 0"]}, "polynomials[1]", "distinct"),
+    "degree-0 activation": ({"activation": "5"}, "activation", "degree >= 1"),
+    "k = 1": ({"polynomials": ["x"]}, "polynomials", "at least two"),
+    "unparsable polynomial": (
+        {"polynomials": ["x +* 1", "x"]},
+        "polynomials[0]",
+        "a polynomial in x",
+    ),
+    "unknown variable": ({"polynomials": ["x", "y"]}, "polynomials[1]", "unknown name"),
+    "origin with constant term": (
+        {"origin": True, "polynomials": ["x + 1", "x^2"]},
+        "polynomials[0]",
+        "p(0) = 0",
+    ),
+    "no activation": ({"activation": None}, "activation", "an activation, a generic_degree"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_compind_input_names_the_field_and_exits_2(case, tmp_path: Path):
+    change, fld, expected = BAD[case]
+    cert = {**Z2Z, **change}
+    cert = {k: v for k, v in cert.items() if v is not None}
+    lines = ['name = "bad"', "[[certificate]]"]
+    for k, v in cert.items():
+        val = (
+            "[" + ", ".join(f'"{x}"' for x in v) + "]"
+            if isinstance(v, list)
+            else ("true" if v is True else f'"{v}"')
+        )
+        lines.append(f"{k} = {val}")
+    spec = tmp_path / "bad.toml"
+    spec.write_text("\n".join(lines) + "\n")
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-lean", "--no-coq")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"certificate[0].{fld}'" in r.stderr and expected in r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@given(st.integers(1, 12), st.integers(1, 12))
+@settings(max_examples=50, deadline=None)
+def test_degree_bounds_follow_the_stated_formulas(k, m):
+    assert thm23(k, m) == k * k * (m + 2) - 1
+    assert 2 * thm25(k, m) in (k * (3 * k * m + 4 * k - m), k * (3 * k * m + 4 * k - m) + 1)
+    assert thm34(k, m) == k * k * (m + 1)
+    assert 2 * thm35(k, m) in (k * (3 * k * m + k - m + 1), k * (3 * k * m + k - m + 1) + 1)
+
+
+def test_bounds_command_prints_the_papers_values_for_k2_m1():
+    r = run_cli("bounds", "--k", "2", "--m", "1")
+    assert r.returncode == 0
+    assert [int(line.split(">=")[-1]) for line in r.stdout.splitlines()[1:5]] == [11, 13, 8, 8]
