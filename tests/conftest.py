@@ -51,9 +51,15 @@ class CoqRunner:
         self.count = 0
 
     def verdict(self, cert: dict[str, Any]) -> coqp.Verdict:
+        from certify.bundle import render_certificate
+
         self.count += 1
-        mod = f"{module_name(cert['name'])}_{self.count}"
-        text = render_coq(cert, certificate.sha256(cert))
+        if cert.get("kind") == "rank":
+            mod = f"{module_name(cert['name'])}_{self.count}"
+            text = render_coq(cert, certificate.sha256(cert))
+        else:
+            rendered = render_certificate(cert)
+            mod, text = f"{rendered.module}_{self.count}", rendered.coq_text
         (self.proj / "Certificates" / f"{mod}.v").write_text(text)
         return coqp.check_file(self.proj, f"Certificates/{mod}.v", 600)
 

@@ -180,3 +180,45 @@ def test_bounds_command_prints_the_papers_values_for_k2_m1():
     r = run_cli("bounds", "--k", "2", "--m", "1")
     assert r.returncode == 0
     assert [int(line.split(">=")[-1]) for line in r.stdout.splitlines()[1:5]] == [11, 13, 8, 8]
+
+
+def _all_facts_certificate() -> list[dict]:
+    return [
+        make(Z2Z),
+        make({"kind": "compind", "polynomials": ["x", "2*x", "3*x"], "search": True,
+              "origin": True}),
+        make({"kind": "compind", "variables": ["x", "y"], "bias": True,
+              "polynomials": ["x^2 + y", "x*y - y^2", "x + y^3/2"], "activation": "z^3 - z/3"}),
+        make({"kind": "prop21", "activation": "z^3 + z + 1"}),
+        make({"kind": "prop21", "activation": "z^2 + z", "origin": True}),
+    ]  # fmt: skip
+
+
+def test_every_fact_kind_passes_coqc_with_only_primitive_assumptions(coq):
+    for cert in _all_facts_certificate():
+        v = coq.verdict(cert)
+        assert v.status == "passed", (cert["name"], v.message)
+        assert all(a.startswith("PrimInt63.") for a in v.assumptions)
+
+
+def _bump(row: list, j: int, by: int = 1) -> None:
+    row[j] += by
+
+
+COQ_TAMPERS = {
+    "independence inverse": (2, lambda fs: _bump(fs[-1]["inverse"][1], 0)),
+    "independence point": (2, lambda fs: _bump(fs[-1]["points"][0], 1)),
+    "relation": (0, lambda fs: _bump(fs[0]["lambda"], 2, fs[0]["lambda"][2])),
+    "relation for every sigma": (1, lambda fs: _bump(fs[0]["lambda"], 0)),
+    "delta3": (3, lambda fs: fs[0].__setitem__("delta3", "26")),
+    "prop33 sigma": (4, lambda fs: fs[0]["sigma"].__setitem__(0, "1")),
+}
+
+
+@pytest.mark.parametrize("what", sorted(COQ_TAMPERS))
+def test_tampered_compind_facts_are_rejected_by_checker_and_coqc(what, coq):
+    which, tamper = COQ_TAMPERS[what]
+    bad = copy.deepcopy(_all_facts_certificate()[which])
+    tamper(bad["witness"]["facts"])
+    assert check_certificate(bad)
+    assert coq.verdict(bad).status == "failed"

@@ -238,6 +238,8 @@ def check_dependent_all(inst: CompindInstance, lam: list[int], lo: int, d: int) 
     lo = 1 for origin-passing activations."""
     return (
         not inst.bias
+        and lo <= d
+        and polys_ok(inst.nvars, inst.polys)
         and len(lam) == len(inst.polys)
         and nonzero_int(lam)
         and all(
