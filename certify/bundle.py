@@ -18,6 +18,7 @@ from typing import Any
 
 from certify import __version__, certificate
 from certify.checker import check_certificate
+from certify.checker.compind import cross_check
 from certify.errors import BundleError, CertifyError
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
@@ -27,7 +28,7 @@ from certify.render import rank as render_rank
 from certify.render.env import render
 from certify.resources import resource_dir
 from certify.spec import Spec
-from certify.witness import generate_certificate
+from certify.witness import generate_certificates
 
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
 COQ_LIBRARY_FILES = ["_CoqProject"] + [f"NNCert/{m}.v" for m in coqp.LIBRARY]
@@ -250,6 +251,11 @@ def summary_line(e: dict[str, Any]) -> str:
         )
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+    if e["kind"] == "mlp-identifiable":
+        return (
+            f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "
+            f"({r['rank_certificate']})"
+        )
     line = f"{r['status']} (k = {r['k']}, degree {r['degree']}"
     line += ", generic sigma)" if r.get("generic") else ")"
     if r.get("least_degree") is not None:
@@ -271,7 +277,7 @@ def build(
     for spec in specs:
         for req in spec.certificates:
             progress(f"generate {req.name} ({req.kind})")
-            certs.append(generate_certificate(spec, req))
+            certs.extend(generate_certificates(spec, req))
     names = [c["name"] for c in certs]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
@@ -281,6 +287,8 @@ def build(
     for c in certs:
         checker[c["name"]] = check_certificate(c)
         items.append(render_certificate(c))
+    for n, probs in cross_check(certs).items():
+        checker[n] = checker[n] + probs
     modules = [it.module for it in items]
     if len(set(modules)) != len(modules):
         dup = sorted({m for m in modules if modules.count(m) > 1})

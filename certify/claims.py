@@ -6,8 +6,11 @@ rendered file can say more than what was checked or cited."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+from certify.algebra.poly import poly_mul
+from certify.checker import kernel_compind as KC
 from certify.models import mlp as M
 from certify.spec import MLP
 
@@ -234,3 +237,108 @@ def compind_claim(
         )
         cites.append(NEWMAN_SLATER)
     return {"text": " ".join(parts), "cites": cites}
+
+
+# ------------------------------------------------------------------ MLP identifiability
+COR41 = "Kohn-Marchetti-Massarenti-Mella, Corollary 4.1"
+THM35 = "Kohn-Marchetti-Massarenti-Mella, Thm 3.5 (8 d1^2; the paper's text prints 7 d1^2)"
+EXAMPLES = "Kohn-Marchetti-Massarenti-Mella, Ex. 3.6 / 3.7"
+
+
+def mlp_result(
+    instance: dict[str, Any], theorem: str, rank_name: str, rank_lower: int
+) -> dict[str, Any]:
+    widths = instance["network"]["widths"]
+    return {
+        "not_subnetwork": True,
+        "degree": len(instance["network"]["activations"][0]) - 1,
+        "max_hidden_width": max(widths[1:-1]),
+        "theorem": theorem,
+        "rank_certificate": rank_name,
+        "rank_lower": rank_lower,
+    }
+
+
+def mlp_claim(
+    instance: dict[str, Any], result: dict[str, Any], facts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    widths = instance["network"]["widths"]
+    s = _sigma_text(facts[0]["sigma"])
+    parts = [
+        f"Kernel-checked: the bias-free MLP with widths {widths}, activation sigma = {s} and "
+        f"the given integer weights has no inactive and no redundant hidden neuron (it is not "
+        f"a subnetwork), sigma(0) = 0 and deg sigma = {result['degree']} >= "
+        f"{facts[0]['rmin']}."
+    ]
+    cites = [COR41]
+    th = result["theorem"]
+    if th.startswith("width one"):
+        parts.append(
+            "Kernel-checked: a_r * a_(r-1) != 0. Cited, not kernel-checked: with all hidden "
+            f"widths 1 this gives identifiability up to hidden-neuron permutations ({PROP33})."
+        )
+        cites.append(PROP33)
+    elif th.startswith("shallow"):
+        parts.append(
+            f"Cited, not kernel-checked: for sigma in the open set of {THM35} (generic sigma "
+            f"of degree r >= 8 d1^2), a shallow network that is not a subnetwork is "
+            f"identifiable up to hidden-neuron permutations; that this concrete sigma lies in "
+            f"the open set is not checked."
+        )
+        cites.append(THM35)
+    elif th.startswith("explicit family"):
+        parts.append(
+            f"Checked by the checker (exact polynomial arithmetic), not the kernel: sigma is "
+            f"the {th}; cited: such sigma make the network identifiable up to hidden-neuron "
+            f"permutations ({COR41}, {EXAMPLES})."
+        )
+        cites.append(EXAMPLES)
+    else:
+        parts.append(
+            "No published result known to the tool applies to this sigma and architecture: "
+            "only the facts above are certified, identifiability is not claimed."
+        )
+    parts.append(
+        f"Attached: rank certificate {result['rank_certificate']} (rank >= "
+        f"{result['rank_lower']} at this point)."
+    )
+    return {"text": " ".join(parts), "cites": cites}
+
+
+def _power(cs: list[Fraction], e: int) -> list[Fraction]:
+    acc = {(0,): Fraction(1)}
+    base = {(i,): c for i, c in enumerate(cs) if c}
+    for _ in range(e):
+        acc = poly_mul(acc, base)
+    deg = max(k[0] for k in acc)
+    return [acc.get((i,), Fraction(0)) for i in range(deg + 1)]
+
+
+def identifiability_plan(widths: list[int], sigma: list[Fraction]) -> tuple[str, int, str | None]:
+    """(published result that applies, degree the kernel must check, explicit family)."""
+    r = len(sigma) - 1
+    D = max(widths[1:-1])
+    pairs = [(c.numerator, c.denominator) for c in sigma]
+    if all(w == 1 for w in widths[1:-1]) and KC.check_prop33(pairs):
+        return "width one (Prop. 3.3)", 2, None
+    if len(widths) == 3 and r >= 8 * widths[1] ** 2:
+        return "shallow (Thm 3.5, r >= 8 d1^2)", 8 * widths[1] ** 2, None
+    fam = explicit_family(sigma, 2 * D)
+    if fam == "Ex. 3.7":
+        return f"explicit family ({fam}, k = 2D = {2 * D})", 4 * D * D - 1, fam
+    if fam == "Ex. 3.6":
+        return f"explicit family ({fam}, k = 2D = {2 * D})", r, fam
+    return "none", 1, None
+
+
+def explicit_family(sigma: list[Fraction], k: int) -> str | None:
+    """Ex. 3.6: (z^2 + z)^(k(k-2)+1); Ex. 3.7: (z + 1)^r - 1 with r >= k^2 - 1."""
+    ex36 = _power([Fraction(0), Fraction(1), Fraction(1)], k * (k - 2) + 1)
+    if sigma == ex36:
+        return "Ex. 3.6"
+    r = len(sigma) - 1
+    ex37 = _power([Fraction(1), Fraction(1)], r)
+    ex37[0] -= 1
+    if sigma == ex37 and r >= k * k - 1:
+        return "Ex. 3.7"
+    return None

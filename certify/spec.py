@@ -19,8 +19,8 @@ from certify.errors import PolynomialSyntaxError, SpecError
 
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = ("rank", "compind", "prop21", "newman-slater")
-NETWORK_KINDS = ("rank",)
+KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable")
+NETWORK_KINDS = ("rank", "mlp-identifiable")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
@@ -199,6 +199,9 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     certs: list[CertRequest] = []
     for i, c in enumerate(certs_raw):
         certs.append(_cert_request(c, src, i, name, len(certs_raw)))
+    for i, req in enumerate(certs):
+        if req.kind == "mlp-identifiable":
+            _check_identifiable_network(mlp, theta, src, i)
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
@@ -261,6 +264,24 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
         theta = random_theta(mlp, seed, prange)
 
     return mlp, seed, theta, prange
+
+
+def _check_identifiable_network(
+    mlp: MLP | None, theta: tuple[Fraction, ...], src: str, i: int
+) -> None:
+    """Kind mlp-identifiable: a bias-free MLP with one activation, sigma(0) = 0, integer
+    weights (the setting of math.md §1, §4)."""
+    assert mlp is not None
+    if mlp.bias:
+        raise SpecError(src, "network.bias", f"false (certificate[{i}] is mlp-identifiable)")
+    if len(mlp.widths) < 3:
+        raise SpecError(src, "network.widths", "at least one hidden layer (mlp-identifiable)")
+    if len(set(mlp.activations)) != 1:
+        raise SpecError(src, "network.activation", "one activation for every hidden layer")
+    if mlp.activations[0][0] != 0:
+        raise SpecError(src, "network.activation", "sigma(0) = 0 (mlp-identifiable)")
+    if any(t.denominator != 1 for t in theta):
+        raise SpecError(src, "parameters.weights", "integer weights (mlp-identifiable)")
 
 
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:

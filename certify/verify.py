@@ -22,6 +22,7 @@ from certify.bundle import (
     write_sources,
 )
 from certify.checker import check_certificate
+from certify.checker.compind import cross_check
 from certify.errors import BundleError
 from certify.provers.common import FAILED, NOT_RUN
 from certify.resources import resource_dir
@@ -101,6 +102,8 @@ def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
                 problems.append(f"{name}: {rel} differs from the re-rendered file")
         items.append(it)
         notes.append(f"{name}: certificate {sha[:16]}… re-checked")
+    for n, probs in cross_check([it.cert for it in items]).items():
+        problems.extend(f"{n}: {msg}" for msg in probs)
     with tempfile.TemporaryDirectory(prefix="nn-certify-check-") as td:
         scratch = Path(td) / "b"
         # The provers run on a fresh copy of the shipped libraries and on the re-rendered

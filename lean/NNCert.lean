@@ -6,3 +6,4 @@ import NNCert.Lists
 import NNCert.Arith
 import NNCert.Net
 import NNCert.Rank
+import NNCert.Compind

@@ -19,6 +19,8 @@ EXPECTED_RANKS = {
     "cubic-3-2-1-bias": (11, 11),
     "deep-2-3-2-1": (8, 8),
     "wide-4-10-5-1": (111, 111),
+    "mlp-ident-width-one-rank": (3, 3),
+    "mlp-ident-z2z-rank": (2, 2),
 }
 
 
@@ -48,6 +50,8 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["compind-bivariate-bias"]["status"] == "independent"
     assert others["prop21-z3-z-1"]["delta2"] == "6"
     assert others["newman-slater-cubes"]["newman_slater_range"] is True
+    assert others["mlp-ident-width-one"]["theorem"] == "width one (Prop. 3.3)"
+    assert others["mlp-ident-z2z"]["theorem"] == "none"
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]
@@ -58,7 +62,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
             assert set(e["result"]) >= {
                 "params", "symmetry_dim", "expected_dim", "rank_lower", "rank_upper_at_point"
             }  # fmt: skip
-    assert (demo / "report.md").read_text().count("| passed |") >= 11
+    assert (demo / "report.md").read_text().count("| passed |") >= 15
 
 
 def test_lean_verdict_is_never_passed_without_a_lean_toolchain(demo: Path):

@@ -12,7 +12,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
         from certify.checker import rank
 
         return rank.check(cert)
-    if kind in ("compind", "prop21", "newman-slater"):
+    if kind in ("compind", "prop21", "newman-slater", "mlp-identifiable"):
         from certify.checker import compind
 
         return compind.check(cert)

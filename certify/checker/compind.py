@@ -12,7 +12,7 @@ from certify.checker.rank import Malformed, _dict, _ints, _list, _matrix, _nats,
 from certify.claims import compind_claim, compind_result
 from certify.spec import NAME_RE
 
-KINDS = ("compind", "prop21", "newman-slater")
+KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 
 
 def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
@@ -62,6 +62,14 @@ def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
         )
     if kind == "prop33":
         return KC.check_prop33(decode_sigma(f["sigma"], "sigma"))
+    if kind == "mlp":
+        rmin = f["rmin"]
+        if type(rmin) is not int or rmin < 0:
+            return False
+        return KC.check_mlp_hypotheses(
+            _nats(f["widths"], "widths"), decode_sigma(f["sigma"], "sigma"),
+            _ints(f["theta"], "theta"), rmin,
+        )  # fmt: skip
     raise Malformed(f"unknown fact kind {kind!r}")
 
 
@@ -79,6 +87,8 @@ def _check(cert: dict[str, Any]) -> list[str]:
     if not isinstance(name, str) or not NAME_RE.match(name):
         return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
     kind = cert["kind"]
+    if kind == "mlp-identifiable":
+        return _check_mlp(cert)
     inst = _dict(cert["instance"], "instance")
     facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
     if not facts:
@@ -151,4 +161,71 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
                 out.append("origin = true: dependence for every sigma uses j = 1..d")
     elif any(f["kind"] == "dependent_all" and f["lo"] != 0 for f in facts):
         out.append("origin = false: dependence for every sigma needs j = 0..d")
+    return out
+
+
+def _check_mlp(cert: dict[str, Any]) -> list[str]:
+    """mlp-identifiable: the kernel facts, then the plan (which result applies) rebuilt."""
+    from fractions import Fraction
+
+    from certify.claims import identifiability_plan, mlp_claim, mlp_result
+
+    inst = _dict(cert["instance"], "instance")
+    net = _dict(inst["network"], "instance.network")
+    widths = _nats(net["widths"], "instance.network.widths")
+    acts = _list(net["activations"], "instance.network.activations")
+    theta = [int(_rat(t, "instance.theta")[0]) for t in _list(inst["theta"], "instance.theta")]
+    if net.get("bias") is not False or not acts or any(a != acts[0] for a in acts):
+        return ["instance.network: expected no biases and one activation for all layers"]
+    if any(_rat(t, "theta")[1] != 1 for t in inst["theta"]):
+        return ["instance.theta: expected integer weights"]
+    facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    if not facts or _dict(facts[0], "witness.facts[0]").get("kind") != "mlp":
+        return ["witness.facts[0]: expected the kind 'mlp' fact"]
+    mf = facts[0]
+    if mf["widths"] != widths or mf["sigma"] != acts[0] or mf["theta"] != theta:
+        return ["witness.facts[0]: not about the instance's network"]
+    for i, f in enumerate(facts):
+        if not check_fact(_dict(f, f"witness.facts[{i}]"), 0, [], False):
+            return [f"witness.facts[{i}] ({f.get('kind')}): rejected by the kernel twin"]
+    sigma = [Fraction(c) for c in acts[0]]
+    theorem, rmin, _ = identifiability_plan(widths, sigma)
+    problems = []
+    if mf["rmin"] != rmin:
+        problems.append(f"witness.facts[0].rmin = {mf['rmin']}, the plan needs {rmin}")
+    want_kinds = ["mlp"] + (["prop33"] if theorem.startswith("width one") else [])
+    if [f["kind"] for f in facts] != want_kinds or any(f["sigma"] != acts[0] for f in facts[1:]):
+        problems.append(f"witness.facts: expected facts {want_kinds} about the activation")
+    res = cert.get("result") or {}
+    expect = mlp_result(inst, theorem, res.get("rank_certificate"), res.get("rank_lower"))
+    if not _same(res, expect):
+        problems.append(f"result = {res!r} but the checked facts give {expect!r}")
+    elif not _same(cert.get("claim"), mlp_claim(inst, expect, facts)):
+        problems.append("claim does not match the text rebuilt from the checked facts")
+    return problems
+
+
+def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Problems between certificates of one bundle: an mlp-identifiable certificate's
+    attached rank certificate must be present, about the same network and point, and
+    certify the rank it reports."""
+    by_name = {c.get("name"): c for c in certs}
+    out: dict[str, list[str]] = {}
+    for c in certs:
+        if c.get("kind") != "mlp-identifiable":
+            continue
+        res = c.get("result") or {}
+        rc = by_name.get(res.get("rank_certificate"))
+        probs = []
+        if rc is None or rc.get("kind") != "rank":
+            probs.append(f"attached rank certificate {res.get('rank_certificate')!r} missing")
+        else:
+            if rc["instance"]["network"] != c["instance"]["network"] or rc["instance"]["theta"] != [
+                str(t) for t in c["instance"]["theta"]
+            ]:
+                probs.append("attached rank certificate is about another network or point")
+            if rc["result"].get("rank_lower") != res.get("rank_lower"):
+                probs.append("rank_lower differs from the attached rank certificate's")
+        if probs:
+            out[c["name"]] = probs
     return out

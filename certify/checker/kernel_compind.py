@@ -20,6 +20,7 @@ from certify.checker.kernel import (
     ints_mod,
     ints_q,
     lattice,
+    nth,
     p_ok,
     rats_inv_ok,
     rats_mod,
@@ -324,4 +325,82 @@ def check_prop33(sigma: list[Rat]) -> bool:
         and not nonzero_q(nth_q(sigma, 0))
         and nonzero_q(nth_q(sigma, r))
         and nonzero_q(nth_q(sigma, nsub(r, 1)))
+    )
+
+
+# ---------------------------------------------------------------- MLP identifiability (§4)
+def chunk_rows(ncols: int, nrows: int, th: list[int]) -> list[list[int]]:
+    """nrows rows of ncols entries each, read from the front of th."""
+    out = []
+    for _ in range(nrows):
+        out.append(th[:ncols])
+        th = th[ncols:]
+    return out
+
+
+def split_layers(prev: int, rest: list[int], th: list[int]) -> list[list[list[int]]]:
+    """The weight matrices (lists of rows) of a bias-free MLP, layer by layer."""
+    out = []
+    for d in rest:
+        out.append(chunk_rows(prev, d, th))
+        th = th[d * prev :]
+        prev = d
+    return out
+
+
+def is_zero_row(row: list[int]) -> bool:
+    return all(x == 0 for x in row)
+
+
+def any_zero_row(W: list[list[int]]) -> bool:
+    return any(is_zero_row(r) for r in W)
+
+
+def column(W: list[list[int]], j: int) -> list[int]:
+    return [nth(r, j) for r in W]
+
+
+def any_zero_col(W: list[list[int]], ncols: int) -> bool:
+    return any(is_zero_row(column(W, j)) for j in range(ncols))
+
+
+def row_in(row: list[int], W: list[list[int]]) -> bool:
+    return any(r == row for r in W)
+
+
+def any_dup_row(W: list[list[int]]) -> bool:
+    return any(row_in(W[i], W[i + 1 :]) for i in range(len(W)))
+
+
+def hidden_ok(Ws: list[list[list[int]]]) -> bool:
+    """Every hidden layer's neurons are active (nonzero incoming row, nonzero outgoing column)
+    and not redundant (no two equal incoming rows)."""
+    return all(
+        not any_zero_row(W1) and not any_dup_row(W1) and not any_zero_col(W2, len(W1))
+        for W1, W2 in zip(Ws, Ws[1:])
+    )
+
+
+def check_not_subnetwork(widths: list[int], th: list[int]) -> bool:
+    """The bias-free MLP with integer weights th has at least one hidden layer, the right
+    shape, and no inactive or redundant hidden neuron (math.md §1, 'subnetwork')."""
+    from certify.checker.kernel import all_pos, n_params
+
+    return (
+        len(widths) >= 3
+        and all_pos(widths)
+        and len(th) == n_params(widths, False)
+        and hidden_ok(split_layers(widths[0], widths[1:], th))
+    )
+
+
+def check_mlp_hypotheses(widths: list[int], sigma: list[Rat], th: list[int], rmin: int) -> bool:
+    """Not a subnetwork, sigma(0) = 0, deg sigma >= rmin with a nonzero leading coefficient."""
+    r = nsub(len(sigma), 1)
+    return (
+        check_not_subnetwork(widths, th)
+        and rats_pos(sigma)
+        and not nonzero_q(nth_q(sigma, 0))
+        and nonzero_q(nth_q(sigma, r))
+        and r >= rmin
     )

@@ -13,7 +13,12 @@ from certify.render.env import render
 from certify.render.rank import _comment_safe
 from certify.spec import NAME_RE
 
-PREFIX = {"compind": "Compind_", "prop21": "Prop21_", "newman-slater": "NewmanSlater_"}
+PREFIX = {
+    "compind": "Compind_",
+    "prop21": "Prop21_",
+    "newman-slater": "NewmanSlater_",
+    "mlp-identifiable": "MlpIdent_",
+}
 
 
 def module_name(kind: str, cert_name: str) -> str:
@@ -25,7 +30,8 @@ def module_name(kind: str, cert_name: str) -> str:
 def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, Any]]]:
     """(nvars, polys, bias, facts) as the kernel sees them (Python values)."""
     inst = cert["instance"]
-    nvars, polys = decode_polys(inst) if cert["kind"] != "prop21" else (0, [])
+    has_polys = cert["kind"] not in ("prop21", "mlp-identifiable")
+    nvars, polys = decode_polys(inst) if has_polys else (0, [])
     facts = []
     for i, f in enumerate(cert["witness"]["facts"]):
         d: dict[str, Any] = {"index": i, "kind": f["kind"]}
@@ -48,11 +54,14 @@ def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, 
             d.update(lo=f["lo"], degree=f["degree"])
         if f["kind"] == "prop21":
             d.update(d2=_rat(f["delta2"], "d2"), d3=_rat(f["delta3"], "d3"))
+        if f["kind"] == "mlp":
+            d.update(widths=f["widths"], theta=_ints(f["theta"], "theta"), rmin=f["rmin"])
         facts.append(d)
-    return nvars, polys, bool(inst["bias"]), facts
+    bias = bool(inst["network"]["bias"]) if "network" in inst else bool(inst["bias"])
+    return nvars, polys, bias, facts
 
 
-NAT_KEYS = {"k", "lo", "degree"}
+NAT_KEYS = {"k", "lo", "degree", "rmin"}
 
 
 def _coq_polys(polys: list) -> str:
@@ -76,6 +85,8 @@ def _printed_facts(facts: list[dict[str, Any]], coq: bool) -> list[dict[str, Any
                 d[k] = L.coq_uint63(v)
             elif k in NAT_KEYS:
                 d[k] = f"{v}%nat"
+            elif k == "widths":
+                d[k] = L.coq(v, nat=True)
             else:
                 d[k] = L.coq(v)
         out.append(d)
@@ -88,6 +99,7 @@ STATEMENTS_COQ = {
     "dependent_all": "check_dependent_all inst_{i} lam_{i} {lo}%nat {degree}%nat = true",
     "prop21": "check_prop21 sigma_{i} d2_{i} d3_{i} = true",
     "prop33": "check_prop33 sigma_{i} = true",
+    "mlp": "check_mlp_hypotheses widths_{i} sigma_{i} theta_{i} {rmin}%nat = true",
 }
 STATEMENTS_LEAN = {
     "independent": "NNCert.checkIndependent inst_{i} wit_{i} {k} = true",
@@ -95,6 +107,7 @@ STATEMENTS_LEAN = {
     "dependent_all": "NNCert.checkDependentAll inst_{i} lam_{i} {lo} {degree} = true",
     "prop21": "NNCert.checkProp21 sigma_{i} d2_{i} d3_{i} = true",
     "prop33": "NNCert.checkProp33 sigma_{i} = true",
+    "mlp": "NNCert.checkMlpHypotheses widths_{i} sigma_{i} theta_{i} {rmin} = true",
 }
 WIT_COQ = {"p": "iw_p", "polys_inv": "iw_polys_inv", "sigma_inv": "iw_sigma_inv",
            "points": "iw_points"}  # fmt: skip
@@ -146,6 +159,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         if f["kind"] == "prop21":
             _expect(text, f"d2_{i}", f["d2"])
             _expect(text, f"d3_{i}", f["d3"])
+        if f["kind"] == "mlp":
+            _expect(text, f"widths_{i}", f["widths"])
+            _expect(text, f"theta_{i}", f["theta"])
         if f["kind"] == "independent":
             start = L.block_start(text, ("Definition wit_" if coq else "def wit_") + str(i))
             for key, fld in (WIT_COQ if coq else WIT_LEAN).items():

@@ -7,6 +7,15 @@ from typing import Any
 from certify.spec import CertRequest, Spec
 
 
+def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
+    """All certificates one request yields (mlp-identifiable attaches a rank certificate)."""
+    if req.kind == "mlp-identifiable":
+        from certify.witness import mlp_ident
+
+        return mlp_ident.generate(spec, req)
+    return [generate_certificate(spec, req)]
+
+
 def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     if req.kind == "rank":
         from certify.witness import rank

@@ -285,3 +285,99 @@ Definition check_prop33 (sigma : list (Z * Z)) : bool :=
   negb (nonzero_q (nth_q sigma 0)) &&
   nonzero_q (nth_q sigma r) &&
   nonzero_q (nth_q sigma (nsub r 1)).
+
+
+(** * MLP identifiability hypotheses (math.md §1, §4). Python twin: the last section of
+    certify/checker/kernel_compind.py. *)
+
+(** [nrows] rows of [ncols] entries each, read from the front of [th]. *)
+Fixpoint chunk_rows (ncols nrows : nat) (th : list Z) : list (list Z) :=
+  match nrows with
+  | O => []
+  | S k => take_n ncols th :: chunk_rows ncols k (drop_n ncols th)
+  end.
+
+(** The weight matrices (lists of rows) of a bias-free MLP, layer by layer. *)
+Fixpoint split_layers (prev : nat) (rest : list nat) (th : list Z) : list (list (list Z)) :=
+  match rest with
+  | [] => []
+  | d :: rest' => chunk_rows prev d th :: split_layers d rest' (drop_n (d * prev) th)
+  end.
+
+(** Every entry is zero. *)
+Fixpoint is_zero_row (row : list Z) : bool :=
+  match row with
+  | [] => true
+  | x :: row' => Z.eqb x 0 && is_zero_row row'
+  end.
+
+(** Some row is zero. *)
+Fixpoint any_zero_row (W : list (list Z)) : bool :=
+  match W with
+  | [] => false
+  | r :: W' => is_zero_row r || any_zero_row W'
+  end.
+
+(** Column [j] of [W] ([0] past the end of a row). *)
+Definition column (W : list (list Z)) (j : nat) : list Z := map (fun r => nth_z r j) W.
+
+(** Some column [j < ncols] of [W] is zero. *)
+Fixpoint any_zero_col_from (W : list (list Z)) (j count : nat) : bool :=
+  match count with
+  | O => false
+  | S c => is_zero_row (column W j) || any_zero_col_from W (S j) c
+  end.
+
+(** Some column among the first [ncols] is zero. *)
+Definition any_zero_col (W : list (list Z)) (ncols : nat) : bool := any_zero_col_from W O ncols.
+
+(** Equality of integer lists. *)
+Fixpoint eq_row (a b : list Z) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Z.eqb x y && eq_row a' b'
+  | _, _ => false
+  end.
+
+(** [row] equals some row of [W]. *)
+Fixpoint row_in (row : list Z) (W : list (list Z)) : bool :=
+  match W with
+  | [] => false
+  | r :: W' => eq_row r row || row_in row W'
+  end.
+
+(** Two rows of [W] are equal. *)
+Fixpoint any_dup_row (W : list (list Z)) : bool :=
+  match W with
+  | [] => false
+  | r :: W' => row_in r W' || any_dup_row W'
+  end.
+
+(** Every hidden layer's neurons are active and not redundant. *)
+Fixpoint hidden_ok (Ws : list (list (list Z))) : bool :=
+  match Ws with
+  | [] => true
+  | W1 :: Ws' =>
+      match Ws' with
+      | [] => true
+      | W2 :: _ =>
+          negb (any_zero_row W1) && negb (any_dup_row W1) &&
+          negb (any_zero_col W2 (length W1)) && hidden_ok Ws'
+      end
+  end.
+
+(** At least one hidden layer, the right shape, no inactive or redundant hidden neuron. *)
+Definition check_not_subnetwork (widths : list nat) (th : list Z) : bool :=
+  Nat.leb 3 (length widths) && all_pos widths &&
+  Nat.eqb (length th) (n_params widths false) &&
+  match widths with
+  | [] => false
+  | d0 :: rest => hidden_ok (split_layers d0 rest th)
+  end.
+
+(** Not a subnetwork, [sigma(0) = 0], [deg sigma >= rmin] with nonzero leading coefficient. *)
+Definition check_mlp_hypotheses (widths : list nat) (sigma : list (Z * Z)) (th : list Z)
+    (rmin : nat) : bool :=
+  let r := nsub (length sigma) 1 in
+  check_not_subnetwork widths th && rats_pos sigma &&
+  negb (nonzero_q (nth_q sigma 0)) && nonzero_q (nth_q sigma r) && Nat.leb rmin r.
