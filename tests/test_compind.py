@@ -222,3 +222,90 @@ def test_tampered_compind_facts_are_rejected_by_checker_and_coqc(what, coq):
     tamper(bad["witness"]["facts"])
     assert check_certificate(bad)
     assert coq.verdict(bad).status == "failed"
+
+
+def _net_spec(widths, activation, weights, tmp_path: Path, bias: bool = False) -> Path:
+    act = (
+        "[" + ", ".join(f'"{a}"' for a in activation) + "]"
+        if isinstance(activation, list)
+        else f'"{activation}"'
+    )
+    text = (
+        f'name = "m"\n[network]\nfamily = "mlp"\nwidths = {widths}\nactivation = {act}\n'
+        f"bias = {'true' if bias else 'false'}\n[parameters]\nweights = {weights}\n"
+        + ("biases = [[0], [0]]\n" if bias else "")
+        + '[[certificate]]\nkind = "mlp-identifiable"\n'
+    )
+    p = tmp_path / "m.toml"
+    p.write_text(text)
+    return p
+
+
+def _mlp_certs(widths, activation, weights):
+    data = {
+        "name": "m",
+        "network": {"family": "mlp", "widths": widths, "activation": activation},
+        "parameters": {"weights": weights},
+        "certificate": [{"kind": "mlp-identifiable"}],
+    }
+    from certify.witness import generate_certificates
+
+    spec = parse_spec(data, "<test>")
+    return generate_certificates(spec, spec.certificates[0])
+
+
+def test_a_subnetwork_is_refused_with_the_offending_neuron_named(tmp_path: Path):
+    spec = _net_spec([1, 3, 1], "t^2 + t", [[[1], [2], [2]], [[3, -3, 1]]], tmp_path)
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "neuron 1 of hidden layer 1 is redundant" in r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "widths, activation, weights, bias, field",
+    [
+        ([1, 1, 1], "t^2 + t", "[[[1]], [[2]]]", True, "network.bias"),
+        ([1, 1, 1, 1], ["t^2", "t^3"], "[[[1]], [[2]], [[1]]]", False, "network.activation"),
+        ([1, 1, 1], "t^2 + 1", "[[[1]], [[2]]]", False, "network.activation"),
+        ([1, 1, 1], "t^2 + t", '[[["1/2"]], [[2]]]', False, "parameters.weights"),
+    ],
+)
+def test_mlp_identifiable_rejects_settings_outside_the_theorems(
+    widths, activation, weights, bias, field, tmp_path: Path
+):
+    spec = _net_spec(widths, activation, weights, tmp_path, bias)
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-coq", "--no-lean")
+    assert r.returncode == 2, r.stderr
+    assert f"'{field}'" in r.stderr
+
+
+def test_width_one_network_cites_prop33_and_attaches_a_consistent_rank_certificate(coq):
+    from certify.checker.compind import cross_check
+
+    cert, rank = _mlp_certs([2, 1, 1], "t^3 + t^2", [[[2, -3]], [[5]]])
+    assert cert["result"]["theorem"] == "width one (Prop. 3.3)"
+    assert [f["kind"] for f in cert["witness"]["facts"]] == ["mlp", "prop33"]
+    assert check_certificate(cert) == [] and check_certificate(rank) == []
+    assert cross_check([cert, rank]) == {}
+    assert coq.verdict(cert).status == "passed"
+    other = copy.deepcopy(rank)
+    other["result"]["rank_lower"] = 1
+    assert cross_check([cert, other])
+    assert cross_check([cert])
+
+
+def test_tampered_identifiability_facts_are_rejected_by_checker_and_coqc(coq):
+    cert, _ = _mlp_certs([1, 3, 1], "t^2 + t", [[[1], [2], [3]], [[3, -3, 1]]])
+    assert cert["result"]["theorem"] == "none"
+    dup = copy.deepcopy(cert)
+    dup["witness"]["facts"][0]["theta"][2] = 2  # neuron 2 now repeats neuron 1
+    assert check_certificate(dup)
+    assert coq.verdict(dup).status == "failed"
+    claim = copy.deepcopy(cert)
+    claim["result"]["theorem"] = "shallow (Thm 3.5, r >= 8 d1^2)"
+    assert check_certificate(claim)
+    rmin = copy.deepcopy(cert)
+    rmin["witness"]["facts"][0]["rmin"] = 3
+    assert check_certificate(rmin)
+    assert coq.verdict(rmin).status == "failed"
