@@ -135,7 +135,12 @@ def compind_result(
         out.update(status="dependent", degree=len(last["sigma"]) - 1)
     else:
         out.update(status="dependent-for-every-sigma", degree=last["degree"])
-    out["generic"] = inst["activation"] is None and inst["power"] is None
+    # "generic" only where the statement is about generic sigma: an independence witness for
+    # a tool-chosen sigma (Zariski openness) or a relation valid for every sigma. A relation
+    # for one tool-chosen sigma says nothing about generic sigma.
+    out["generic"] = (
+        inst["activation"] is None and inst["power"] is None and last["kind"] != "dependent"
+    )
     if inst["search"]:
         degrees = {n["degree"]: n["status"] for n in notes}
         for f in facts:
@@ -145,13 +150,47 @@ def compind_result(
                 if f["kind"] == "independent"
                 else "dependent for every sigma"
             )
-        out["least_degree"] = out["degree"] if last["kind"] == "independent" else None
+        # The least degree is certified only when every smaller degree is certified dependent
+        # for every sigma; otherwise the gaps are listed and no least degree is claimed.
+        below = range(1, out["degree"])
+        proven = all(degrees.get(d) == "dependent for every sigma" for d in below)
+        out["least_degree"] = out["degree"] if last["kind"] == "independent" and proven else None
         out["degrees"] = [{"degree": d, "status": degrees[d]} for d in sorted(degrees)]
     if kind == "newman-slater":
         r = inst["power"]
+        k0 = len(inst["polynomials"])
         out["power"] = r
-        out["newman_slater_range"] = r > len(inst["polynomials"]) * (len(inst["polynomials"]) - 2)
+        out["pairwise_nonproportional"] = pairwise_nonproportional(inst["polynomials"])
+        out["newman_slater_range"] = (
+            r > k0 * (k0 - 2) and out["pairwise_nonproportional"] and not inst["bias"]
+        )
     return out
+
+
+def pairwise_nonproportional(polys: Any) -> bool:
+    """No p_i is a rational multiple of p_j (i != j); polys as term lists or CompindSpec."""
+
+    def as_dict(q: Any) -> dict[tuple[int, ...], Fraction]:
+        if isinstance(q, dict):
+            return q
+        out: dict[tuple[int, ...], Fraction] = {}
+        for t in q:
+            if isinstance(t[0], tuple):  # CompindSpec: (exponents, coefficient)
+                out[t[0]] = Fraction(t[1])
+            else:  # JSON: [coefficient, exponents]
+                out[tuple(t[1])] = Fraction(t[0])
+        return {e: c for e, c in out.items() if c}
+
+    ds = [as_dict(q) for q in polys]
+    for i in range(len(ds)):
+        for j in range(i):
+            a, b = ds[i], ds[j]
+            if a.keys() == b.keys() and a:
+                e0 = next(iter(a))
+                ratio = a[e0] / b[e0]
+                if all(a[e] == ratio * b[e] for e in a):
+                    return False
+    return True
 
 
 def _instance_view(ci: Any) -> dict[str, Any]:
@@ -226,14 +265,27 @@ def compind_claim(
                 f"<= {f['degree']}{' with sigma(0) = 0' if lo == 1 else ''}."
             )
     if result.get("least_degree") is not None:
-        parts.append(f"Least degree with an independence certificate: {result['least_degree']}.")
+        parts.append(
+            f"Hence the least degree of sigma for which they are independent for generic "
+            f"sigma is {result['least_degree']}."
+        )
+    elif "degrees" in result:
+        gaps = [d["degree"] for d in result["degrees"] if d["status"] == "no certificate"]
+        parts.append(f"No least degree is claimed: degrees {gaps} have no certificate either way.")
     if kind == "newman-slater":
         k = len(inst["polynomials"])
-        inside = "inside" if result["newman_slater_range"] else "outside"
+        inside = result["newman_slater_range"]
+        why = (
+            f"r > k(k-2) = {k * (k - 2)}, the p_i are pairwise nonproportional and there is "
+            f"no constant term in the family"
+            if inside
+            else f"r > k(k-2) = {k * (k - 2)}: {result['power'] > k * (k - 2)}, pairwise "
+            f"nonproportional: {result['pairwise_nonproportional']}, bias: {inst['bias']}"
+        )
         parts.append(
-            f"Power r = {result['power']}, k = {k}: r > k(k-2) = {k * (k - 2)} is "
-            f"{'true' if result['newman_slater_range'] else 'false'}, so this is {inside} "
-            f"the range of {NEWMAN_SLATER}; the kernel checked the instance directly."
+            f"Power r = {result['power']}, k = {k}; {why}: this instance is "
+            f"{'inside' if inside else 'outside'} the range of {NEWMAN_SLATER} (checked "
+            f"exactly by the checker); the kernel checked the instance itself."
         )
         cites.append(NEWMAN_SLATER)
     return {"text": " ".join(parts), "cites": cites}
@@ -270,8 +322,8 @@ def mlp_claim(
         f"a subnetwork), sigma(0) = 0 and deg sigma = {result['degree']} >= "
         f"{facts[0]['rmin']}."
     ]
-    cites = [COR41]
     th = result["theorem"]
+    cites = [COR41] if th != "none" else []
     if th.startswith("width one"):
         parts.append(
             "Kernel-checked: a_r * a_(r-1) != 0. Cited, not kernel-checked: with all hidden "
@@ -300,7 +352,8 @@ def mlp_claim(
         )
     parts.append(
         f"Attached: rank certificate {result['rank_certificate']} (rank >= "
-        f"{result['rank_lower']} at this point)."
+        f"{result['rank_lower']} at this point; the attachment is cross-checked within the "
+        f"bundle by certify run and certify check)."
     )
     return {"text": " ".join(parts), "cites": cites}
 
@@ -321,13 +374,15 @@ def identifiability_plan(widths: list[int], sigma: list[Fraction]) -> tuple[str,
     pairs = [(c.numerator, c.denominator) for c in sigma]
     if all(w == 1 for w in widths[1:-1]) and KC.check_prop33(pairs):
         return "width one (Prop. 3.3)", 2, None
-    if len(widths) == 3 and r >= 8 * widths[1] ** 2:
-        return "shallow (Thm 3.5, r >= 8 d1^2)", 8 * widths[1] ** 2, None
+    # The explicit families come before the shallow case: they hold for the concrete sigma,
+    # while Thm 3.5 holds for sigma in an open set (generic sigma).
     fam = explicit_family(sigma, 2 * D)
     if fam == "Ex. 3.7":
         return f"explicit family ({fam}, k = 2D = {2 * D})", 4 * D * D - 1, fam
     if fam == "Ex. 3.6":
         return f"explicit family ({fam}, k = 2D = {2 * D})", r, fam
+    if len(widths) == 3 and r >= 8 * widths[1] ** 2:
+        return "shallow (Thm 3.5, r >= 8 d1^2)", 8 * widths[1] ** 2, None
     return "none", 1, None
 
 

@@ -309,3 +309,73 @@ def test_tampered_identifiability_facts_are_rejected_by_checker_and_coqc(coq):
     rmin["witness"]["facts"][0]["rmin"] = 3
     assert check_certificate(rmin)
     assert coq.verdict(rmin).status == "failed"
+
+
+def _resign(cert: dict) -> dict:
+    """Rebuild result and claim from the (edited) facts, as a forger would."""
+    from certify.checker.compind import consistency  # noqa: F401  (imported for clarity)
+    from certify.claims import compind_claim, compind_result
+
+    res = compind_result(cert["kind"], cert["instance"], cert["witness"]["facts"], [])
+    cert["result"] = res
+    cert["claim"] = compind_claim(cert["kind"], cert["instance"], res, cert["witness"]["facts"])
+    return cert
+
+
+def test_variable_names_that_are_expressions_are_rejected():
+    cert = make({"kind": "compind", "variables": ["x", "y"], "polynomials": ["x", "y"],
+                 "activation": "z^2"})  # fmt: skip
+    for bad_vars in (["x", "2*x"], ["x", "x"], ["x", "(x+1)"]):
+        bad = copy.deepcopy(cert)
+        bad["instance"]["variables"] = bad_vars
+        assert check_certificate(_resign(bad))
+
+
+def test_repeated_exponent_vectors_are_rejected():
+    cert = make({"kind": "compind", "polynomials": ["x", "2*x"], "activation": "z"})
+    bad = copy.deepcopy(cert)
+    bad["instance"]["polynomials"][1] = [["1", [2]], ["2", [1]], ["-1", [2]]]
+    assert check_certificate(_resign(bad))
+
+
+def test_search_claims_a_least_degree_only_when_every_smaller_degree_is_certified():
+    cert = make({"kind": "compind", "polynomials": ["x", "x^2"], "search": True})
+    assert cert["result"]["least_degree"] == 1
+    forged = make({"kind": "compind", "polynomials": ["x", "x^2"], "generic_degree": 3})
+    fake = copy.deepcopy(cert)
+    fake["witness"]["facts"] = forged["witness"]["facts"]
+    fake = _resign(fake)
+    assert fake["result"]["least_degree"] is None  # a gap at degrees 1 and 2
+    two = copy.deepcopy(cert)
+    two["witness"]["facts"] = cert["witness"]["facts"] + forged["witness"]["facts"]
+    assert check_certificate(_resign(two))
+
+
+def test_a_relation_for_one_tool_chosen_sigma_is_not_reported_as_generic():
+    from certify.claims import compind_result
+
+    cert = make(Z2Z)
+    inst = dict(cert["instance"], activation=None, generic_degree=2)
+    assert compind_result("compind", inst, cert["witness"]["facts"], [])["generic"] is False
+
+
+def test_newman_slater_range_needs_pairwise_nonproportional_polynomials():
+    cert = make({"kind": "newman-slater", "polynomials": ["x", "-x", "x + 1"], "power": 4})
+    assert cert["result"]["pairwise_nonproportional"] is False
+    assert cert["result"]["newman_slater_range"] is False
+    assert "outside the range" in cert["claim"]["text"]
+
+
+def test_prop21_instance_must_match_its_fact():
+    cert = make({"kind": "prop21", "activation": "z^3 + z + 1"})
+    bad = copy.deepcopy(cert)
+    bad["instance"]["activation"] = ["0", "0", "0", "1"]
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    bad["instance"]["origin"] = True
+    assert check_certificate(bad)
+
+
+def test_explicit_family_beats_the_hedged_shallow_claim():
+    cert, _ = _mlp_certs([1, 2, 1], "(t+1)^32 - 1", [[[1], [2]], [[1, 1]]])
+    assert cert["result"]["theorem"].startswith("explicit family (Ex. 3.7")

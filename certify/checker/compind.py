@@ -6,17 +6,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from certify.algebra.poly import MAX_EXPONENT
 from certify.certificate import SCHEMA
 from certify.checker import kernel_compind as KC
 from certify.checker.rank import Malformed, _dict, _ints, _list, _matrix, _nats, _rat, _same
 from certify.claims import compind_claim, compind_result
-from certify.spec import NAME_RE
+from certify.spec import NAME_RE, VAR_RE
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 
 
 def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
-    nvars = len(_list(inst["variables"], "instance.variables"))
+    """Variables must be distinct names (they appear in the claim text); each polynomial's
+    exponent vectors distinct (the kernel sums repeated terms, the text would not)."""
+    variables = _list(inst["variables"], "instance.variables")
+    if (
+        not variables
+        or not all(isinstance(v, str) and VAR_RE.match(v) for v in variables)
+        or len(set(variables)) != len(variables)
+    ):
+        raise Malformed("instance.variables: expected distinct variable names (not z)")
+    nvars = len(variables)
     polys = []
     for i, q in enumerate(_list(inst["polynomials"], "instance.polynomials")):
         terms = []
@@ -26,6 +36,10 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
             if len(t) != 2:
                 raise Malformed(f"{where}: expected [coefficient, exponents]")
             terms.append((_rat(t[0], where), _nats(t[1], where)))
+        if len({tuple(e) for _, e in terms}) != len(terms):
+            raise Malformed(f"instance.polynomials[{i}]: repeated exponent vectors")
+        if any(e > MAX_EXPONENT for _, es in terms for e in es):
+            raise Malformed(f"instance.polynomials[{i}]: exponent above {MAX_EXPONENT}")
         polys.append(terms)
     return nvars, polys
 
@@ -129,7 +143,14 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
 
     out = []
     if kind == "prop21":
-        return out if len(facts) == 1 else ["prop21: expected exactly one fact"]
+        if len(facts) != 1:
+            return ["prop21: expected exactly one fact"]
+        f = facts[0]
+        if f.get("sigma") != inst.get("activation"):
+            out.append("prop21: the fact is not about the declared activation")
+        if (f["kind"] == "prop33") != bool(inst.get("origin")):
+            out.append("prop21: origin = true takes a prop33 fact, otherwise a prop21 fact")
+        return out
     polys = [
         {tuple(e): Fraction(c) for c, e in q} for q in inst["polynomials"]
     ]  # already validated by decode_polys
@@ -151,8 +172,15 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
             out.append("facts are not about the declared generic degree")
     if inst.get("search"):
         degs = [f["degree"] if f["kind"] == "dependent_all" else len(f["sigma"]) - 1 for f in facts]
-        if degs != sorted(set(degs)) or any(f["kind"] == "dependent" for f in facts):
-            out.append("search facts must be increasing degrees of dependent_all facts")
+        if (
+            degs != sorted(set(degs))
+            or any(f["kind"] != "dependent_all" for f in facts[:-1])
+            or facts[-1]["kind"] != "independent"
+        ):
+            out.append(
+                "search facts must be dependent_all facts of increasing degree, then one "
+                "independence fact"
+            )
     if inst.get("origin"):
         for f in facts:
             if "sigma" in f and f["sigma"] and Fraction(f["sigma"][0]) != 0:

@@ -142,6 +142,22 @@ def dependence_all(ci: CompindSpec, d: int) -> dict[str, Any] | None:
     return {"kind": "dependent_all", "lo": lo, "degree": d, "lambda": kern[0]}
 
 
+SIGMA_TRIES = 4
+
+
+def generic_independence(
+    ci: CompindSpec, d: int, req: CertRequest, tag: str
+) -> dict[str, Any] | None:
+    """An independence witness for one of a few tool-chosen sigma of degree d (one success
+    proves independence for generic sigma of degree d)."""
+    for t in range(SIGMA_TRIES):
+        sigma = generic_sigma(d, ci.origin, tag if t == 0 else f"{tag}/retry{t}")
+        fact = independence(ci, sigma, req.prime, f"{tag}/{d}/{t}", max(req.attempts, 3))
+        if fact is not None:
+            return fact
+    return None
+
+
 def _decide(ci: CompindSpec, sigma: tuple[Fraction, ...], req: CertRequest, tag: str) -> dict:
     fact = independence(ci, sigma, req.prime, tag, max(req.attempts, 3))
     if fact is not None:
@@ -165,8 +181,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         facts.append(prop21_fact(ci, req))
     elif ci.search:
         for d in range(1, ci.max_degree + 1):
-            sigma = generic_sigma(d, ci.origin, tag)
-            fact = independence(ci, sigma, req.prime, f"{tag}/{d}", max(req.attempts, 3))
+            fact = generic_independence(ci, d, req, tag)
             if fact is not None:
                 facts.append(fact)
                 break
@@ -182,11 +197,9 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             )
     elif ci.generic_degree is not None:
         d = ci.generic_degree
-        sigma = generic_sigma(d, ci.origin, tag)
-        fact = _decide(ci, sigma, req, tag)
-        if fact["kind"] == "dependent":
-            dep = dependence_all(ci, d)
-            fact = dep if dep is not None else fact
+        fact = generic_independence(ci, d, req, tag)
+        if fact is None:
+            fact = dependence_all(ci, d) or _decide(ci, generic_sigma(d, ci.origin, tag), req, tag)
         facts.append(fact)
     else:
         assert ci.sigma is not None
