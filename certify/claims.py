@@ -254,7 +254,7 @@ def compind_claim(
             s = _sigma_text(f["sigma"])
             parts.append(
                 f"Kernel-checked: for sigma = {s}, sum lambda_i f_i = 0 identically with "
-                f"lambda = {f['lambda']} (exact, on a unisolvent lattice): {fam} are linearly "
+                f"lambda = {f['lambda']} (exact coefficient expansion): {fam} are linearly "
                 f"dependent."
             )
         else:

@@ -14,12 +14,9 @@ from certify.checker.kernel import (
     ARITH_Q,
     Arith,
     Rat,
-    all_zero_q,
     arith_mod,
     check_inverse,
     ints_mod,
-    ints_q,
-    lattice,
     nth,
     p_ok,
     rats_inv_ok,
@@ -185,46 +182,101 @@ def check_independent(inst: CompindInstance, w: IndepWitness, k: int) -> bool:
     )
 
 
-def relation_at(inst: CompindInstance, lam: list[int], x: list[int]) -> Rat:
-    """sum_i lam_i f_i(x) exactly (f_0 = 1 first when bias)."""
-    ar = ARITH_Q
-    xq = ints_q(x)
-    vals = [
-        horner(ar, inst.sigma, poly_eval(ar, term_coeffs(q), term_exps(q), xq)) for q in inst.polys
-    ]
-    if inst.bias:
-        vals = [ar.one, *vals]
-    return _dot_q(ints_q(lam), vals)
+def exps_add(a: list[int], b: list[int]) -> list[int]:
+    """Exponent vectors add entrywise (to the shorter length)."""
+    return [x + y for x, y in zip(a, b)]
 
 
-def _dot_q(ws: list[Rat], xs: list[Rat]) -> Rat:
-    acc = ARITH_Q.zero
-    for w, x in reversed(list(zip(ws, xs))):
-        acc = ARITH_Q.add(ARITH_Q.mul(w, x), acc)
+def exps_eq(a: list[int], b: list[int]) -> bool:
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
+
+
+def term_mul(s: Term, t: Term) -> Term:
+    return (ARITH_Q.mul(s[0], t[0]), exps_add(s[1], t[1]))
+
+
+def terms_scale(t: Term, q: list[Term]) -> list[Term]:
+    """t * q, term by term."""
+    return [term_mul(t, u) for u in q]
+
+
+def poly_mul_t(p: list[Term], q: list[Term]) -> list[Term]:
+    """p * q as the list of all pairwise term products (not yet normalised)."""
+    out: list[Term] = []
+    for t in p:
+        out.extend(terms_scale(t, q))
+    return out
+
+
+def add_term(t: Term, acc: list[Term]) -> list[Term]:
+    """Add the term t into acc: to the term with the same exponents, or at the end."""
+    for i, u in enumerate(acc):
+        if exps_eq(u[1], t[1]):
+            return [*acc[:i], (ARITH_Q.add(u[0], t[0]), u[1]), *acc[i + 1 :]]
+    return [*acc, t]
+
+
+def normalize(ts: list[Term]) -> list[Term]:
+    """Like terms combined (one term per exponent vector); folds from the right."""
+    acc: list[Term] = []
+    for t in reversed(ts):
+        acc = add_term(t, acc)
     return acc
+
+
+def zero_exps(n: int) -> list[int]:
+    return [0] * n
+
+
+def const_term(c: Rat, nvars: int) -> Term:
+    return (c, zero_exps(nvars))
+
+
+def compose_t(nvars: int, sigma: list[Rat], p: list[Term]) -> list[Term]:
+    """The coefficients of sigma(p), by Horner with like terms combined at every step."""
+    acc: list[Term] = []
+    for c in reversed(sigma):
+        acc = normalize([const_term(c, nvars), *poly_mul_t(p, acc)])
+    return acc
+
+
+def scaled_compositions(
+    nvars: int, sigma: list[Rat], ps: list[list[Term]], lams: list[int]
+) -> list[Term]:
+    """sum_i lams[i] * sigma(ps[i]) as a list of terms (to the shorter of ps and lams)."""
+    out: list[Term] = []
+    for q, lam in zip(ps, lams):
+        out.extend(terms_scale(const_term(qint(lam), nvars), compose_t(nvars, sigma, q)))
+    return out
+
+
+def relation_poly(inst: CompindInstance, lam: list[int]) -> list[Term]:
+    """The coefficients of sum_i lam_i f_i (f_0 = 1 first when bias), like terms combined."""
+    if inst.bias:
+        if not lam:
+            return []
+        head = [const_term(qint(lam[0]), inst.nvars)]
+        return normalize([*head, *scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam[1:])])
+    return normalize(scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam))
+
+
+def all_zero_terms(ts: list[Term]) -> bool:
+    return all(t[0][0] == 0 for t in ts)
 
 
 def nonzero_int(lam: list[int]) -> bool:
     return any(v != 0 for v in lam)
 
 
-def relation_vanishes(inst: CompindInstance, lam: list[int], pts: list[list[int]]) -> bool:
-    return all_zero_q([relation_at(inst, lam, x) for x in pts])
-
-
 def check_dependent(inst: CompindInstance, lam: list[int]) -> bool:
-    """lam != 0 and sum_i lam_i f_i = 0 identically: it vanishes exactly on the principal
-    lattice of degree deg(sigma) * max deg p_i, unisolvent for that degree."""
+    """lam != 0 and sum_i lam_i f_i = 0 identically: every coefficient of the expanded
+    relation is zero (exact rational arithmetic, like terms combined)."""
     return (
         len(lam) == family_size(inst)
         and nonzero_int(lam)
         and polys_ok(inst.nvars, inst.polys)
         and rats_pos(inst.sigma)
-        and relation_vanishes(
-            inst,
-            lam,
-            lattice(inst.nvars, nsub(len(inst.sigma), 1) * max_degree(inst.polys)),
-        )
+        and all_zero_terms(relation_poly(inst, lam))
     )
 
 

@@ -156,40 +156,112 @@ Definition check_independent (inst : compind_instance) (w : indep_witness) (k : 
        (ci_polys inst) (iw_polys_inv w) (iw_points w))
     (iw_inv w).
 
-(** [sum_i ws[i] * xs[i]] of fractions over the shorter length: [dot] of Net.v on
-    [arith_q] (the Python twin writes the same loop out). Defined before its first use; in
-    the Python twin it comes after [relation_at]. *)
-Definition _dot_q (ws xs : list (Z * Z)) : Z * Z := dot arith_q ws xs.
+(** The integer [c] as the fraction [c/1] (defined before its first use; the Python twin
+    defines it later). *)
+Definition qint (c : Z) : Z * Z := (c, 1).
 
-(** [sum_i lam_i f_i(x)] exactly: [_dot_q] of [lam] with the values of the family at [x]
-    ([f_0 = 1] first when [ci_bias]). *)
-Definition relation_at (inst : compind_instance) (lam : list Z) (x : list Z) : Z * Z :=
-  let xq := ints_q x in
-  let vals :=
-    map (fun q => horner arith_q (ci_sigma inst)
-                    (poly_eval arith_q (term_coeffs q) (term_exps q) xq))
-        (ci_polys inst) in
-  let vals := if ci_bias inst then one arith_q :: vals else vals in
-  _dot_q (ints_q lam) vals.
+(** Exponent vectors add entrywise (to the shorter length). *)
+Fixpoint exps_add (a b : list nat) : list nat :=
+  match a, b with
+  | x :: a', y :: b' => (x + y)%nat :: exps_add a' b'
+  | _, _ => []
+  end.
+
+(** Equality of exponent vectors (false on a length mismatch). *)
+Fixpoint exps_eq (a b : list nat) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Nat.eqb x y && exps_eq a' b'
+  | _, _ => false
+  end.
+
+(** The product of two terms. *)
+Definition term_mul (s t : (Z * Z) * list nat) : (Z * Z) * list nat :=
+  (qmul (fst s) (fst t), exps_add (snd s) (snd t)).
+
+(** [t * q], term by term. *)
+Definition terms_scale (t : (Z * Z) * list nat) (q : list ((Z * Z) * list nat))
+  : list ((Z * Z) * list nat) :=
+  map (term_mul t) q.
+
+(** [p * q] as the list of all pairwise term products (not yet normalised). *)
+Fixpoint poly_mul_t (p q : list ((Z * Z) * list nat)) : list ((Z * Z) * list nat) :=
+  match p with
+  | [] => []
+  | t :: p' => terms_scale t q ++ poly_mul_t p' q
+  end.
+
+(** Add the term [t] into [acc]: to the first term with the same exponents, or at the end. *)
+Fixpoint add_term (t : (Z * Z) * list nat) (acc : list ((Z * Z) * list nat))
+  : list ((Z * Z) * list nat) :=
+  match acc with
+  | [] => [t]
+  | u :: acc' =>
+      if exps_eq (snd u) (snd t) then (qadd (fst u) (fst t), snd u) :: acc'
+      else u :: add_term t acc'
+  end.
+
+(** Like terms combined (one term per exponent vector); folds from the right. *)
+Fixpoint normalize (ts : list ((Z * Z) * list nat)) : list ((Z * Z) * list nat) :=
+  match ts with
+  | [] => []
+  | t :: ts' => add_term t (normalize ts')
+  end.
+
+(** The zero exponent vector of length [n]. *)
+Definition zero_exps (n : nat) : list nat := repeat 0%nat n.
+
+(** The constant term [c]. *)
+Definition const_term (c : Z * Z) (nvars : nat) : (Z * Z) * list nat := (c, zero_exps nvars).
+
+(** The coefficients of [sigma(p)], by Horner with like terms combined at every step. *)
+Fixpoint compose_t (nvars : nat) (sigma : list (Z * Z)) (p : list ((Z * Z) * list nat))
+  : list ((Z * Z) * list nat) :=
+  match sigma with
+  | [] => []
+  | c :: cs => normalize (const_term c nvars :: poly_mul_t p (compose_t nvars cs p))
+  end.
+
+(** [sum_i lams[i] * sigma(ps[i])] as a list of terms (to the shorter of [ps] and [lams]). *)
+Fixpoint scaled_compositions (nvars : nat) (sigma : list (Z * Z))
+    (ps : list (list ((Z * Z) * list nat))) (lams : list Z) : list ((Z * Z) * list nat) :=
+  match ps, lams with
+  | q :: ps', l :: lams' =>
+      terms_scale (const_term (qint l) nvars) (compose_t nvars sigma q) ++
+      scaled_compositions nvars sigma ps' lams'
+  | _, _ => []
+  end.
+
+(** The coefficients of [sum_i lam_i f_i] ([f_0 = 1] first when biases), like terms
+    combined. *)
+Definition relation_poly (inst : compind_instance) (lam : list Z) : list ((Z * Z) * list nat) :=
+  if ci_bias inst then
+    match lam with
+    | [] => []
+    | l0 :: ls =>
+        normalize (const_term (qint l0) (ci_nvars inst) ::
+                   scaled_compositions (ci_nvars inst) (ci_sigma inst) (ci_polys inst) ls)
+    end
+  else normalize (scaled_compositions (ci_nvars inst) (ci_sigma inst) (ci_polys inst) lam).
+
+(** Every coefficient is zero. *)
+Fixpoint all_zero_terms (ts : list ((Z * Z) * list nat)) : bool :=
+  match ts with
+  | [] => true
+  | t :: ts' => Z.eqb (fst (fst t)) 0 && all_zero_terms ts'
+  end.
 
 (** Some entry of [lam] is nonzero. *)
 Definition nonzero_int (lam : list Z) : bool := existsb (fun v => negb (Z.eqb v 0)) lam.
 
-(** [relation_at inst lam x] is exactly zero at every point [x] of [pts]. *)
-Definition relation_vanishes (inst : compind_instance) (lam : list Z) (pts : list (list Z))
-  : bool :=
-  all_zero_q (map (fun x => relation_at inst lam x) pts).
-
-(** [lam <> 0] and [sum_i lam_i f_i = 0] identically: the relation (a polynomial of total
-    degree [<= deg(sigma) * max deg p_i]) vanishes exactly on the principal lattice of that
-    degree, which is unisolvent for it. *)
+(** [lam <> 0] and [sum_i lam_i f_i = 0] identically: every coefficient of the expanded
+    relation is zero (exact rational arithmetic, like terms combined). *)
 Definition check_dependent (inst : compind_instance) (lam : list Z) : bool :=
   Nat.eqb (length lam) (family_size inst) &&
   nonzero_int lam &&
   polys_ok (ci_nvars inst) (ci_polys inst) &&
   rats_pos (ci_sigma inst) &&
-  relation_vanishes inst lam
-    (lattice (ci_nvars inst) (nsub (length (ci_sigma inst)) 1 * max_degree (ci_polys inst))).
+  all_zero_terms (relation_poly inst lam).
 
 (** The coefficient list of [z^j]: [j] zeros, then 1. *)
 Definition unit_sigma (j : nat) : list (Z * Z) := repeat (0, 1) j ++ [(1, 1)].
@@ -224,9 +296,6 @@ Fixpoint nth_q (xs : list (Z * Z)) (j : nat) : Z * Z :=
   | x :: _, O => x
   | _ :: xs', S j' => nth_q xs' j'
   end.
-
-(** The integer [c] as the fraction [c/1]. *)
-Definition qint (c : Z) : Z * Z := (c, 1).
 
 (** [-a]. *)
 Definition qneg (a : Z * Z) : Z * Z := (- fst a, snd a).

@@ -42,25 +42,29 @@ Proof.
   exists v. split; [exact Hv|]. apply negb_true_iff in Hnz. apply Z.eqb_neq in Hnz. exact Hnz.
 Qed.
 
+(** [all_zero_terms ts = true]: every coefficient has numerator zero. *)
+Lemma all_zero_terms_sound : forall ts t, all_zero_terms ts = true -> In t ts -> fst (fst t) = 0.
+Proof.
+  induction ts as [| u ts IH]; intros t H Ht; [destruct Ht|].
+  simpl in H. apply andb_prop in H as [Hu Hts]. apply Z.eqb_eq in Hu.
+  destruct Ht as [<- | Ht]; [exact Hu | exact (IH t Hts Ht)].
+Qed.
+
 (** (a) [check_dependent inst lam = true]: [lam] has one entry per function of the family,
-    some entry is nonzero, and the relation [sum_i lam_i f_i] is exactly zero at every
-    point of the principal lattice of degree [(length sigma - 1) * max_degree polys] in
-    [ci_nvars] variables (the lattice the checker uses, unisolvent for that degree). *)
+    some entry is nonzero, the denominators of sigma are positive, and every coefficient of
+    the expanded relation [sum_i lam_i f_i] (like terms combined) is zero. *)
 Lemma check_dependent_sound : forall inst lam,
   check_dependent inst lam = true ->
   length lam = family_size inst /\
   (exists v, In v lam /\ v <> 0) /\
   (forall q, In q (ci_sigma inst) -> 0 < snd q) /\
-  forall x, In x (lattice (ci_nvars inst)
-                    ((length (ci_sigma inst) - 1) * max_degree (ci_polys inst))) ->
-    fst (relation_at inst lam x) = 0.
+  forall t, In t (relation_poly inst lam) -> fst (fst t) = 0.
 Proof.
-  intros inst lam H. unfold check_dependent, relation_vanishes, nsub in H. split_andb.
+  intros inst lam H. unfold check_dependent in H. split_andb.
   split; [apply Nat.eqb_eq; assumption|].
   split; [apply nonzero_int_sound; assumption|].
   split; [intros q Hq; apply (rats_pos_sound (ci_sigma inst)); assumption|].
-  intros x Hx. eapply all_zero_q_sound; [eassumption|].
-  apply in_map. exact Hx.
+  intros t Ht. eapply all_zero_terms_sound; eassumption.
 Qed.
 
 (** [dependent_range inst lam j count = true]: [check_dependent] holds for the monomial
@@ -78,8 +82,8 @@ Proof.
 Qed.
 
 (** [check_dependent_all inst lam lo d = true]: no biases, one nonzero [lam_i] per
-    polynomial, and for every [j] in [lo..d] the relation [sum_i lam_i p_i^j] vanishes
-    exactly on the principal lattice of degree [j * max_degree polys] (by (a)). *)
+    polynomial, and for every [j] in [lo..d] every coefficient of [sum_i lam_i p_i^j] is
+    zero (by (a)). *)
 Lemma check_dependent_all_sound : forall inst lam lo d,
   check_dependent_all inst lam lo d = true ->
   ci_bias inst = false /\ length lam = length (ci_polys inst) /\
@@ -88,8 +92,7 @@ Lemma check_dependent_all_sound : forall inst lam lo d,
     let inst_j := {| ci_nvars := ci_nvars inst; ci_polys := ci_polys inst;
                      ci_sigma := unit_sigma j; ci_bias := false |} in
     check_dependent inst_j lam = true /\
-    forall x, In x (lattice (ci_nvars inst) (j * max_degree (ci_polys inst))) ->
-      fst (relation_at inst_j lam x) = 0.
+    forall t, In t (relation_poly inst_j lam) -> fst (fst t) = 0.
 Proof.
   intros inst lam lo d H. unfold check_dependent_all, nsub in H. split_andb.
   split; [apply negb_true_iff; assumption|].
@@ -100,9 +103,7 @@ Proof.
   { eapply dependent_range_sound; [eassumption|]. lia. }
   split; [exact Hdep|].
   destruct (check_dependent_sound _ _ Hdep) as [_ [_ [_ Hv]]].
-  intros x Hx. apply Hv. subst inst_j. cbn [ci_sigma ci_nvars ci_polys].
-  unfold unit_sigma. rewrite app_length, repeat_length. simpl.
-  replace (j + 1 - 1)%nat with j by lia. exact Hx.
+  exact Hv.
 Qed.
 
 (** [check_independent inst w k = true]: [k] is the size of the family, the modulus is
