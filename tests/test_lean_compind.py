@@ -53,11 +53,6 @@ LEAN_ONLY = {
         "the comprehension over zip(ps, invs) in family_matrix_mod; the row of ones is put in "
         "front once, so the recursion over the polynomials needs its own function",
     ),
-    "relationVals": (
-        "relationAt",
-        "the comprehension over inst.polys in relation_at, before the constant 1 is put in "
-        "front with biases",
-    ),
     "dependentFrom": (
         "checkDependentAll",
         "the all(...) over range(lo, d + 1) in check_dependent_all, as structural recursion "
@@ -82,11 +77,15 @@ LEAN_ONLY = {
 # Python functions defined after their first user; Lean needs a def before its use, so the
 # Lean twin sits directly before that user: name -> (first user, why).
 MOVED = {
-    "nsub": ("checkDependent", "check_dependent calls nsub, defined after qeq in Python"),
+    "qint": (
+        "scaledCompositions",
+        "scaled_compositions (and relation_poly) call qint, defined after nth_q in Python",
+    ),
     "qmul3": ("delta2", "delta2 and delta3 call qmul3, defined after delta3 in Python"),
 }
-# Private Python helpers and the existing library def that plays their part in Lean.
-PRIVATE = {"_dot_q": "dot"}
+# Private Python helpers and the existing library def that plays their part in Lean (none
+# since the dependence check expands coefficients: `_dot_q` went with `relation_at`).
+PRIVATE: dict[str, str] = {}
 
 SIGNATURES = [
     "def checkIndependent (inst : CompindInstance) (w : IndepWitness) (k : Nat) : Bool :=",
@@ -228,6 +227,10 @@ def test_the_recursion_lint_sees_the_recursive_compind_defs():
     recursive = {d.name for d in compind_defs() if calls(d.body, d.name)}
     assert len(recursive) >= 18
     assert {"powAr", "monoEval", "polyEval", "horner", "dependentFrom", "nthQ"} <= recursive
+    assert {
+        "expsAdd", "expsEq", "termsScale", "polyMulT", "addTerm", "normalize", "zeroExps",
+        "composeT", "scaledCompositions", "allZeroTerms",
+    } <= recursive  # fmt: skip
     with_clause = {d.name for d in compind_defs() if d.termination}
     assert with_clause == recursive
 
@@ -328,12 +331,6 @@ def test_every_private_python_helper_is_played_by_a_library_def_that_compind_cal
     assert all(PRIVATE[n] in library and PRIVATE[n] in used for n in private)
 
 
-def test_the_private_python_dot_q_is_the_kernel_dot_over_exact_pairs():
-    rows = [[], [(1, 2)], [(3, 1), (-2, 5)], [(0, 1), (7, 3), (1, 1)]]
-    for ws, xs in itertools.product(rows, rows):
-        assert C._dot_q(ws, xs) == K.dot(K.ARITH_Q, ws, xs)
-
-
 # Python transcriptions of the Lean clauses that restructure a Python loop; they must agree
 # with the twin on every edge case (ragged lists, lo > d + 1, lo = 0).
 def lean_dependent_from(inst: C.CompindInstance, lam: list[int], j: int, count: int) -> bool:
@@ -368,22 +365,6 @@ def lean_family_matrix_mod(p, bias, sigma_m, ps, invs, points):
     return [C.ones_row(len(points)), *rs] if bias else rs
 
 
-def lean_relation_at(inst: C.CompindInstance, lam: list[int], x: list[int]):
-    def vals(ps):
-        if not ps:
-            return []
-        q = ps[0]
-        v = C.horner(
-            K.ARITH_Q,
-            inst.sigma,
-            C.poly_eval(K.ARITH_Q, C.term_coeffs(q), C.term_exps(q), K.ints_q(x)),
-        )
-        return [v, *vals(ps[1:])]
-
-    vs = vals(inst.polys)
-    return K.dot(K.ARITH_Q, K.ints_q(lam), [K.ARITH_Q.one, *vs] if inst.bias else vs)
-
-
 def lean_poly_degree(p) -> int:
     if not p:
         return 0
@@ -405,15 +386,201 @@ def test_the_lean_restructurings_agree_with_the_python_twin_on_edge_cases():
     for bias, n, m in itertools.product((False, True), range(4), range(4)):
         want = C.family_matrix_mod(P, bias, [0, P - 1, 5], ps[:n], invs[:m], pts)
         assert lean_family_matrix_mod(P, bias, [0, P - 1, 5], ps[:n], invs[:m], pts) == want
-        inst = C.CompindInstance(2, ps[:n], [(0, 1), (-1, 1), (1, 3)], bias)
-        for lam, x in itertools.product(([], [1], [2, -1, 3, 4]), pts):
-            assert lean_relation_at(inst, lam, x) == C.relation_at(inst, lam, x)
     for p in ([], *ps, [((1, 1), [2, 3]), ((0, 1), [7, 0]), ((1, 1), [1])]):
         assert lean_poly_degree(p) == C.poly_degree(p)
     for j in range(4):
         assert [C.nth_q(C.unit_sigma(j), i) for i in range(6)] == [
             (1, 1) if i == j else (0, 1) for i in range(6)
         ]
+
+
+# Python transcriptions, clause by clause, of the Lean defs of the coefficient expansion
+# (structural recursion on the first list, folds from the right); they must agree with the
+# loops of the twin on every edge case (ragged exponent vectors, empty sigma, empty or short
+# lam, lam longer than the polynomials, zero coefficients, repeated exponent vectors).
+def lean_exps_add(a: list[int], b: list[int]) -> list[int]:
+    if a and b:
+        return [a[0] + b[0], *lean_exps_add(a[1:], b[1:])]
+    return []
+
+
+def lean_exps_eq(a: list[int], b: list[int]) -> bool:
+    if not a and not b:
+        return True
+    if a and b:
+        return a[0] == b[0] and lean_exps_eq(a[1:], b[1:])
+    return False
+
+
+def lean_term_mul(s: C.Term, t: C.Term) -> C.Term:
+    return (K.qmul(s[0], t[0]), lean_exps_add(s[1], t[1]))
+
+
+def lean_terms_scale(t: C.Term, q: list[C.Term]) -> list[C.Term]:
+    return [] if not q else [lean_term_mul(t, q[0]), *lean_terms_scale(t, q[1:])]
+
+
+def lean_poly_mul_t(p: list[C.Term], q: list[C.Term]) -> list[C.Term]:
+    return [] if not p else lean_terms_scale(p[0], q) + lean_poly_mul_t(p[1:], q)
+
+
+def lean_add_term(t: C.Term, acc: list[C.Term]) -> list[C.Term]:
+    if not acc:
+        return [t]
+    u = acc[0]
+    if lean_exps_eq(u[1], t[1]):
+        return [(K.qadd(u[0], t[0]), u[1]), *acc[1:]]
+    return [u, *lean_add_term(t, acc[1:])]
+
+
+def lean_normalize(ts: list[C.Term]) -> list[C.Term]:
+    return [] if not ts else lean_add_term(ts[0], lean_normalize(ts[1:]))
+
+
+def lean_zero_exps(n: int) -> list[int]:
+    return [] if n == 0 else [0, *lean_zero_exps(n - 1)]
+
+
+def lean_const_term(c: K.Rat, nvars: int) -> C.Term:
+    return (c, lean_zero_exps(nvars))
+
+
+def lean_compose_t(nvars: int, sigma: list[K.Rat], p: list[C.Term]) -> list[C.Term]:
+    if not sigma:
+        return []
+    rest = lean_compose_t(nvars, sigma[1:], p)
+    return lean_normalize([lean_const_term(sigma[0], nvars), *lean_poly_mul_t(p, rest)])
+
+
+def lean_scaled_compositions(nvars, sigma, ps, lams) -> list[C.Term]:
+    if ps and lams:
+        head = lean_terms_scale(
+            lean_const_term(C.qint(lams[0]), nvars), lean_compose_t(nvars, sigma, ps[0])
+        )
+        return head + lean_scaled_compositions(nvars, sigma, ps[1:], lams[1:])
+    return []
+
+
+def lean_relation_poly(inst: C.CompindInstance, lam: list[int]) -> list[C.Term]:
+    if inst.bias and not lam:
+        return []
+    if inst.bias:
+        head = lean_const_term(C.qint(lam[0]), inst.nvars)
+        rest = lean_scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam[1:])
+        return lean_normalize([head, *rest])
+    return lean_normalize(lean_scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam))
+
+
+def lean_all_zero_terms(ts: list[C.Term]) -> bool:
+    return not ts or (ts[0][0][0] == 0 and lean_all_zero_terms(ts[1:]))
+
+
+def lean_check_dependent(inst: C.CompindInstance, lam: list[int]) -> bool:
+    return (
+        len(lam) == C.family_size(inst)
+        and C.nonzero_int(lam)
+        and C.polys_ok(inst.nvars, inst.polys)
+        and K.rats_pos(inst.sigma)
+        and lean_all_zero_terms(lean_relation_poly(inst, lam))
+    )
+
+
+def random_terms(rng: random.Random, nvars: int, n: int, ragged: bool = False) -> list[C.Term]:
+    """n terms with small exponents (often repeated), coefficients with zeros and
+    denominators; ragged: exponent vectors of any length up to nvars + 1."""
+    out = []
+    for _ in range(n):
+        length = rng.randrange(nvars + 2) if ragged else nvars
+        exps = [rng.randrange(3) for _ in range(length)]
+        out.append(((rng.choice((-2, -1, 0, 0, 1, 3)), rng.choice((1, 1, 2, 3))), exps))
+    return out
+
+
+def exact_relation_at(inst: C.CompindInstance, lam: list[int], x: list[int]) -> K.Rat:
+    """sum_i lam_i f_i(x) by evaluation (what the expansion must mean)."""
+    xq = K.ints_q(x)
+    ar = K.ARITH_Q
+    vals = [
+        C.horner(ar, inst.sigma, C.poly_eval(ar, C.term_coeffs(q), C.term_exps(q), xq))
+        for q in inst.polys
+    ]
+    return K.dot(ar, K.ints_q(lam), [ar.one, *vals] if inst.bias else vals)
+
+
+def test_the_lean_expansion_defs_agree_with_the_python_twin_on_edge_cases():
+    rng = random.Random(1)
+    vectors = [[], [0], [1], [2], [0, 0], [1, 0], [0, 1], [1, 2, 3]]
+    for a, b in itertools.product(vectors, vectors):
+        assert lean_exps_add(a, b) == C.exps_add(a, b)
+        assert lean_exps_eq(a, b) == C.exps_eq(a, b)
+    for _ in range(300):
+        nvars = rng.randrange(3)
+        ragged = rng.random() < 0.3
+        p = random_terms(rng, nvars, rng.randrange(4), ragged)
+        q = random_terms(rng, nvars, rng.randrange(4), ragged)
+        acc = random_terms(rng, nvars, rng.randrange(5), ragged)
+        t = random_terms(rng, nvars, 1, ragged)[0]
+        assert lean_terms_scale(t, q) == C.terms_scale(t, q)
+        assert lean_poly_mul_t(p, q) == C.poly_mul_t(p, q)
+        assert lean_add_term(t, acc) == C.add_term(t, acc)
+        assert lean_normalize(acc + p) == C.normalize(acc + p)
+        assert lean_zero_exps(nvars) == C.zero_exps(nvars)
+        sigma = [(rng.randrange(-2, 3), rng.choice((1, 2))) for _ in range(rng.randrange(4))]
+        assert lean_compose_t(nvars, sigma, p) == C.compose_t(nvars, sigma, p)
+        ps = [random_terms(rng, nvars, rng.randrange(3), ragged) for _ in range(rng.randrange(4))]
+        lam = [rng.randrange(-2, 3) for _ in range(rng.randrange(5))]
+        got = lean_scaled_compositions(nvars, sigma, ps, lam)
+        assert got == C.scaled_compositions(nvars, sigma, ps, lam)
+        for bias in (False, True):
+            inst = C.CompindInstance(nvars, ps, sigma, bias)
+            assert lean_relation_poly(inst, lam) == C.relation_poly(inst, lam)
+            assert lean_check_dependent(inst, lam) == C.check_dependent(inst, lam)
+        assert lean_all_zero_terms(acc) == C.all_zero_terms(acc)
+    # with biases an empty lam has no terms at all (and fails the length check before that)
+    inst = C.CompindInstance(1, [[((1, 1), [1])]], [(1, 1)], True)
+    assert C.relation_poly(inst, []) == lean_relation_poly(inst, []) == []
+    assert not C.check_dependent(inst, []) and not lean_check_dependent(inst, [])
+
+
+def test_the_expansion_means_the_relation_and_decides_it_like_the_unisolvent_lattice():
+    """relation_poly evaluates to sum_i lam_i f_i at every point, has one term per exponent
+    vector, and is all zero exactly when the relation vanishes on the principal lattice of
+    degree deg sigma * max deg p_i (the check the expansion replaced)."""
+    rng = random.Random(2)
+    zero_seen = nonzero_seen = 0
+    for _ in range(200):
+        nvars = rng.randrange(1, 3)
+        ps = [random_terms(rng, nvars, rng.randrange(1, 3)) for _ in range(rng.randrange(1, 4))]
+        if rng.random() < 0.4:  # a dependent family: a scaled copy of the first polynomial
+            c = rng.choice((2, -1, 3))
+            ps.append([((c * t[0][0], t[0][1]), t[1]) for t in ps[0]])
+        sigma = [(rng.randrange(-2, 3), rng.choice((1, 2))) for _ in range(rng.randrange(1, 4))]
+        bias = rng.random() < 0.5
+        inst = C.CompindInstance(nvars, ps, sigma, bias)
+        lam = [rng.randrange(-3, 4) for _ in range(C.family_size(inst))]
+        terms = C.relation_poly(inst, lam)
+        exps = [tuple(t[1]) for t in terms]
+        assert len(set(exps)) == len(exps)
+        d = C.nsub(len(sigma), 1) * C.max_degree(ps)
+        points = K.lattice(nvars, d)
+        for x in points[:12]:
+            value = C.poly_eval(K.ARITH_Q, C.term_coeffs(terms), C.term_exps(terms), K.ints_q(x))
+            want = exact_relation_at(inst, lam, x)
+            assert value[0] * want[1] == want[0] * value[1]
+        on_lattice = all(exact_relation_at(inst, lam, x)[0] == 0 for x in points)
+        assert C.all_zero_terms(terms) == on_lattice
+        zero_seen += on_lattice
+        nonzero_seen += not on_lattice
+    assert zero_seen and nonzero_seen
+    # the demo relation: 3 sigma(x) - 3 sigma(2x) + sigma(3x) = 0 for sigma of degree <= 2 only
+    polys = [[((1, 1), [1])], [((2, 1), [1])], [((3, 1), [1])]]
+    square = C.CompindInstance(1, polys, [(0, 1), (1, 1), (1, 1)], False)
+    cubic = C.CompindInstance(1, polys, [(0, 1), (1, 1), (1, 1), (1, 1)], False)
+    assert C.check_dependent(square, [3, -3, 1]) and lean_check_dependent(square, [3, -3, 1])
+    # (the right folds leave the exponent vectors in this order; only z^3 survives: 3 - 24 + 27)
+    want = [((0, 1), [0]), ((0, 1), [2]), ((6, 1), [3]), ((0, 1), [1])]
+    assert C.relation_poly(cubic, [3, -3, 1]) == lean_relation_poly(cubic, [3, -3, 1]) == want
+    assert not C.check_dependent(cubic, [3, -3, 1])
 
 
 def lean_chunk_rows(ncols: int, nrows: int, th: list[int]) -> list[list[int]]:
@@ -697,7 +864,7 @@ TAMPERS: list[tuple[str, str, Callable[[str], str], set[int]]] = [
     ("demo", "the number of functions k",
      lambda t: swap(t, "theorem fact_0 :", "wit_0 3 =", "wit_0 2 ="), {0}),
     ("demo", "the relation lam", lambda t: swap(t, "def lam_1 :", "[3, -3, 1]", "[3, -3, 2]"), {1}),
-    ("demo", "sigma of a dependence (cubic: the lattice grows, the relation fails)",
+    ("demo", "sigma of a dependence (cubic: the z^3 coefficient 3 - 24 + 27 is not zero)",
      lambda t: swap(t, "def sigma_1 :", "[(0, 1), (1, 1), (1, 1)]",
                     "[(0, 1), (1, 1), (1, 1), (1, 1)]"), {1}),
     ("demo", "the top degree of dependent_all",

@@ -4,11 +4,12 @@ the family has biases), exact dependence relations, and the coefficient conditio
 Prop. 2.1 and Prop. 3.3.
 Python twin: certify/checker/kernel_compind.py (NNCert/Compind). Same names (camelCase here),
 same order, with exceptions forced by Lean's define-before-use rule or by structural
-recursion: `nsub` sits before `checkDependent` and `qmul3` before `delta2` (their first users;
-Python defines them later), and the Lean-only helpers `familyRowsMod`, `relationVals`,
-`dependentFrom`, `anyZeroColFrom`, `eqInts` and `hiddenOkFrom` stand for comprehensions, loops
-and list comparisons of the Python twin. The private Python helper `_dot_q` is `dot arithQ`
-(NNCert.Net), which computes the same sum in the same order.
+recursion: `qint` sits before `scaledCompositions` and `qmul3` before `delta2` (their first
+users; Python defines them later), and the Lean-only helpers `familyRowsMod`, `dependentFrom`,
+`anyZeroColFrom`, `eqInts` and `hiddenOkFrom` stand for comprehensions, loops and list
+comparisons of the Python twin. Dependence relations are checked by expanding their
+coefficients (`relationPoly`: exact rational arithmetic, like terms combined), not by
+evaluation at points.
 Conventions: a multivariate polynomial is a list of terms `((num, den), exponents)`, the
 exponent list of length `nvars` (entries `Nat`, so never negative); the activation `σ` is a
 coefficient list of rational pairs, constant term first; rationals are unnormalised pairs with
@@ -201,23 +202,125 @@ def checkIndependent (inst : CompindInstance) (w : IndepWitness) (k : Nat) : Boo
       w.points)
     w.inv
 
-/-- `relationVals sigma ps xq` is `[σ(q(xq)) for q in ps]`, computed exactly with `arithQ`
-(`σ` has the coefficients `sigma`). Lean-only helper of `relationAt` (the Python twin builds
-this list by a comprehension over `inst.polys`). -/
-def relationVals (sigma : List (Int × Int)) (ps : List (List ((Int × Int) × List Nat)))
-    (xq : List (Int × Int)) : List (Int × Int) :=
-  match ps with
+/-- `expsAdd a b` is the entrywise sum of the exponent vectors `a` and `b` (the exponents of
+the product of two monomials), over the shorter of the two lists. -/
+def expsAdd (a b : List Nat) : List Nat :=
+  match a, b with
+  | x :: a', y :: b' => (x + y) :: expsAdd a' b'
+  | _, _ => []
+termination_by structural a
+
+/-- `expsEq a b` holds when the exponent vectors `a` and `b` are equal: same length, same
+entries. -/
+def expsEq (a b : List Nat) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Nat.beq x y && expsEq a' b'
+  | _, _ => false
+termination_by structural a
+
+/-- `termMul s t` is the product of the terms `s` and `t`: coefficient `s.1 * t.1` (exact, with
+`arithQ`), exponents `expsAdd s.2 t.2`. -/
+def termMul (s t : (Int × Int) × List Nat) : (Int × Int) × List Nat :=
+  (arithQ.mul s.1 t.1, expsAdd s.2 t.2)
+
+/-- `termsScale t q` is the product `t * q` of the term `t` and the term list `q`, term by term
+(`[termMul t u for u in q]`, in the order of `q`). -/
+def termsScale (t : (Int × Int) × List Nat) (q : List ((Int × Int) × List Nat)) :
+    List ((Int × Int) × List Nat) :=
+  match q with
   | [] => []
-  | q :: ps' =>
-    (horner arithQ sigma (polyEval arithQ (termCoeffs q) (termExps q) xq)) ::
-      relationVals sigma ps' xq
+  | u :: q' => (termMul t u) :: termsScale t q'
+termination_by structural q
+
+/-- `polyMulT p q` is the product `p * q` as the list of all pairwise term products, not yet
+normalised: `termsScale t q` for each term `t` of `p`, in order, concatenated. -/
+def polyMulT (p q : List ((Int × Int) × List Nat)) : List ((Int × Int) × List Nat) :=
+  match p with
+  | [] => []
+  | t :: p' => termsScale t q ++ polyMulT p' q
+termination_by structural p
+
+/-- `addTerm t acc` adds the term `t` into the term list `acc`: the first term `u` of `acc` whose
+exponents equal those of `t` becomes `(u.1 + t.1, u.2)` (exact, with `arithQ`, `u` first) and
+the rest of `acc` is kept as it is; when there is no such term, `t` is appended at the end. -/
+def addTerm (t : (Int × Int) × List Nat) (acc : List ((Int × Int) × List Nat)) :
+    List ((Int × Int) × List Nat) :=
+  match acc with
+  | [] => [t]
+  | u :: acc' =>
+    cond (expsEq u.2 t.2) ((arithQ.add u.1 t.1, u.2) :: acc') (u :: addTerm t acc')
+termination_by structural acc
+
+/-- `normalize ts` is the term list `ts` with like terms combined (one term per exponent vector,
+coefficients summed exactly, zero coefficients kept), folding from the right:
+`normalize (t :: ts') = addTerm t (normalize ts')`. -/
+def normalize (ts : List ((Int × Int) × List Nat)) : List ((Int × Int) × List Nat) :=
+  match ts with
+  | [] => []
+  | t :: ts' => addTerm t (normalize ts')
+termination_by structural ts
+
+/-- `zeroExps n` is the exponent vector `[0, ..., 0]` of length `n` (the constant monomial). -/
+def zeroExps (n : Nat) : List Nat :=
+  match n with
+  | 0 => []
+  | n' + 1 => 0 :: zeroExps n'
+termination_by structural n
+
+/-- `constTerm c nvars` is the constant term `c` of a polynomial in `nvars` variables: the
+coefficient `c` with the exponents `zeroExps nvars`. -/
+def constTerm (c : Int × Int) (nvars : Nat) : (Int × Int) × List Nat :=
+  (c, zeroExps nvars)
+
+/-- `composeT nvars sigma p` is the term list of the composition `σ(p)` for
+`σ(z) = Σ_k sigma[k] z^k`, by Horner's scheme with like terms combined at every step:
+`σ(p) = normalize (c_0 :: p * (c_1 + p * (c_2 + ...)))`, the empty `σ` giving no terms. -/
+def composeT (nvars : Nat) (sigma : List (Int × Int)) (p : List ((Int × Int) × List Nat)) :
+    List ((Int × Int) × List Nat) :=
+  match sigma with
+  | [] => []
+  | c :: sigma' => normalize ((constTerm c nvars) :: polyMulT p (composeT nvars sigma' p))
+termination_by structural sigma
+
+/-- `qint c` is the integer `c` as the rational pair `(c, 1)`. Placed here, before its first
+user `scaledCompositions`; the Python twin defines it further down, after `nthQ`. -/
+def qint (c : Int) : Int × Int :=
+  (c, 1)
+
+/-- `scaledCompositions nvars sigma ps lams` is `Σ_i lams[i] * σ(ps[i])` as a term list, not
+normalised across `i`: for each `i` (over the shorter of `ps` and `lams`), the terms of
+`composeT nvars sigma ps[i]` multiplied by the constant `lams[i]`, concatenated in order. -/
+def scaledCompositions (nvars : Nat) (sigma : List (Int × Int))
+    (ps : List (List ((Int × Int) × List Nat))) (lams : List Int) :
+    List ((Int × Int) × List Nat) :=
+  match ps, lams with
+  | q :: ps', lam :: lams' =>
+    termsScale (constTerm (qint lam) nvars) (composeT nvars sigma q) ++
+      scaledCompositions nvars sigma ps' lams'
+  | _, _ => []
 termination_by structural ps
 
-/-- `relationAt inst lam x` is `Σ_i lam[i] * f_i(x)` exactly, as a rational pair, with
-`f_0 = 1` first when the family has biases (over the shorter of `lam` and the functions). -/
-def relationAt (inst : CompindInstance) (lam : List Int) (x : List Int) : Int × Int :=
-  let vals := relationVals inst.sigma inst.polys (intsQ x)
-  dot arithQ (intsQ lam) (cond inst.bias (arithQ.one :: vals) vals)
+/-- `relationPoly inst lam` is the term list, like terms combined, of `Σ_i lam[i] * f_i` for the
+functions `f_i` of the family: with biases `f_0 = 1`, so `lam`'s head is the coefficient of the
+constant and its tail scales `σ(p_1), σ(p_2), ...` (no terms at all when `lam` is empty);
+without biases `lam` scales `σ(p_1), σ(p_2), ...` directly. -/
+def relationPoly (inst : CompindInstance) (lam : List Int) : List ((Int × Int) × List Nat) :=
+  match inst.bias, lam with
+  | true, [] => []
+  | true, l0 :: lam' =>
+    normalize
+      ((constTerm (qint l0) inst.nvars) ::
+        scaledCompositions inst.nvars inst.sigma inst.polys lam')
+  | false, _ => normalize (scaledCompositions inst.nvars inst.sigma inst.polys lam)
+
+/-- `allZeroTerms ts` holds when every term of `ts` has numerator `0` (a zero coefficient, its
+denominator being positive). -/
+def allZeroTerms (ts : List ((Int × Int) × List Nat)) : Bool :=
+  match ts with
+  | [] => true
+  | t :: ts' => decide (t.1.1 = 0) && allZeroTerms ts'
+termination_by structural ts
 
 /-- `nonzeroInt lam` holds when some entry of `lam` is not `0`. -/
 def nonzeroInt (lam : List Int) : Bool :=
@@ -226,27 +329,16 @@ def nonzeroInt (lam : List Int) : Bool :=
   | v :: lam' => !(decide (v = 0)) || nonzeroInt lam'
 termination_by structural lam
 
-/-- `relationVanishes inst lam pts` holds when `relationAt inst lam x = 0` at every point `x`
-of `pts`. -/
-def relationVanishes (inst : CompindInstance) (lam : List Int) (pts : List (List Int)) : Bool :=
-  allZeroQ (pts.map (fun x => relationAt inst lam x))
-
-/-- `nsub a b` is the natural-number subtraction `a - b`, truncated at `0` (`Nat.sub`).
-Placed here, before its first user `checkDependent`; the Python twin defines it further down,
-after `qeq`. -/
-def nsub (a b : Nat) : Nat :=
-  a - b
-
-/-- `checkDependent inst lam` holds when `lam ≠ 0` and `Σ_i lam[i] * f_i = 0` identically: the
-relation vanishes exactly on the principal lattice of degree `deg σ * max_i deg p_i`
-(`deg σ = sigma.length - 1`), which is unisolvent for polynomials of that total degree. -/
+/-- `checkDependent inst lam` holds when `lam ≠ 0` has one entry per function of the family, the
+instance is well formed (exponent vectors of length `nvars`, positive denominators), and
+`Σ_i lam[i] * f_i = 0` identically: every coefficient of the expanded relation
+`relationPoly inst lam` (exact rational arithmetic, like terms combined) is zero. -/
 def checkDependent (inst : CompindInstance) (lam : List Int) : Bool :=
   Nat.beq lam.length (familySize inst) &&
   nonzeroInt lam &&
   polysOk inst.nvars inst.polys &&
   ratsPos inst.sigma &&
-  relationVanishes inst lam
-    (lattice inst.nvars ((nsub inst.sigma.length 1) * maxDegree inst.polys))
+  allZeroTerms (relationPoly inst lam)
 
 /-- `unitSigma j` is the coefficient list of `z^j`: `j` zeros `(0, 1)`, then `(1, 1)`. -/
 def unitSigma (j : Nat) : List (Int × Int) :=
@@ -289,10 +381,6 @@ def nthQ (xs : List (Int × Int)) (j : Nat) : Int × Int :=
   | _ :: xs', j' + 1 => nthQ xs' j'
 termination_by structural xs
 
-/-- `qint c` is the integer `c` as the rational pair `(c, 1)`. -/
-def qint (c : Int) : Int × Int :=
-  (c, 1)
-
 /-- `qneg a` is `-a` as the pair `(-a.1, a.2)`. -/
 def qneg (a : Int × Int) : Int × Int :=
   (-(a.1), a.2)
@@ -301,6 +389,10 @@ def qneg (a : Int × Int) : Int × Int :=
 positive). -/
 def qeq (a b : Int × Int) : Bool :=
   decide (a.1 * b.2 = b.1 * a.2)
+
+/-- `nsub a b` is the natural-number subtraction `a - b`, truncated at `0` (`Nat.sub`). -/
+def nsub (a b : Nat) : Nat :=
+  a - b
 
 /-- `qmul3 a b c` is the product `a * (b * c)` of rational pairs. Placed here, before its first
 user `delta2`; the Python twin defines it after `delta3`. -/
