@@ -4,16 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
+COMPIND_KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
+
 
 def check_certificate(cert: dict[str, Any]) -> list[str]:
-    """Problems found in a certificate (an empty list means it is accepted)."""
+    """Problems found in a certificate (an empty list means it is accepted).
+
+    Validates the envelope (schema, name) once, dispatches on the kind, and turns any
+    malformed field into a reported problem rather than an exception."""
+    from certify.certificate import SCHEMA
+    from certify.checker import compind, rank
+    from certify.checker.rank import Malformed
+    from certify.spec import NAME_RE
+
+    if not isinstance(cert, dict):
+        return ["certificate: expected a JSON object"]
+    if cert.get("schema") != SCHEMA:
+        return [f"schema: expected {SCHEMA!r}"]
+    name = cert.get("name")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
     kind = cert.get("kind")
-    if kind == "rank":
-        from certify.checker import rank
-
-        return rank.check(cert)
-    if kind in ("compind", "prop21", "newman-slater", "mlp-identifiable"):
-        from certify.checker import compind
-
-        return compind.check(cert)
-    return [f"unknown certificate kind {kind!r}"]
+    check = rank.check if kind == "rank" else compind.check if kind in COMPIND_KINDS else None
+    if check is None:
+        return [f"unknown certificate kind {kind!r}"]
+    try:
+        return check(cert)
+    except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError, Malformed) as e:
+        return [f"malformed {kind} certificate: {type(e).__name__}: {e}"]
