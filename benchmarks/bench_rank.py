@@ -147,17 +147,20 @@ def main() -> None:
         print(json.dumps(fn(widths)))
         return
     results: dict[str, list] = {"generation": [], "sympy": [], "coq": []}
+    for key, w in COQ.items():
+        results["coq"].append(run_case("coq", key, w, a.timeout))
+        print(results["coq"][-1], flush=True)
     for key, w in GENERATION.items():
         if a.quick and key == "1e4":
             continue
         results["generation"].append(run_case("generate", key, w, a.timeout))
         print(results["generation"][-1], flush=True)
-        if not (a.quick and key != "1e2"):
-            results["sympy"].append(run_case("sympy", key, w, a.timeout))
+        # sympy's exact rank is cubic in pure Python: the 10^4 case is hopeless (10^3 already
+        # takes minutes), so the baseline stops at 10^3 with a shorter limit.
+        if key == "1e2" or (key == "1e3" and not a.quick):
+            results["sympy"].append(run_case("sympy", key, w, min(a.timeout, 1200)))
             print(results["sympy"][-1], flush=True)
-    for key, w in COQ.items():
-        results["coq"].append(run_case("coq", key, w, a.timeout))
-        print(results["coq"][-1], flush=True)
+        a.out.write_text(json.dumps(results, indent=1) + "\n")
     a.out.write_text(json.dumps(results, indent=1) + "\n")
 
 
