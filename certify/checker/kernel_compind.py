@@ -68,25 +68,6 @@ def term_exps(p: list[Term]) -> list[list[int]]:
     return [t[1] for t in p]
 
 
-def total_degree(es: list[int]) -> int:
-    return sum(es)
-
-
-def poly_degree(p: list[Term]) -> int:
-    """Total degree of the terms (0 for no terms), zero coefficients included."""
-    d = 0
-    for es in term_exps(p):
-        d = max(d, total_degree(es))
-    return d
-
-
-def max_degree(ps: list[list[Term]]) -> int:
-    d = 0
-    for p in ps:
-        d = max(d, poly_degree(p))
-    return d
-
-
 def exps_ok(nvars: int, p: list[Term]) -> bool:
     """Every exponent vector has nvars entries (naturals) and every denominator is positive."""
     return (

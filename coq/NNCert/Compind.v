@@ -56,17 +56,6 @@ Definition term_coeffs (p : list ((Z * Z) * list nat)) : list (Z * Z) := map fst
 (** The exponent vectors of the terms of a polynomial, in order. *)
 Definition term_exps (p : list ((Z * Z) * list nat)) : list (list nat) := map snd p.
 
-(** The total degree [es_1 + ... + es_n] of a monomial. *)
-Definition total_degree (es : list nat) : nat := list_sum es.
-
-(** The largest total degree of the terms (0 for no terms), zero coefficients included. *)
-Definition poly_degree (p : list ((Z * Z) * list nat)) : nat :=
-  fold_left (fun d es => Nat.max d (total_degree es)) (term_exps p) O.
-
-(** The largest [poly_degree] of the polynomials (0 for none). *)
-Definition max_degree (ps : list (list ((Z * Z) * list nat))) : nat :=
-  fold_left (fun d p => Nat.max d (poly_degree p)) ps O.
-
 (** Every exponent vector has [nvars] entries and every denominator is positive. (The
     Python twin also checks that the exponents are naturals; the type [nat] forces that.) *)
 Definition exps_ok (nvars : nat) (p : list ((Z * Z) * list nat)) : bool :=

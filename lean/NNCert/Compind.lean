@@ -67,34 +67,6 @@ def termExps (p : List ((Int × Int) × List Nat)) : List (List Nat) :=
   | t :: p' => (t.2) :: termExps p'
 termination_by structural p
 
-/-- `totalDegree es` is the total degree `Σ_k es[k]` of the monomial with exponents `es`. -/
-def totalDegree (es : List Nat) : Nat :=
-  match es with
-  | [] => 0
-  | e :: es' => e + totalDegree es'
-termination_by structural es
-
-/-- `polyDegree p` is the largest total degree of the terms of `p` (`0` for no terms), terms
-with a zero coefficient included. -/
-def polyDegree (p : List ((Int × Int) × List Nat)) : Nat :=
-  match p with
-  | [] => 0
-  | t :: p' =>
-    let d := polyDegree p'
-    let e := totalDegree t.2
-    cond (Nat.ble e d) d e
-termination_by structural p
-
-/-- `maxDegree ps` is the largest `polyDegree` of the polynomials of `ps` (`0` for none). -/
-def maxDegree (ps : List (List ((Int × Int) × List Nat))) : Nat :=
-  match ps with
-  | [] => 0
-  | p :: ps' =>
-    let d := maxDegree ps'
-    let e := polyDegree p
-    cond (Nat.ble e d) d e
-termination_by structural ps
-
 /-- `expsOk nvars p` holds when every exponent vector of `p` has `nvars` entries and every
 coefficient has a positive denominator. (The Python twin also checks that the exponents are
 nonnegative; here they are `Nat`, so that holds by their type.) -/
