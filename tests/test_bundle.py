@@ -267,3 +267,48 @@ def test_names_that_collide_as_prover_modules_are_refused(tmp_path: Path):
                 str(tmp_path / "o"), "--no-coq", "--no-lean")  # fmt: skip
     assert r.returncode != 0 and "same prover module" in r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def _run_with_path(tmp_path: Path, path: str, out: Path):
+    import os
+    import subprocess
+    import sys
+
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    env = dict(os.environ, PATH=path)
+    return subprocess.run(
+        [sys.executable, "-m", "certify.cli", "run", str(spec), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_a_failing_prover_gives_a_failed_verdict_with_its_message_and_exit_1(tmp_path: Path):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    coqc = fake / "coqc"
+    coqc.write_text(
+        "#!/bin/sh\necho 'File \"x.v\", line 3, characters 0-5:\nError: boom'\nexit 1\n"
+    )
+    coqc.chmod(0o755)
+    out = tmp_path / "o"
+    r = _run_with_path(tmp_path, f"{fake}:/usr/bin:/bin", out)
+    assert r.returncode == 1, r.stdout + r.stderr
+    m = json.loads((out / "manifest.json").read_text())
+    (e,) = m["certificates"]
+    assert e["verdicts"]["coq"] == "failed"
+    assert "boom" in e["messages"]["coq"]
+
+
+def test_missing_provers_give_not_run_never_passed(tmp_path: Path):
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    out = tmp_path / "o"
+    r = _run_with_path(tmp_path, str(empty), out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = json.loads((out / "manifest.json").read_text())
+    (e,) = m["certificates"]
+    assert e["verdicts"] == {"checker": "passed", "coq": "not-run", "lean": "not-run"}
+    assert m["tool"]["coqc"] is None and m["tool"]["lean"] is None
