@@ -34,6 +34,7 @@ from tests.test_lean_library import (
     ROOT,
     TEMPLATE_DIR,
     _documented,
+    _layout_problems,
     calls,
     camel,
     lean_defs,
@@ -933,6 +934,7 @@ def test_the_rendered_file_has_the_shape_a_renderer_reads(family: str):
         assert re.match(r"[\[(\-\d]|true|false|\{", value), (name, value)
     for pattern, why in FORBIDDEN:
         assert not re.search(pattern, text, re.M), why
+    assert not _layout_problems(text)
 
 
 def test_the_instance_names_the_namespace_defs_in_full():

@@ -355,6 +355,7 @@ def test_the_lake_project_pins_lean_v4_36_0_and_builds_both_libraries_by_default
     libs = {lib["name"]: lib for lib in config["lean_lib"]}
     assert set(libs) == {"NNCert", "Certificates"}
     assert libs["Certificates"]["globs"] == ["Certificates.+"]
+    assert config["leanOptions"] == {"autoImplicit": False}
     manifest = json.loads((LEAN_DIR / "lake-manifest.json").read_text())
     assert manifest == {
         "version": "1.2.0",
@@ -476,6 +477,129 @@ def test_the_recursion_lint_rejects_a_def_that_is_not_plainly_structural(why: st
     assert recursion_problems(d)
 
 
+# ---------------------------------------------------------------- warnings (--wfail)
+def _used(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w.']){re.escape(name)}(?![\w'])", text) is not None
+
+
+def _scope(lines: list[str], i: int, first: str, strict: bool) -> str:
+    """`first` plus the lines after line i that are indented deeper than it (`strict`) or at
+    least as deep (not `strict`): the scope of a match alternative or a `let` on line i."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    out = [first]
+    for line in lines[i + 1 :]:
+        depth = len(line) - len(line.lstrip())
+        if line.strip() and (depth <= indent if strict else depth < indent):
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def unused_names(d: LeanDef) -> list[str]:
+    """Names the unusedVariables linter would report (a warning, so an error under
+    `lake build --wfail`): explicit parameters, `let` names and match-pattern variables that
+    never occur in their scope. A leading `_` silences the linter, as in Lean."""
+    out = [f"parameter {p}" for p in d.explicit if not p.startswith("_") and not _used(p, d.body)]
+    lines = d.body.splitlines()
+    for i, line in enumerate(lines):
+        if m := re.match(r"\s*let ([\w']+)\s*:=", line):
+            name = m.group(1)
+            if not name.startswith("_") and not _used(name, _scope(lines, i, "", False)):
+                out.append(f"let {name}")
+        if m := re.match(r"\s*\|(.*?)=>(.*)$", line):
+            rhs = _scope(lines, i, m.group(2), True)
+            for v in re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", m.group(1)):
+                if v not in ("true", "false") and not _used(v, rhs):
+                    out.append(f"pattern variable {v} in |{m.group(1)}=>")
+    return out
+
+
+def all_library_defs() -> list[LeanDef]:
+    return [d for path in sorted((LEAN_DIR / "NNCert").glob("*.lean")) for d in lean_defs(path)]
+
+
+@pytest.mark.parametrize("d", all_library_defs(), ids=lambda d: d.name)
+def test_no_library_def_leaves_a_variable_unused_which_wfail_would_make_an_error(d: LeanDef):
+    assert not unused_names(d), f"{d.name}: {unused_names(d)}"
+
+
+UNUSED = {  # (what Lean warns about, the same def with the warning silenced or fixed)
+    "parameter": (
+        "def f (xs : List Int) (k : Nat) : Nat :=\n  xs.length",
+        "def f (xs : List Int) (_k : Nat) : Nat :=\n  xs.length",
+    ),
+    "let": (
+        "def f (xs : List Int) : Nat :=\n  let n := xs.length\n  let m := 2\n  n + 1",
+        "def f (xs : List Int) : Nat :=\n  let n := xs.length\n  let m := 2\n  n + m",
+    ),
+    "pattern variable": (
+        "def f (xs : List Int) : Nat :=\n  match xs with\n  | [] => 0\n"
+        "  | x :: xs' => f xs' + 1\ntermination_by structural xs",
+        "def f (xs : List Int) : Nat :=\n  match xs with\n  | [] => 0\n"
+        "  | _x :: xs' => f xs' + 1\ntermination_by structural xs",
+    ),
+    "nested pattern variable": (
+        "def f (xs : List Int) : Int :=\n  match xs with\n  | [] => 0\n  | x :: xs' =>\n"
+        "    match f xs', x with\n    | s, t => s\ntermination_by structural xs",
+        "def f (xs : List Int) : Int :=\n  match xs with\n  | [] => 0\n  | x :: xs' =>\n"
+        "    match f xs', x with\n    | s, t => s + t\ntermination_by structural xs",
+    ),
+}
+
+
+@pytest.mark.parametrize("why", UNUSED)
+def test_the_unused_variable_lint_catches_what_lean_would_warn_about(why: str, tmp_path: Path):
+    path = tmp_path / "Bad.lean"
+    for source, warns in zip(UNUSED[why], (True, False), strict=True):
+        path.write_text(source + "\n")
+        [d] = lean_defs(path)
+        assert bool(unused_names(d)) is warns, source
+
+
+def _layout_problems(text: str) -> list[str]:
+    """Layout a build trips over: a line opening with `&&`/`||` (the operator must end the
+    previous line), tabs, unbalanced (nesting) block comments, the `-[` token of
+    `Int.negSucc` notation glued to a literal."""
+    out = [
+        f"line {n}: {line.strip()[:40]}"
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.lstrip().startswith(("&&", "||")) or "\t" in line
+    ]
+    depth, i = 0, 0
+    while i < len(text):
+        if text.startswith("/-", i):
+            depth, i = depth + 1, i + 2
+        elif text.startswith("-/", i):
+            depth, i = depth - 1, i + 2
+            if depth < 0:
+                out.append(f"stray -/ at offset {i}")
+        elif depth == 0 and text.startswith("--", i):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        else:
+            i += 1
+    if depth:
+        out.append(f"{depth} unclosed block comment(s)")
+    if "-[" in re.sub(r"/-.*?-/|--[^\n]*", "", text, flags=re.S):
+        out.append("a '-[' token")
+    return out
+
+
+@pytest.mark.parametrize(
+    "path", [*lean_sources(), *template_sources()], ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_no_lean_source_or_template_has_a_layout_hazard(path: Path):
+    assert not _layout_problems(path.read_text())
+
+
+def test_the_layout_lint_catches_what_it_should():
+    assert _layout_problems("def f : Bool :=\n  true\n  && false\n")
+    assert _layout_problems("/- a /- b -/\ndef x := 1\n")
+    assert _layout_problems("/-- doc -/ -/\n")
+    assert _layout_problems("def xs : List Int := [1, -[2+1]]\n")
+    assert not _layout_problems("/- a /- b -/ c -/\n-- x -/\ndef xs : List Int := [-1, 2]\n")
+
+
 # ---------------------------------------------------------------- (c) twin names
 def test_every_public_kernel_function_has_a_lean_def_of_its_camel_case_name_in_its_module():
     where = {d.name: d.path.stem for d in library_defs()}
@@ -585,6 +709,18 @@ def test_the_rank_template_with_an_upper_witness_reads_back_and_passes_the_pytho
     assert text.startswith("import NNCert\n\n/-!\n")
     assert "namespace Certificates.Rank_square\n" in text
     assert text.endswith("\nend Certificates.Rank_square\n")
+    assert not _layout_problems(text)
+
+
+def test_a_hostile_claim_cannot_close_or_open_a_comment_in_the_rendered_module_doc():
+    from certify.render.rank import _comment_safe
+
+    inst, lower, _ = _square_instance()
+    for claim in ("a -/ b", "/-! x", "-/-/", "/-/", "x /- y -/ z -/", "-- /-"):
+        meta = {**EXAMPLE_META, "claim": _comment_safe(claim), "name": _comment_safe(claim)}
+        text = render_rank(meta, inst, lower, 1)
+        assert not _layout_problems(text), claim
+        assert read_certificate(text)["lower"] == lower
 
 
 def test_the_rank_template_keeps_a_multi_line_literal_inside_its_field():
