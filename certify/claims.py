@@ -43,11 +43,21 @@ def rank_claim(
 ) -> dict[str, Any]:
     n, r, u = result["params"], result["rank_lower"], result["rank_upper_at_point"]
     acts = "; ".join(M.activation_texts(mlp))
+    if M._is_resnet(mlp):
+        layer = "x + V sigma(W x + b)" if mlp.outer else "x + sigma(W x + b)"
+        net = (
+            f"the ResNet of width {mlp.width} and depth {mlp.depth} with layers {layer}, "
+            f"activations [{acts}] (one per layer)"
+        )
+    else:
+        net = (
+            f"the MLP with widths {list(mlp.widths)}, "
+            f"{'with' if mlp.bias else 'without'} biases, activations [{acts}] (one per hidden "
+            f"layer)"
+        )
     parts = [
-        f"Kernel-checked: for the MLP with widths {list(mlp.widths)}, "
-        f"{'with' if mlp.bias else 'without'} biases, activations [{acts}] (one per hidden "
-        f"layer), the Jacobian of theta -> (f_theta(x_s))_s at the given integer samples x_s "
-        f"and rational point theta has a nonsingular {r}x{r} minor mod {p}, so "
+        f"Kernel-checked: for {net}, the Jacobian of theta -> (f_theta(x_s))_s at the given "
+        f"integer samples x_s and rational point theta has a nonsingular {r}x{r} minor mod {p}, so "
         f"rank d(theta -> f_theta)(theta) >= {r}; by lower semicontinuity the generic rank "
         f"(functional dimension) of the architecture is >= {r} (#params {n})."
     ]

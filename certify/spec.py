@@ -25,7 +25,7 @@ COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
 )  # not "z": that names the activation's variable
-FAMILIES = ("mlp",)
+FAMILIES = ("mlp", "resnet")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -66,6 +66,41 @@ class MLP:
 
 
 @dataclass(frozen=True)
+class ResNet:
+    """A constant-width polynomial ResNet: F = f_L o ... o f_1 with
+    f_l(x) = x + sigma_l(W_l x + b_l), or x + V_l sigma_l(W_l x + b_l) when `outer`.
+
+    Parameter layout per layer: W_l row by row, each row's bias after it, then V_l row by
+    row when `outer` (math.md §2)."""
+
+    width: int
+    activations: tuple[tuple[Fraction, ...], ...]
+    outer: bool
+
+    bias = True  # every layer has a bias
+
+    @property
+    def depth(self) -> int:
+        return len(self.activations)
+
+    @property
+    def widths(self) -> tuple[int, int]:
+        """(input width, output width), as the rank machinery reads them."""
+        return (self.width, self.width)
+
+    @property
+    def n_params(self) -> int:
+        n = self.width
+        return self.depth * (n * (n + 1) + (n * n if self.outer else 0))
+
+    def degree_bound(self) -> int:
+        d = 1
+        for a in self.activations:
+            d *= len(a) - 1
+        return d
+
+
+@dataclass(frozen=True)
 class CompindSpec:
     """Inputs of a composition-independence request (kinds compind, prop21, newman-slater).
 
@@ -99,7 +134,7 @@ class CertRequest:
 class Spec:
     name: str
     source: str
-    network: MLP | None
+    network: MLP | ResNet | None
     seed: int | None
     theta: tuple[Fraction, ...]
     param_range: int
@@ -212,12 +247,17 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
-    for k in net:
-        if k not in {"family", "widths", "activation", "bias"}:
-            raise SpecError(src, f"network.{k}", "family, widths, activation or bias", "unknown")
+    if net.get("family") != "resnet":
+        for k in net:
+            if k not in {"family", "widths", "activation", "bias"}:
+                raise SpecError(
+                    src, f"network.{k}", "family, widths, activation or bias", "unknown"
+                )
     family = _req(net, "family", src, "network.", f"one of {list(FAMILIES)}")
     if family not in FAMILIES:
         raise SpecError(src, "network.family", f"one of {list(FAMILIES)}", family)
+    if family == "resnet":
+        return _resnet(data, net, src)
     widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
     if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
         raise SpecError(
@@ -266,12 +306,84 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     return mlp, seed, theta, prange
 
 
+def _resnet(
+    data: dict[str, Any], net: dict[str, Any], src: str
+) -> tuple[ResNet, int | None, tuple[Fraction, ...], int]:
+    for k in net:
+        if k not in {"family", "width", "depth", "activation", "outer"}:
+            raise SpecError(
+                src, f"network.{k}", "family, width, depth, activation or outer", "unknown"
+            )
+    n = _int(_req(net, "width", src, "network.", "the width n"), src, "network.width", 1, 64)
+    L = _int(_req(net, "depth", src, "network.", "the depth L"), src, "network.depth", 1, 32)
+    act = _req(net, "activation", src, "network.", "a polynomial string or one per layer")
+    if isinstance(act, list):
+        if len(act) != L:
+            raise SpecError(src, "network.activation", f"one activation per layer ({L})", act)
+        acts = tuple(_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act))
+    else:
+        acts = tuple(_activation(act, src, "network.activation") for _ in range(L))
+    outer = net.get("outer", False)
+    if not isinstance(outer, bool):
+        raise SpecError(src, "network.outer", "true or false (x + V sigma(W x + b))", outer)
+    rn = ResNet(n, acts, outer)
+    params = data.get("parameters", {"seed": 0})
+    if not isinstance(params, dict):
+        raise SpecError(src, "parameters", "a [parameters] table", params)
+    for k in params:
+        if k not in {"seed", "range", "weights", "biases", "outer_weights"}:
+            raise SpecError(
+                src, f"parameters.{k}", "seed, range, weights, biases, outer_weights", "unknown"
+            )
+    prange = _int(params.get("range", 5), src, "parameters.range", 1, 10**6)
+    if "weights" not in params:
+        seed = _int(params.get("seed", 0), src, "parameters.seed", 0)
+        return rn, seed, random_theta(rn, seed, prange), prange
+    if "seed" in params:
+        raise SpecError(src, "parameters", "either seed or explicit weights, not both")
+    Ws, bs = params["weights"], params.get("biases")
+    Vs = params.get("outer_weights")
+    if not isinstance(Ws, list) or len(Ws) != L:
+        raise SpecError(src, "parameters.weights", f"a list of {L} square {n} x {n} matrices", Ws)
+    if not isinstance(bs, list) or len(bs) != L:
+        raise SpecError(src, "parameters.biases", f"a list of {L} vectors of length {n}", bs)
+    if outer and (not isinstance(Vs, list) or len(Vs) != L):
+        raise SpecError(src, "parameters.outer_weights", f"a list of {L} {n} x {n} matrices", Vs)
+    if not outer and Vs is not None:
+        raise SpecError(src, "parameters.outer_weights", "only with network.outer = true")
+    theta: list[Fraction] = []
+    for ell in range(L):
+        fld = f"parameters.weights[{ell}]"
+        W, b = Ws[ell], bs[ell]
+        if not isinstance(W, list) or len(W) != n:
+            raise SpecError(src, fld, f"a square {n} x {n} matrix", W)
+        if not isinstance(b, list) or len(b) != n:
+            raise SpecError(src, f"parameters.biases[{ell}]", f"a vector of length {n}", b)
+        for i, row in enumerate(W):
+            if not isinstance(row, list) or len(row) != n:
+                raise SpecError(src, f"{fld}[{i}]", f"a row of {n} numbers (W is square)", row)
+            theta.extend(_rational(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
+            theta.append(_rational(b[i], src, f"parameters.biases[{ell}][{i}]"))
+        if outer:
+            V = Vs[ell]  # type: ignore[index]
+            vf = f"parameters.outer_weights[{ell}]"
+            if not isinstance(V, list) or len(V) != n:
+                raise SpecError(src, vf, f"a square {n} x {n} matrix", V)
+            for i, row in enumerate(V):
+                if not isinstance(row, list) or len(row) != n:
+                    raise SpecError(src, f"{vf}[{i}]", f"a row of {n} numbers", row)
+                theta.extend(_rational(v, src, f"{vf}[{i}][{j}]") for j, v in enumerate(row))
+    return rn, None, tuple(theta), prange
+
+
 def _check_identifiable_network(
     mlp: MLP | None, theta: tuple[Fraction, ...], src: str, i: int
 ) -> None:
     """Kind mlp-identifiable: a bias-free MLP with one activation, sigma(0) = 0, integer
     weights (the setting of math.md §1, §4)."""
     assert mlp is not None
+    if not isinstance(mlp, MLP):
+        raise SpecError(src, "network.family", "mlp (certificate kind mlp-identifiable)")
     if mlp.bias:
         raise SpecError(src, "network.bias", f"false (certificate[{i}] is mlp-identifiable)")
     if len(mlp.widths) < 3:
@@ -479,8 +591,17 @@ def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
     return tuple(out)
 
 
-def network_json(mlp: MLP) -> dict[str, Any]:
+def network_json(mlp: MLP | ResNet) -> dict[str, Any]:
     """The normalised network as canonical JSON data (rationals as strings)."""
+    if isinstance(mlp, ResNet):
+        return {
+            "family": "resnet",
+            "width": mlp.width,
+            "depth": mlp.depth,
+            "outer": mlp.outer,
+            "activations": [[rat_str(c) for c in a] for a in mlp.activations],
+            "activations_text": [format_univariate(list(a)) for a in mlp.activations],
+        }
     return {
         "family": "mlp",
         "widths": list(mlp.widths),

@@ -7,3 +7,4 @@ import NNCert.Arith
 import NNCert.Net
 import NNCert.Rank
 import NNCert.Compind
+import NNCert.ResNet

@@ -371,8 +371,9 @@ def test_the_lake_project_pins_lean_v4_36_0_and_builds_both_libraries_by_default
 def test_the_library_root_imports_every_module_in_section_order():
     imports = re.findall(r"^import (\S+)$", (LEAN_DIR / "NNCert.lean").read_text(), re.M)
     # kernel.py's sections, then the certificate families with their own twins
-    # (Compind: certify/checker/kernel_compind.py, covered by tests/test_lean_compind.py).
-    assert imports == [f"NNCert.{m}" for m in (*MODULES, "Compind")]
+    # (Compind: certify/checker/kernel_compind.py, covered by tests/test_lean_compind.py;
+    # ResNet: certify/checker/kernel_resnet.py, covered by tests/test_lean_resnet.py).
+    assert imports == [f"NNCert.{m}" for m in (*MODULES, "Compind", "ResNet")]
 
 
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.name)

@@ -8,9 +8,10 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel as K
+from certify.checker import kernel_resnet as KR
 from certify.claims import rank_claim, rank_result, upper_summary
 from certify.models.mlp import activation_texts, scaling_tangents
-from certify.spec import MLP
+from certify.spec import MLP, ResNet
 
 
 class Malformed(ValueError):
@@ -64,11 +65,24 @@ def _rat(s: Any, where: str) -> K.Rat:
     return q
 
 
-def decode_instance(cert: dict[str, Any]) -> K.RankInstance:
+def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     inst = _dict(cert["instance"], "instance")
     net = _dict(inst["network"], "instance.network")
+    if net.get("family") == "resnet":
+        width = _int(net["width"], "instance.network.width")
+        acts = [
+            [
+                _rat(c, f"instance.network.activations[{i}][{j}]")
+                for j, c in enumerate(_list(a, "a"))
+            ]
+            for i, a in enumerate(_list(net["activations"], "instance.network.activations"))
+        ]
+        if width < 0 or net.get("depth") != len(acts) or not isinstance(net["outer"], bool):
+            raise Malformed("instance.network: width, depth, outer inconsistent")
+        theta = [_rat(t, f"instance.theta[{i}]") for i, t in enumerate(_list(inst["theta"], "t"))]
+        return KR.ResNetInstance(width, acts, net["outer"], theta)
     if net.get("family") != "mlp":
-        raise Malformed("instance.network.family: expected 'mlp'")
+        raise Malformed("instance.network.family: expected 'mlp' or 'resnet'")
     widths = _nats(net["widths"], "instance.network.widths")
     acts = [
         [_rat(c, f"instance.network.activations[{i}][{j}]") for j, c in enumerate(_list(a, "a"))]
@@ -114,10 +128,30 @@ def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
     return uw, bound
 
 
-def network_of(inst: K.RankInstance) -> MLP:
+def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
     """The spec-level network of a decoded instance (for claim texts and derived fields)."""
     acts = tuple(tuple(Fraction(a, b) for a, b in cs) for cs in inst.acts)
+    if isinstance(inst, KR.ResNetInstance):
+        return ResNet(inst.width, acts, inst.outer)
     return MLP(tuple(inst.widths), acts, inst.bias)
+
+
+def lower_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
+    if isinstance(inst, KR.ResNetInstance):
+        return KR.check_rank_lower_resnet(inst, w, r)
+    return K.check_rank_lower(inst, w, r)
+
+
+def upper_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.UpperWitness, u: int) -> bool:
+    if isinstance(inst, KR.ResNetInstance):
+        return KR.check_rank_upper_resnet(inst, w, u)
+    return K.check_rank_upper(inst, w, u)
+
+
+def shape_ok(inst: K.RankInstance | KR.ResNetInstance) -> bool:
+    if isinstance(inst, KR.ResNetInstance):
+        return KR.resnet_shape_ok(inst, [])
+    return K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -139,12 +173,12 @@ def check(cert: dict[str, Any]) -> list[str]:
     up = cert["witness"].get("upper")
     upper = decode_upper(up) if up is not None else None
     problems = []
-    if not K.check_rank_lower(inst, lw, r):
+    if not lower_ok(inst, lw, r):
         return [f"lower bound: check_rank_lower rejects the witness for rank {r}"]
     u_checked: int | None = None
     if upper is not None:
         uw, u = upper
-        if not K.check_rank_upper(inst, uw, u):
+        if not upper_ok(inst, uw, u):
             return [f"upper bound: check_rank_upper rejects the witness for bound {u}"]
         u_checked = u
     elif r == len(inst.theta):
@@ -152,7 +186,7 @@ def check(cert: dict[str, Any]) -> list[str]:
     # Everything the certificate *says* is rebuilt from what was checked.
     try:
         mlp = network_of(inst)
-        if not K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, []):
+        if not shape_ok(inst):
             raise ValueError("malformed network")
     except (ValueError, ZeroDivisionError) as e:
         return [f"instance: {e}"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb, lcm
+from typing import Any
 
 from certify.spec import MLP
 
@@ -58,7 +59,7 @@ def _poly(cs: Sequence[Num], a: Num, p: int | None) -> tuple[Num, Num]:
 
 
 def jacobian_rows(
-    mlp: MLP,
+    mlp: MLP | Any,
     theta: Sequence[Num],
     acts: Sequence[Sequence[Num]],
     x: Sequence[Num],
@@ -68,6 +69,10 @@ def jacobian_rows(
 
     `theta` and `acts` must already be residues when p is given.
     """
+    if _is_resnet(mlp):
+        from certify.models import resnet
+
+        return resnet.jacobian_rows(mlp, theta, acts, x, p)
     Ls = layers(mlp, theta)
     hs: list[list[Num]] = [list(x)]
     derivs: list[list[Num]] = []
@@ -192,10 +197,18 @@ def output_space_dim(mlp: MLP) -> int:
     return dL * sum(comb(d0 + e - 1, e) for e in output_degrees(mlp))
 
 
+def _is_resnet(net: Any) -> bool:
+    from certify.spec import ResNet
+
+    return isinstance(net, ResNet)
+
+
 def symmetry_neurons(mlp: MLP) -> list[tuple[int, int]]:
     """Hidden neurons (layer index, neuron) with a scaling symmetry: monomial activation
     c t^r; then scaling the neuron's incoming row (and bias) by lam and its outgoing column
     by lam^-r fixes f_theta."""
+    if _is_resnet(mlp):
+        return []  # ResNets: only finite symmetry groups (math.md §2)
     return [
         (ell, i)
         for ell in range(mlp.depth - 1)
@@ -211,6 +224,8 @@ def symmetry_dim(mlp: MLP) -> int:
 
 def is_ktb(mlp: MLP) -> bool:
     """Monomial activations, no bias: the setting of Kileel-Trager-Bruna's formula."""
+    if _is_resnet(mlp):
+        return False
     return not mlp.bias and all(is_monomial(a) for a in mlp.activations)
 
 
@@ -220,11 +235,15 @@ def expected_dim(mlp: MLP) -> int:
     For monomial activations without bias this is Kileel-Trager-Bruna's formula
     min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)).
     """
+    if _is_resnet(mlp):
+        from certify.models import resnet
+
+        return resnet.expected_dim(mlp)
     return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))
 
 
 def jacobian_modp(
-    mlp: MLP,
+    mlp: MLP | Any,
     theta: Sequence[int],
     acts: Sequence[Sequence[int]],
     samples: Sequence[Sequence[int]],
@@ -235,6 +254,10 @@ def jacobian_modp(
     Forward and backward passes are matrix products of flint nmod_mats; only the entrywise
     activation and the outer products of the gradient are Python loops.
     """
+    if _is_resnet(mlp):
+        from certify.models import resnet
+
+        return resnet.jacobian_modp(mlp, theta, acts, samples, p)
     from flint import nmod_mat
 
     m = len(samples)

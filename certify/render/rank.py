@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from certify.checker import kernel as K
+from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
 from certify.render import literals as L
@@ -26,11 +27,13 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
     """The literal data the kernel sees, as Python values (decoded like the checker)."""
     inst = decode_instance(cert)
     lw, r = decode_lower(cert["witness"]["lower"])
+    net: dict[str, Any] = (
+        {"width": inst.width, "acts": inst.acts, "outer": inst.outer, "theta": inst.theta}
+        if isinstance(inst, ResNetInstance)
+        else {"widths": inst.widths, "acts": inst.acts, "bias": inst.bias, "theta": inst.theta}
+    )
     data: dict[str, Any] = {
-        "widths": inst.widths,
-        "acts": inst.acts,
-        "bias": inst.bias,
-        "theta": inst.theta,
+        **net,
         "p": lw.p,
         "samples": lw.samples,
         "theta_inv": lw.theta_inv,
@@ -91,6 +94,8 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
             out[k] = None if v is None else _printed(v, printer)
         elif printer is L.coq and k == "inv":
             out[k] = L.coq_uint63(v)
+        elif printer is L.coq and k == "width":
+            out[k] = f"{int(v)}%nat"
         elif printer is L.coq:
             out[k] = L.coq(v, nat=k in NAT_FIELDS and not isinstance(v, int))
         else:
@@ -106,11 +111,20 @@ def _comment_safe(text: str) -> str:
     return text
 
 
+RESNET_COQ_INST = {"width": "rn_width", "acts": "rn_acts", "outer": "rn_outer", "theta": "rn_theta"}
+RESNET_LEAN_INST = {"width": "width", "acts": "acts", "outer": "outer", "theta": "theta"}
+
+
+def _is_resnet(data: dict[str, Any]) -> bool:
+    return "width" in data
+
+
 def render_coq(cert: dict[str, Any], sha: str) -> str:
     module_name(cert["name"])  # validates the name
     data = kernel_data(cert)
+    resnet = _is_resnet(data)
     text = render(
-        "coq/rank.v.j2",
+        "coq/rank_resnet.v.j2" if resnet else "coq/rank.v.j2",
         name=_comment_safe(cert["name"]),
         sha256=sha,
         claim=_comment_safe(cert["claim"]["text"]),
@@ -118,28 +132,35 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
     )
     headers = ("Definition inst", "Module LowerInv", "Module UpperInv", "Definition lower",
                "Definition upper")  # fmt: skip
-    verify_roundtrip(text, data, COQ_FIELDS, headers)
-    _verify_theorem(text, rf"check_rank_lower inst lower {data['rank_lower']}%nat = true")
+    fields = {**COQ_FIELDS, "inst": RESNET_COQ_INST} if resnet else COQ_FIELDS
+    verify_roundtrip(text, data, fields, headers)
+    sfx = "_resnet" if resnet else ""
+    _verify_theorem(text, f"check_rank_lower{sfx} inst lower {data['rank_lower']}%nat = true")
     if data["upper"]:
-        _verify_theorem(text, rf"check_rank_upper inst upper {data['upper']['bound']}%nat = true")
+        bound = data["upper"]["bound"]
+        _verify_theorem(text, f"check_rank_upper{sfx} inst upper {bound}%nat = true")
     return text
 
 
 def render_lean(cert: dict[str, Any], sha: str) -> str:
     data = kernel_data(cert)
+    resnet = _is_resnet(data)
     module = "Certificates." + module_name(cert["name"])
     text = render(
-        "lean/rank.lean.j2",
+        "lean/rank_resnet.lean.j2" if resnet else "lean/rank.lean.j2",
         module=module,
         name=_comment_safe(cert["name"]),
         sha256=sha,
         claim=_comment_safe(cert["claim"]["text"]),
         **_printed(data, L.lean),
     )
-    verify_roundtrip(text, data, LEAN_FIELDS, ("def inst", "def lower", "def upper"))
-    _verify_theorem(text, rf"NNCert.checkRankLower inst lower {data['rank_lower']} = true")
+    fields = {**LEAN_FIELDS, "inst": RESNET_LEAN_INST} if resnet else LEAN_FIELDS
+    verify_roundtrip(text, data, fields, ("def inst", "def lower", "def upper"))
+    sfx = "Resnet" if resnet else ""
+    _verify_theorem(text, f"NNCert.checkRankLower{sfx} inst lower {data['rank_lower']} = true")
     if data["upper"]:
-        _verify_theorem(text, rf"NNCert.checkRankUpper inst upper {data['upper']['bound']} = true")
+        bound = data["upper"]["bound"]
+        _verify_theorem(text, f"NNCert.checkRankUpper{sfx} inst upper {bound} = true")
     return text
 
 

@@ -1,0 +1,466 @@
+"""Static lint and parity tests of lean/NNCert/ResNet.lean and templates/lean/rank_resnet.lean.j2.
+
+No Lean toolchain is available where these run, so they check what can be checked without one
+(as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
+(a) no forbidden token, no layout hazard; (b) explicit structural recursion on a parameter that
+a `match` takes apart, and no unused variable (`lake build --wfail`); (c) the name-by-name,
+order-by-order and field-by-field correspondence with the Python twin
+certify/checker/kernel_resnet.py; (d) the template, rendered with a small certificate built with
+the Python twin, reads back literal by literal to data that the twin accepts, and rejects once
+tampered.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+from flint import nmod_mat
+
+from certify.checker import kernel as K
+from certify.checker import kernel_resnet as R
+from certify.render import literals as L
+from tests.test_lean_library import (
+    EXAMPLE_META,
+    FORBIDDEN,
+    JINJA,
+    LEAN_DIR,
+    LIBRARY,
+    MODULES,
+    ROOT,
+    TEMPLATE_DIR,
+    _documented,
+    _layout_problems,
+    _theorem,
+    calls,
+    camel,
+    lean_defs,
+    lean_structures,
+    library_defs,
+    read_structure,
+    recursion_problems,
+    snake,
+    unused_names,
+)
+
+RESNET = LEAN_DIR / "NNCert" / "ResNet.lean"
+TEMPLATE = TEMPLATE_DIR / "rank_resnet.lean.j2"
+TWIN = ROOT / "certify" / "checker" / "kernel_resnet.py"
+COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
+
+SIGNATURES = [
+    "def checkRankLowerResnet (inst : ResNetInstance) (w : LowerWitness) (r : Nat) : Bool :=",
+    "def checkRankUpperResnet (inst : ResNetInstance) (w : UpperWitness) (u : Nat) : Bool :=",
+]
+FIELD_TYPES = {
+    "ResNetInstance": {
+        "width": "Nat",
+        "acts": "List (List (Int × Int))",
+        "outer": "Bool",
+        "theta": "List (Int × Int)",
+    }
+}
+NAT_FIELDS = {"width"}  # Python `int` fields that are counts, hence `Nat` in Lean
+
+P = 2147483647  # prime, below 2^31
+SQUARE = [(0, 1), (0, 1), (1, 1)]  # sigma(t) = t^2
+
+
+# ---------------------------------------------------------------- readers
+def resnet_defs() -> list[Any]:
+    return lean_defs(RESNET)
+
+
+def lean_declarations(path: Path) -> list[str]:
+    """Names of the top-level defs and structures, in file order."""
+    return re.findall(r"^(?:def|structure) ([\w']+)", path.read_text(), re.M)
+
+
+def twin_declarations() -> list[tuple[str, str]]:
+    """(kind, name) of the public functions and dataclasses of kernel_resnet.py, in order."""
+    out = []
+    for node in ast.parse(TWIN.read_text()).body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            out.append(("def", node.name))
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            out.append(("structure", node.name))
+    return out
+
+
+def lean_type_of(annotation: ast.expr, field: str) -> str:
+    """The Lean type a Python field annotation stands for (`Rat` as a pair)."""
+    if isinstance(annotation, ast.Name):
+        names = {
+            "int": "Nat" if field in NAT_FIELDS else "Int",
+            "bool": "Bool",
+            "Rat": "(Int × Int)",
+        }
+        return names[annotation.id]
+    assert isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "list"
+    inner = lean_type_of(annotation.slice, field)
+    return f"List {inner}" if " " not in inner or inner.startswith("(") else f"List ({inner})"
+
+
+def twin_dataclasses() -> dict[str, dict[str, str]]:
+    out = {}
+    for node in ast.parse(TWIN.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {
+                camel(s.target.id): lean_type_of(s.annotation, s.target.id)
+                for s in node.body
+                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+            }
+    return out
+
+
+def lean_structure_types(path: Path) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    lines = path.read_text().splitlines()
+    for name, fields in lean_structures(path).items():
+        start = next(i for i, line in enumerate(lines) if line.startswith(f"structure {name} "))
+        out[name] = {}
+        for line in lines[start + 1 : start + 1 + len(fields)]:
+            field, _, ty = line.strip().partition(" : ")
+            out[name][field] = ty
+    return out
+
+
+def identifiers(body: str) -> set[str]:
+    return set(re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", body))
+
+
+# ---------------------------------------------------------------- (a) tokens and layout
+@pytest.mark.parametrize("path", [RESNET, TEMPLATE], ids=lambda p: p.name)
+def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
+    hits = [
+        f"{path.name}:{n}: {why}: {line.strip()}"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for pattern, why in FORBIDDEN
+        if re.search(pattern, line)
+    ]
+    assert not hits, "\n".join(hits)
+
+
+@pytest.mark.parametrize("path", [RESNET, TEMPLATE], ids=lambda p: p.name)
+def test_the_resnet_library_and_template_have_no_layout_hazard(path: Path):
+    assert not _layout_problems(path.read_text())
+
+
+def test_the_resnet_file_names_its_python_twin_and_fills_the_nncert_namespace():
+    text = RESNET.read_text()
+    assert text.startswith("/-\n")
+    head = text[: text.index("-/")]
+    assert "certify/checker/kernel_resnet.py" in head and "(NNCert/ResNet)" in head
+    assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
+    assert not re.search(r"^module\b", text, re.M)
+
+
+def test_the_library_root_imports_resnet_last():
+    imports = re.findall(r"^import (\S+)$", (LEAN_DIR / "NNCert.lean").read_text(), re.M)
+    assert imports == [f"NNCert.{m}" for m in MODULES] + ["NNCert.Compind", "NNCert.ResNet"]
+
+
+def test_resnet_imports_every_library_module_whose_defs_it_uses():
+    imports = re.findall(r"^import NNCert\.(\w+)$", RESNET.read_text(), re.M)
+    used = set().union(*(identifiers(d.body) for d in resnet_defs()))
+    used |= identifiers(RESNET.read_text())  # structure names in signatures
+    needed = {d.path.stem for d in library_defs() if d.name in used}
+    needed |= {p.stem for p in LIBRARY for s in lean_structures(p) if s in used}
+    assert needed == {"Lists", "Arith", "Net", "Rank"}
+    assert set(imports) == needed and imports == [m for m in MODULES if m in needed]
+
+
+# ---------------------------------------------------------------- (b) recursion and warnings
+@pytest.mark.parametrize("d", resnet_defs(), ids=lambda d: d.name)
+def test_every_recursive_resnet_def_recurses_structurally_on_a_matched_parameter(d):
+    assert not recursion_problems(d), f"{d.name}: {recursion_problems(d)}"
+
+
+@pytest.mark.parametrize("d", resnet_defs(), ids=lambda d: d.name)
+def test_no_resnet_def_leaves_a_variable_unused(d):
+    assert not unused_names(d), f"{d.name}: {unused_names(d)}"
+
+
+def test_the_recursion_lint_sees_the_recursive_resnet_defs():
+    recursive = {d.name for d in resnet_defs() if calls(d.body, d.name)}
+    assert recursive == {
+        "vecAdd", "resnetDual", "jacMinorResnet", "tangentVanishesResnet", "tangentsVanishResnet",
+    }  # fmt: skip
+    assert {d.name for d in resnet_defs() if d.termination} == recursive
+    [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
+    assert dual.termination == ["termination_by structural acts"]  # the Python loop over acts
+    assert "cond outer" in dual.body
+
+
+# ---------------------------------------------------------------- (c) twin names and order
+def test_every_public_function_of_the_python_twin_has_a_camel_case_lean_def_and_back():
+    python = {camel(name) for kind, name in twin_declarations() if kind == "def"}
+    lean = {d.name for d in resnet_defs()}
+    assert lean == python
+
+
+def test_resnet_declarations_come_in_the_python_order():
+    python = [camel(n) if k == "def" else n for k, n in twin_declarations()]
+    assert lean_declarations(RESNET) == python
+
+
+def test_every_resnet_def_uses_only_declarations_above_it():
+    order = lean_declarations(RESNET)
+    for d in resnet_defs():
+        later = {n for n in identifiers(d.body) if n in order and n != d.name}
+        later = {n for n in later if order.index(n) > order.index(d.name)}
+        assert not later, f"{d.name} uses {sorted(later)} before their definition"
+
+
+def test_resnet_names_do_not_clash_with_the_rest_of_the_library():
+    others = {d.name for d in library_defs()} | {d.name for d in lean_defs(COMPIND)}
+    assert not {d.name for d in resnet_defs()} & others
+    structures = {s for path in [*LIBRARY, COMPIND] for s in lean_structures(path)}
+    assert not set(lean_structures(RESNET)) & structures
+
+
+def test_the_resnet_structure_matches_the_python_dataclass_field_for_field():
+    assert lean_structure_types(RESNET) == twin_dataclasses() == FIELD_TYPES
+    assert {n: list(f) for n, f in FIELD_TYPES.items()} == lean_structures(RESNET)
+
+
+def test_the_checkers_have_the_agreed_signatures():
+    lines = RESNET.read_text().splitlines()
+    assert not [s for s in SIGNATURES if s not in lines]
+
+
+def test_every_resnet_def_and_structure_has_a_docstring():
+    lines = RESNET.read_text().splitlines()
+    undocumented = [d.name for d in resnet_defs() if not d.documented]
+    undocumented += [
+        line
+        for i, line in enumerate(lines)
+        if line.startswith("structure ") and not _documented(lines, i)
+    ]
+    assert not undocumented
+
+
+# A Python transcription, clause by clause, of the Lean `resnetDual` (structural recursion on
+# acts, `cond outer`); it must agree with the loop of the twin on every edge case (ragged or
+# short parameter lists, wrong input widths, no layers, n = 0).
+def lean_vec_add(ar: K.Arith, a: list, b: list) -> list:
+    if a and b:
+        return [ar.add(a[0], b[0]), *lean_vec_add(ar, a[1:], b[1:])]
+    return []
+
+
+def lean_resnet_dual(ar, n, outer, acts, th, dth, h, dh):
+    if not acts:
+        return (h, dh)
+    cs, rest = acts[0], acts[1:]
+    pre, dpre = K.layer_dual(ar, n + 1, n, th, dth, [*h, ar.one], [*dh, ar.zero])
+    v, dv = K.act_dual(ar, cs, pre, dpre)
+    th1, dth1 = K.drop_n(n * (n + 1), th), K.drop_n(n * (n + 1), dth)
+    if outer:
+        u, du = K.layer_dual(ar, n, n, th1, dth1, v, dv)
+        return lean_resnet_dual(
+            ar, n, outer, rest, K.drop_n(n * n, th1), K.drop_n(n * n, dth1),
+            lean_vec_add(ar, h, u), lean_vec_add(ar, dh, du),
+        )  # fmt: skip
+    return lean_resnet_dual(
+        ar, n, outer, rest, th1, dth1, lean_vec_add(ar, h, v), lean_vec_add(ar, dh, dv)
+    )
+
+
+def test_the_lean_resnet_dual_agrees_with_the_python_twin_on_edge_cases():
+    rng = random.Random(3)
+    ar = K.arith_mod(P)
+    for _ in range(400):
+        n = rng.randrange(3)
+        outer = rng.random() < 0.5
+        acts = [[rng.randrange(-2, 3) % P for _ in range(rng.randrange(4))]
+                for _ in range(rng.randrange(3))]  # fmt: skip
+        size = len(acts) * R.layer_size(n, outer) + rng.choice((0, 0, -1, 1, -3))
+        th = [rng.randrange(-3, 4) % P for _ in range(max(size, 0))]
+        dth = [rng.randrange(-3, 4) % P for _ in range(max(size + rng.choice((0, 0, -2)), 0))]
+        h = [rng.randrange(-3, 4) % P for _ in range(n + rng.choice((0, 0, -1, 1)) if n else 0)]
+        dh = [rng.randrange(-3, 4) % P for _ in range(len(h) + rng.choice((0, 0, -1)) if h else 0)]
+        want = R.resnet_dual(ar, n, outer, acts, th, dth, h, dh)
+        assert lean_resnet_dual(ar, n, outer, acts, th, dth, h, dh) == want
+        assert lean_vec_add(ar, h, dh) == R.vec_add(ar, h, dh)
+
+
+# ---------------------------------------------------------------- (d) the template
+def minor_inverse(M: list[list[int]]) -> list[list[int]]:
+    V = nmod_mat(M, P).inv()
+    return [[int(V[i, j]) for j in range(V.ncols())] for i in range(V.nrows())]
+
+
+def small_certificate() -> tuple[R.ResNetInstance, K.LowerWitness]:
+    """n = 1, depth 2, sigma = t^2, theta = (w1, b1, w2, b2) = (1, 1/2, 2, -1/3), no outer
+    matrices: F(x) = h + (2h - 1/3)^2 with h = x + (x + 1/2)^2; the 4 x 4 Jacobian minor on the
+    samples 0, 1, 2, -1 is invertible mod P, so the rank is 4 (all parameters)."""
+    theta = [(1, 1), (1, 2), (2, 1), (-1, 3)]
+    inst = R.ResNetInstance(1, [SQUARE, SQUARE], False, theta)
+    theta_inv = [pow(d, -1, P) for _, d in theta]
+    acts_inv = [[1, 1, 1], [1, 1, 1]]
+    samples = [[0], [1], [2], [-1]]
+    rows = [(s, 0) for s in range(4)]
+    cols = [0, 1, 2, 3]
+    M = R.jac_minor_resnet(
+        P, 1, False, K.acts_mod(P, inst.acts, acts_inv), K.rats_mod(P, theta, theta_inv),
+        samples, rows, cols,
+    )  # fmt: skip
+    return inst, K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols, minor_inverse(M))
+
+
+def outer_certificate() -> tuple[R.ResNetInstance, K.LowerWitness, K.UpperWitness]:
+    """n = 1, depth 2, sigma = t^2 with outer matrices: theta = (W1, b1, V1, W2, b2, V2) =
+    (1, 1/2, 1, 2, -1/3, 1). Each layer V (W x + b)^2 keeps its value along (W, b, V) ->
+    (c W, c b, V / c^2), so (2, 1, -4, 0, 0, 0) and (0, 0, 0, 6, -1, -6) are kernel vectors of
+    the differential: rank 4 = 6 - 2, attained on the samples 0, 1, 2, -1."""
+    theta = [(1, 1), (1, 2), (1, 1), (2, 1), (-1, 3), (1, 1)]
+    inst = R.ResNetInstance(1, [SQUARE, SQUARE], True, theta)
+    theta_inv = [pow(d, -1, P) for _, d in theta]
+    acts_inv = [[1, 1, 1], [1, 1, 1]]
+    samples = [[0], [1], [2], [-1]]
+    rows = [(s, 0) for s in range(4)]
+    thm = K.rats_mod(P, theta, theta_inv)
+    am = K.acts_mod(P, inst.acts, acts_inv)
+    full = R.jac_minor_resnet(P, 1, True, am, thm, samples, rows, list(range(6)))
+    cols = next(
+        list(c)
+        for c in itertools.combinations(range(6), 4)
+        if nmod_mat([[row[j] for j in c] for row in full], P).rank() == 4
+    )
+    M = R.jac_minor_resnet(P, 1, True, am, thm, samples, rows, cols)
+    lower = K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols, minor_inverse(M))
+    tangents = [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -6]]
+    upper = K.UpperWitness(P, tangents, [0, 3], minor_inverse([[2, 0], [0, 6]]))
+    return inst, lower, upper
+
+
+def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: K.LowerWitness, r: int,
+                  upper: K.UpperWitness | None = None, bound: int = 0) -> str:  # fmt: skip
+    """The template rendered with every value a ready-made Lean literal (`L.lean`)."""
+    values: dict[str, Any] = {
+        "width": inst.width, "acts": inst.acts, "outer": inst.outer, "theta": inst.theta,
+        "p": lower.p, "samples": lower.samples, "theta_inv": lower.theta_inv,
+        "acts_inv": lower.acts_inv, "rows": lower.rows, "cols": lower.cols, "inv": lower.inv,
+    }  # fmt: skip
+    context: dict[str, Any] = {k: L.lean(v) for k, v in values.items()}
+    context["rank_lower"] = str(r)
+    context["upper"] = None
+    if upper is not None:
+        context["upper"] = {
+            "p": L.lean(upper.p),
+            "tangents": L.lean(upper.tangents),
+            "cols": L.lean(upper.cols),
+            "inv": L.lean(upper.inv),
+            "bound": str(bound),
+        }
+    return JINJA.get_template(TEMPLATE.name).render(**meta, **context)
+
+
+def read_resnet(text: str) -> dict[str, Any]:
+    """Every literal of a rendered ResNet rank file, read back as kernel_resnet data."""
+    kind, inst = read_structure(text, "inst")
+    assert kind == "ResNetInstance"
+    kind, lower = read_structure(text, "lower")
+    assert kind == "LowerWitness"
+    out: dict[str, Any] = {
+        "inst": R.ResNetInstance(**inst),
+        "lower": K.LowerWitness(**{snake(k): v for k, v in lower.items()}),
+        "rank_lower": int(_theorem(text, "rank_lower_check", "checkRankLowerResnet", "lower")),
+        "upper": None,
+    }
+    if re.search(r"^def upper\b", text, re.M):
+        kind, upper = read_structure(text, "upper")
+        assert kind == "UpperWitness"
+        out["upper"] = K.UpperWitness(**upper)
+        out["bound"] = int(_theorem(text, "rank_upper_check", "checkRankUpperResnet", "upper"))
+    return out
+
+
+META = {**EXAMPLE_META, "module": "Certificates.ResNet_small", "name": "small",
+        "claim": "A width-1, depth-2 ResNet with sigma = t^2 has Jacobian rank 4."}  # fmt: skip
+
+
+def swap(text: str, anchor: str, old: str, new: str) -> str:
+    """`text` with the first `old` after the unique `anchor` replaced by `new`."""
+    assert text.count(anchor) == 1, anchor
+    i = text.index(old, text.index(anchor))
+    return text[:i] + new + text[i + len(old) :]
+
+
+def test_the_small_certificate_renders_reads_back_and_passes_the_python_twin():
+    inst, lower = small_certificate()
+    text = render_resnet(META, inst, lower, 4)
+    cert = read_resnet(text)
+    assert cert["inst"] == inst and cert["lower"] == lower and cert["upper"] is None
+    assert cert["rank_lower"] == 4
+    assert R.check_rank_lower_resnet(cert["inst"], cert["lower"], cert["rank_lower"]) is True
+    assert text.startswith("import NNCert\n\n/-!\n")
+    assert "namespace Certificates.ResNet_small\n" in text
+    assert text.endswith("\nend Certificates.ResNet_small\n")
+    assert "def inst : NNCert.ResNetInstance :=\n  { width :=\n      1,\n    acts :=\n" in text
+    assert "    outer :=\n      false,\n    theta :=\n" in text
+    assert "rank_upper_check" not in text and "def upper" not in text
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+
+
+def test_the_rendered_file_differs_from_the_rank_template_only_where_it_should():
+    inst, lower = small_certificate()
+    text = render_resnet(META, inst, lower, 4)
+    rank = JINJA.get_template("rank.lean.j2").render(
+        **META, widths="[1, 1]", acts=L.lean(inst.acts), bias="false", theta=L.lean(inst.theta),
+        p=L.lean(lower.p), samples=L.lean(lower.samples), theta_inv=L.lean(lower.theta_inv),
+        acts_inv=L.lean(lower.acts_inv), rows=L.lean(lower.rows), cols=L.lean(lower.cols),
+        inv=L.lean(lower.inv), rank_lower="4", upper=None,
+    )  # fmt: skip
+    start = rank.index("def lower :")
+    assert text[text.index("def lower :") :].replace("checkRankLowerResnet", "checkRankLower") == (
+        rank[start:].replace("f_theta", "F_theta")
+    )
+
+
+@pytest.mark.parametrize(
+    "what,anchor,old,new",
+    [
+        ("an entry of the inverse", "def lower :", "inv :=\n      [[", "inv :=\n      [[1"),
+        ("a sample", "def lower :", "[[0], [1], [2], [-1]]", "[[0], [1], [2], [-2]]"),
+        ("the outer flag", "def inst :", "false", "true"),
+        ("the width", "def inst :", "width :=\n      1", "width :=\n      2"),
+        ("a parameter", "def inst :", "(2, 1)", "(3, 1)"),
+        ("the claimed rank", "theorem rank_lower_check :", "lower 4 =", "lower 5 ="),
+        ("the prime", "def lower :", f"{P},", "2147483648,"),
+    ],
+)
+def test_a_tampered_small_certificate_fails_the_python_twin(what, anchor, old, new):
+    inst, lower = small_certificate()
+    text = swap(render_resnet(META, inst, lower, 4), anchor, old, new)
+    cert = read_resnet(text)
+    assert (cert["inst"], cert["lower"], cert["rank_lower"]) != (inst, lower, 4), what
+    assert R.check_rank_lower_resnet(cert["inst"], cert["lower"], cert["rank_lower"]) is False
+
+
+def test_the_outer_certificate_with_an_upper_witness_reads_back_and_passes_the_python_twin():
+    inst, lower, upper = outer_certificate()
+    meta = {**META, "module": "Certificates.ResNet_outer", "name": "outer"}
+    text = render_resnet(meta, inst, lower, 4, upper, 4)
+    cert = read_resnet(text)
+    assert cert["inst"] == inst and cert["lower"] == lower and cert["upper"] == upper
+    assert R.check_rank_lower_resnet(cert["inst"], cert["lower"], cert["rank_lower"]) is True
+    assert R.check_rank_upper_resnet(cert["inst"], cert["upper"], cert["bound"]) is True
+    assert not R.check_rank_lower_resnet(cert["inst"], cert["lower"], 5)
+    assert not R.check_rank_upper_resnet(cert["inst"], cert["upper"], 3)
+    bad = K.UpperWitness(P, [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -5]], upper.cols, upper.inv)
+    assert not R.check_rank_upper_resnet(inst, bad, 4)  # not a kernel vector
+    assert not _layout_problems(text)
+
+
+def test_the_resnet_template_refuses_a_missing_variable():
+    with pytest.raises(jinja2.UndefinedError):
+        JINJA.get_template(TEMPLATE.name).render(module="M", width="1")
