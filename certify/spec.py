@@ -32,6 +32,14 @@ DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63
 MAX_PRIME = 2**31
 
 
+def degree_product(activations: tuple[tuple[Fraction, ...], ...]) -> int:
+    """Product of the degrees of the coefficient lists (constant term first)."""
+    d = 1
+    for a in activations:
+        d *= len(a) - 1
+    return d
+
+
 @dataclass(frozen=True)
 class MLP:
     """A polynomial MLP: widths (d0..dL), one activation per hidden layer, biases or not.
@@ -59,10 +67,7 @@ class MLP:
 
     def degree_bound(self) -> int:
         """Product of the activations' degrees: bounds the output's degree in x."""
-        d = 1
-        for a in self.activations:
-            d *= len(a) - 1
-        return d
+        return degree_product(self.activations)
 
 
 @dataclass(frozen=True)
@@ -94,10 +99,8 @@ class ResNet:
         return self.depth * (n * (n + 1) + (n * n if self.outer else 0))
 
     def degree_bound(self) -> int:
-        d = 1
-        for a in self.activations:
-            d *= len(a) - 1
-        return d
+        """Product of the activations' degrees: bounds the degree of F in x."""
+        return degree_product(self.activations)
 
 
 @dataclass(frozen=True)
