@@ -24,6 +24,7 @@ from certify.provers import coq as coqp
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict
 from certify.render import compind as render_compind
+from certify.render import orbit as render_orbit
 from certify.render import rank as render_rank
 from certify.render.env import render
 from certify.resources import resource_dir
@@ -101,6 +102,11 @@ def render_certificate(cert: dict[str, Any]) -> Rendered:
             theorems.append("rank_upper_check")
         coq_text = render_rank.render_coq(cert, sha)
         lean_text = render_rank.render_lean(cert, sha)
+    elif cert.get("kind") == "orbit":
+        module = render_orbit.module_name(cert["name"])
+        theorems = render_orbit.theorem_names(cert)
+        coq_text = render_orbit.render_prover(cert, sha, "coq")
+        lean_text = render_orbit.render_prover(cert, sha, "lean")
     elif cert.get("kind") in render_compind.PREFIX:
         module = render_compind.module_name(cert["kind"], cert["name"])
         theorems = render_compind.theorem_names(cert)
@@ -212,7 +218,7 @@ def report_md(manifest: dict[str, Any]) -> str:
         lines.append("")
     if others:
         lines += [
-            "## Composition independence",
+            "## Other certificates",
             "",
             "| certificate | kind | result | checker | coq | lean |",
             "|---|---|---|---|---|---|",
@@ -251,6 +257,9 @@ def summary_line(e: dict[str, Any]) -> str:
         )
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+    if e["kind"] == "orbit":
+        size = r["orbit_size"] if r["orbit_size"] is not None else "> 4096"
+        return f"orbit of size {size} in the fiber ({r['generators']} generators)"
     if e["kind"] == "mlp-identifiable":
         return (
             f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "

@@ -19,8 +19,8 @@ from certify.errors import PolynomialSyntaxError, SpecError
 
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable")
-NETWORK_KINDS = ("rank", "mlp-identifiable")
+KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable", "orbit")
+NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
@@ -240,6 +240,11 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             _check_identifiable_network(mlp, theta, src, i)
+        if req.kind == "orbit":
+            if not isinstance(mlp, ResNet):
+                raise SpecError(src, "network.family", "resnet (certificate kind orbit)")
+            if any(len(a) - 1 < 2 for a in mlp.activations):
+                raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)

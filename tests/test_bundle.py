@@ -23,6 +23,7 @@ EXPECTED_RANKS = {
     "mlp-ident-z2z-rank": (2, 2),
     "resnet-1-2-quadratic": (4, 4),
     "resnet-2-2-cubic": (12, 12),
+    "resnet-orbit-quartic-rank": (4, 4),
 }
 
 
@@ -54,6 +55,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["newman-slater-cubes"]["newman_slater_range"] is True
     assert others["mlp-ident-width-one"]["theorem"] == "width one (Prop. 3.3)"
     assert others["mlp-ident-z2z"]["theorem"] == "none"
+    assert others["resnet-orbit-quartic"]["orbit_size"] == 4
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]
@@ -64,7 +66,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
             assert set(e["result"]) >= {
                 "params", "symmetry_dim", "expected_dim", "rank_lower", "rank_upper_at_point"
             }  # fmt: skip
-    assert (demo / "report.md").read_text().count("| passed |") >= 17
+    assert (demo / "report.md").read_text().count("| passed |") >= 19
 
 
 def test_lean_verdict_is_never_passed_without_a_lean_toolchain(demo: Path):

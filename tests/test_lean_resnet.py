@@ -1,4 +1,5 @@
-"""Static lint and parity tests of lean/NNCert/ResNet.lean and templates/lean/rank_resnet.lean.j2.
+"""Static lint and parity tests of lean/NNCert/ResNet.lean and of the templates
+templates/lean/rank_resnet.lean.j2 and templates/lean/orbit_resnet.lean.j2.
 
 No Lean toolchain is available where these run, so they check what can be checked without one
 (as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
@@ -7,7 +8,7 @@ a `match` takes apart, and no unused variable (`lake build --wfail`); (c) the na
 order-by-order and field-by-field correspondence with the Python twin
 certify/checker/kernel_resnet.py; (d) the template, rendered with a small certificate built with
 the Python twin, reads back literal by literal to data that the twin accepts, and rejects once
-tampered.
+tampered (the rank template and the orbit template alike).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from tests.test_lean_library import (
     lean_defs,
     lean_structures,
     library_defs,
+    read_literal,
     read_structure,
     recursion_problems,
     snake,
@@ -51,12 +53,20 @@ from tests.test_lean_library import (
 
 RESNET = LEAN_DIR / "NNCert" / "ResNet.lean"
 TEMPLATE = TEMPLATE_DIR / "rank_resnet.lean.j2"
+ORBIT_TEMPLATE = TEMPLATE_DIR / "orbit_resnet.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel_resnet.py"
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
+
+# Lean-only defs of ResNet.lean, with the reason they have no Python twin.
+LEAN_ONLY = {
+    "flipParamsFrom": "structural index helper: `flip_params` enumerates `th` with `enumerate`",
+}
 
 SIGNATURES = [
     "def checkRankLowerResnet (inst : ResNetInstance) (w : LowerWitness) (r : Nat) : Bool :=",
     "def checkRankUpperResnet (inst : ResNetInstance) (w : UpperWitness) (u : Nat) : Bool :=",
+    "def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int × Int)",
+    "    (th2 : List (Int × Int)) : Bool :=",
 ]
 FIELD_TYPES = {
     "ResNetInstance": {
@@ -136,7 +146,7 @@ def identifiers(body: str) -> set[str]:
 
 
 # ---------------------------------------------------------------- (a) tokens and layout
-@pytest.mark.parametrize("path", [RESNET, TEMPLATE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [RESNET, TEMPLATE, ORBIT_TEMPLATE], ids=lambda p: p.name)
 def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
     hits = [
         f"{path.name}:{n}: {why}: {line.strip()}"
@@ -147,7 +157,7 @@ def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
     assert not hits, "\n".join(hits)
 
 
-@pytest.mark.parametrize("path", [RESNET, TEMPLATE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [RESNET, TEMPLATE, ORBIT_TEMPLATE], ids=lambda p: p.name)
 def test_the_resnet_library_and_template_have_no_layout_hazard(path: Path):
     assert not _layout_problems(path.read_text())
 
@@ -191,6 +201,7 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
     recursive = {d.name for d in resnet_defs() if calls(d.body, d.name)}
     assert recursive == {
         "vecAdd", "resnetDual", "jacMinorResnet", "tangentVanishesResnet", "tangentsVanishResnet",
+        "flipParamsFrom", "qeqAll", "sameFunction",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -202,12 +213,21 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
 def test_every_public_function_of_the_python_twin_has_a_camel_case_lean_def_and_back():
     python = {camel(name) for kind, name in twin_declarations() if kind == "def"}
     lean = {d.name for d in resnet_defs()}
-    assert lean == python
+    assert lean - python == set(LEAN_ONLY), f"Lean-only defs: {sorted(lean - python)}"
+    assert python <= lean
+    assert not set(LEAN_ONLY) & python, "a listed Lean-only def now has a Python twin"
 
 
 def test_resnet_declarations_come_in_the_python_order():
     python = [camel(n) if k == "def" else n for k, n in twin_declarations()]
-    assert lean_declarations(RESNET) == python
+    assert [n for n in lean_declarations(RESNET) if n not in LEAN_ONLY] == python
+
+
+def test_the_lean_only_helper_sits_just_before_its_only_caller():
+    order = lean_declarations(RESNET)
+    assert order.index("flipParamsFrom") + 1 == order.index("flipParams")
+    users = [d.name for d in resnet_defs() if calls(d.body, "flipParamsFrom")]
+    assert users == ["flipParamsFrom", "flipParams"]
 
 
 def test_every_resnet_def_uses_only_declarations_above_it():
@@ -464,3 +484,315 @@ def test_the_outer_certificate_with_an_upper_witness_reads_back_and_passes_the_p
 def test_the_resnet_template_refuses_a_missing_variable():
     with pytest.raises(jinja2.UndefinedError):
         JINJA.get_template(TEMPLATE.name).render(module="M", width="1")
+
+
+# ---------------------------------------------------------------- (e) orbits
+# Python transcriptions, clause by clause, of the Lean orbit defs, with Lean's `Nat`
+# arithmetic: truncated subtraction, `k / 0 = 0`, `k % 0 = k`. Every Bool of a `&&` chain is
+# computed (Lean's `&&` is a total function; the order only matters for the Python twin).
+def nat_sub(a: int, b: int) -> int:
+    return max(a - b, 0)
+
+
+def nat_div(a: int, b: int) -> int:
+    return 0 if b == 0 else a // b
+
+
+def nat_mod(a: int, b: int) -> int:
+    return a if b == 0 else a % b
+
+
+def lean_flip_param(n, outer, layer, neuron, t0, k, v):
+    size = R.layer_size(n, outer)
+    rem = nat_sub(k, layer * size)
+    tests = [nat_div(k, size) == layer, rem < n * (n + 1), nat_div(rem, n + 1) == neuron]
+    if all(tests):
+        if nat_mod(rem, n + 1) < n:
+            return (-v[0], v[1])
+        return K.qadd(K.qmul((2, 1), t0), (-v[0], v[1]))
+    return v
+
+
+def lean_flip_params_from(n, outer, layer, neuron, t0, k, th):
+    if not th:
+        return []
+    v, rest = th[0], th[1:]
+    return [
+        lean_flip_param(n, outer, layer, neuron, t0, k, v),
+        *lean_flip_params_from(n, outer, layer, neuron, t0, k + 1, rest),
+    ]
+
+
+def lean_flip_params(n, outer, layer, neuron, t0, th):
+    return lean_flip_params_from(n, outer, layer, neuron, t0, 0, th)
+
+
+def lean_qeq_all(a, b):
+    if not a and not b:
+        return True
+    if a and b:
+        x, y = a[0], b[0]
+        return (x[0] * y[1] == y[0] * x[1]) and lean_qeq_all(a[1:], b[1:])
+    return False
+
+
+def lean_same_function(inst, th2, pts):
+    if not pts:
+        return True
+    x, rest = pts[0], pts[1:]
+    z = K.zeros(K.ARITH_Q, len(inst.theta))
+    zn = K.zeros(K.ARITH_Q, inst.width)
+    a = lean_resnet_dual(K.ARITH_Q, inst.width, inst.outer, inst.acts, inst.theta, z,
+                         K.ints_q(x), zn)  # fmt: skip
+    b = lean_resnet_dual(K.ARITH_Q, inst.width, inst.outer, inst.acts, th2, z, K.ints_q(x), zn)
+    return lean_qeq_all(a[0], b[0]) and lean_same_function(inst, th2, rest)
+
+
+def lean_check_orbit_generator(inst, layer, neuron, t0, th2):
+    return (
+        R.resnet_shape_ok(inst, [])
+        and K.rats_pos(inst.theta)
+        and K.acts_pos(inst.acts)
+        and t0[1] > 0
+        and layer < len(inst.acts)
+        and neuron < inst.width
+        and K.rats_pos(th2)
+        and lean_qeq_all(th2, lean_flip_params(inst.width, inst.outer, layer, neuron, t0,
+                                               inst.theta))
+        and lean_same_function(inst, th2, K.lattice(inst.width, K.degree_bound(inst.acts)))
+    )  # fmt: skip
+
+
+def test_the_lean_flip_param_agrees_with_the_python_twin_on_all_small_naturals():
+    v, t0 = (5, 3), (-2, 7)
+    for n, outer in itertools.product(range(1, 4), (False, True)):
+        size = R.layer_size(n, outer)
+        for layer, neuron, k in itertools.product(range(4), range(n + 3), range(5 * size + 3)):
+            want = R.flip_param(n, outer, layer, neuron, t0, k, v)
+            assert lean_flip_param(n, outer, layer, neuron, t0, k, v) == want, (n, layer, k)
+
+
+def test_the_lean_flip_param_agrees_with_the_python_twin_on_random_naturals():
+    rng = random.Random(7)
+    for _ in range(20000):
+        n = rng.choice((1, 1, 2, 3, rng.randrange(1, 50), rng.randrange(1, 10**6)))
+        outer = rng.random() < 0.5
+        size = R.layer_size(n, outer)
+        layer = rng.choice((0, 1, rng.randrange(10), rng.randrange(10**9), 10**30))
+        neuron = rng.choice((0, n - 1, n, n + 1, rng.randrange(n + 2), 10**20))
+        k = rng.choice((
+            0, layer * size, layer * size - 1, layer * size + size, layer * size + n * (n + 1),
+            layer * size + neuron * (n + 1) + rng.randrange(n + 2), rng.randrange(10**40),
+            rng.randrange((layer + 2) * size),
+        ))  # fmt: skip
+        k = max(k, 0)
+        t0 = (rng.randrange(-9, 10), rng.randrange(1, 9))
+        v = (rng.randrange(-9, 10), rng.randrange(1, 9))
+        want = R.flip_param(n, outer, layer, neuron, t0, k, v)
+        assert lean_flip_param(n, outer, layer, neuron, t0, k, v) == want, (n, outer, layer, k)
+
+
+def test_width_zero_is_the_documented_difference_of_flip_param():
+    """Python divides by `layer_size(0, _) = 0`; Lean's `k / 0 = 0` returns `v` unchanged.
+    Unreachable from `checkOrbitGenerator`, which requires `width ≥ 1` first."""
+    for outer, layer, neuron, k in itertools.product((False, True), range(3), range(3), range(4)):
+        with pytest.raises(ZeroDivisionError):
+            R.flip_param(0, outer, layer, neuron, (1, 1), k, (2, 3))
+        assert lean_flip_param(0, outer, layer, neuron, (1, 1), k, (2, 3)) == (2, 3)
+    inst = R.ResNetInstance(0, [SQUARE], False, [])
+    assert R.check_orbit_generator(inst, 0, 0, (1, 1), []) is False
+    assert lean_check_orbit_generator(inst, 0, 0, (1, 1), []) is False
+    text = RESNET.read_text()
+    end = text.index("def flipParam (")
+    doc = text[text.rindex("/--", 0, end) : end]
+    assert "ZeroDivisionError" in doc and "width ≥ 1" in doc and "k / 0 = 0" in doc
+
+
+def test_the_lean_flip_params_qeq_all_and_helper_agree_with_the_python_twin():
+    rng = random.Random(11)
+    for _ in range(2000):
+        n = rng.randrange(1, 4)
+        outer = rng.random() < 0.5
+        layer, neuron = rng.randrange(4), rng.randrange(n + 2)
+        t0 = (rng.randrange(-5, 6), rng.randrange(1, 5))
+        th = [(rng.randrange(-5, 6), rng.randrange(1, 5)) for _ in range(rng.randrange(30))]
+        want = R.flip_params(n, outer, layer, neuron, t0, th)
+        assert lean_flip_params(n, outer, layer, neuron, t0, th) == want
+        k = rng.randrange(40)
+        assert lean_flip_params_from(n, outer, layer, neuron, t0, k, th) == [
+            R.flip_param(n, outer, layer, neuron, t0, k + i, v) for i, v in enumerate(th)
+        ]
+        other = [(a * 2, b * 2) for a, b in want]
+        if th and rng.random() < 0.5:
+            i = rng.randrange(len(other))
+            other[i] = (other[i][0] + 1, other[i][1])
+        for a, b in [(want, other), (want, want[:-1]), (want[:-1], want), ([], []), ([], th)]:
+            assert lean_qeq_all(a, b) == R.qeq_all(a, b)
+
+
+def sigma_even() -> list[tuple[int, int]]:
+    """sigma(t) = t^4 + t^2, even, so -1 is a root of unity at t0 = 0."""
+    return [(0, 1), (0, 1), (1, 1), (0, 1), (1, 1)]
+
+
+def orbit_instance() -> R.ResNetInstance:
+    theta = [(2, 1), (1, 1), (3, 1), (-1, 1)]
+    return R.ResNetInstance(1, [sigma_even(), sigma_even()], False, theta)
+
+
+def test_the_lean_check_orbit_generator_agrees_with_the_python_twin():
+    rng = random.Random(5)
+    bad = 0
+    for _ in range(150):
+        n = rng.randrange(3)
+        outer = rng.random() < 0.3
+        acts = [rng.choice((SQUARE, [(1, 1), (0, 1), (1, 2)], [(0, 1), (1, 1)], [(1, 1)]))
+                for _ in range(rng.randrange(3))]  # fmt: skip
+        size = len(acts) * R.layer_size(n, outer) + rng.choice((0, 0, 0, 1, -1))
+        theta = [(rng.randrange(-2, 3), rng.choice((1, 1, 2, -1))) for _ in range(max(size, 0))]
+        inst = R.ResNetInstance(n, acts, outer, theta)
+        layer, neuron = rng.randrange(3), rng.randrange(3)
+        t0 = (rng.choice((0, 0, 1)), rng.choice((1, 1, 2, 0)))
+        th2 = R.flip_params(n, outer, layer, neuron, t0, theta) if n else list(theta)
+        if th2 and rng.random() < 0.3:
+            th2[0] = (th2[0][0] + 1, th2[0][1])
+        want = R.check_orbit_generator(inst, layer, neuron, t0, th2)
+        assert lean_check_orbit_generator(inst, layer, neuron, t0, th2) == want
+        bad += not want
+    inst = orbit_instance()
+    th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
+    assert lean_check_orbit_generator(inst, 0, 0, (0, 1), th2) is True
+    assert R.check_orbit_generator(inst, 0, 0, (0, 1), th2) is True
+    assert bad > 0
+    for n, outer, depth in itertools.product((1, 2), (False, True), (1, 2)):  # sigma even at 0
+        size = depth * R.layer_size(n, outer)
+        theta = [(rng.randrange(-2, 3), rng.randrange(1, 3)) for _ in range(size)]
+        inst = R.ResNetInstance(n, [SQUARE] * depth, outer, theta)
+        layer, neuron = rng.randrange(depth), rng.randrange(n)
+        th2 = R.flip_params(n, outer, layer, neuron, (0, 1), inst.theta)
+        assert R.check_orbit_generator(inst, layer, neuron, (0, 1), th2) is True
+        assert lean_check_orbit_generator(inst, layer, neuron, (0, 1), th2) is True
+
+
+def render_orbit(meta: dict[str, str], inst: R.ResNetInstance,
+                 gens: list[tuple[int, int, tuple[int, int], list]]) -> str:  # fmt: skip
+    """The orbit template rendered with every value a ready-made Lean literal (`L.lean`)."""
+    context: dict[str, Any] = {
+        "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
+        "theta": L.lean(inst.theta),
+        "gens": [
+            {"index": i, "layer": L.lean(layer), "neuron": L.lean(neuron), "t0": L.lean(t0),
+             "theta": L.lean(th)}
+            for i, (layer, neuron, t0, th) in enumerate(gens)
+        ],
+    }  # fmt: skip
+    return JINJA.get_template(ORBIT_TEMPLATE.name).render(**meta, **context)
+
+
+def read_orbit(text: str) -> tuple[R.ResNetInstance, list[tuple[int, int, Any, Any]]]:
+    """The instance and every generator (layer, neuron, t0, theta) of a rendered orbit file."""
+    kind, inst = read_structure(text, "inst")
+    assert kind == "ResNetInstance"
+    t0s = dict(re.findall(r"^def t0_(\d+) : Int × Int :=\n  (.*)$", text, re.M))
+    thetas = dict(re.findall(r"^def theta_(\d+) : List \(Int × Int\) :=\n  (.*?)\n\n", text,
+                             re.M | re.S))  # fmt: skip
+    theorems = re.findall(
+        r"^set_option maxRecDepth 100000 in\nset_option maxHeartbeats 0 in\n"
+        r"theorem gen_(\d+) : NNCert\.checkOrbitGenerator inst (\d+) (\d+) t0_(\d+) theta_(\d+)"
+        r" = true := by decide \+kernel$",
+        text,
+        re.M,
+    )
+    assert len(theorems) == len(t0s) == len(thetas) == text.count("\ntheorem ")
+    gens = []
+    for i, layer, neuron, j, k in theorems:
+        assert i == j == k
+        gens.append((int(layer), int(neuron), read_literal(t0s[i]), read_literal(thetas[i])))
+    return R.ResNetInstance(**inst), gens
+
+
+ORBIT_META = {
+    **EXAMPLE_META,
+    "module": "Certificates.ResNetOrbit_even",
+    "name": "even",
+    "claim": "Flipping the neuron of layer 0 at t0 = 0 keeps F_theta unchanged.",
+}
+
+
+def test_the_orbit_certificate_renders_reads_back_and_passes_the_python_twin():
+    inst = orbit_instance()
+    th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
+    assert th2 == [(-2, 1), (-1, 1), (3, 1), (-1, 1)]
+    text = render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)])
+    back, gens = read_orbit(text)
+    assert back == inst and gens == [(0, 0, (0, 1), th2)]
+    assert R.check_orbit_generator(back, *gens[0]) is True
+    assert lean_check_orbit_generator(back, *gens[0]) is True
+    assert text.startswith("import NNCert\n\n/-!\n")
+    assert "namespace Certificates.ResNetOrbit_even\n" in text
+    assert text.endswith("\nend Certificates.ResNetOrbit_even\n")
+    assert "def t0_0 : Int × Int :=\n  (0, 1)\n" in text
+    assert "def theta_0 : List (Int × Int) :=\n  [(-2, 1), (-1, 1), (3, 1), (-1, 1)]\n" in text
+    assert (
+        "theorem gen_0 : NNCert.checkOrbitGenerator inst 0 0 t0_0 theta_0 = true := by decide "
+        "+kernel\n" in text
+    )
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+    rank = render_resnet(META, inst, small_certificate()[1], 4)
+    start = "/-- The instance:"
+    assert text[text.index(start) :].split("\n\n")[0] == rank[rank.index(start) :].split("\n\n")[0]
+
+
+def test_two_generators_render_in_order():
+    inst = orbit_instance()
+    gens = [(layer, 0, (0, 1), R.flip_params(1, False, layer, 0, (0, 1), inst.theta))
+            for layer in (0, 1)]  # fmt: skip
+    text = render_orbit(ORBIT_META, inst, gens)
+    back, read = read_orbit(text)
+    assert back == inst and read == gens
+    assert all(R.check_orbit_generator(back, *g) for g in read)
+    assert text.index("theorem gen_0") < text.index("def t0_1") < text.index("theorem gen_1")
+
+
+@pytest.mark.parametrize(
+    "what,anchor,old,new",
+    [
+        ("an entry of the flipped vector", "def theta_0 :", "(-2, 1)", "(2, 1)"),
+        ("the flipped bias", "def theta_0 :", "(-1, 1), (3, 1)", "(1, 1), (3, 1)"),
+        ("t0", "def t0_0 :", "(0, 1)", "(1, 1)"),
+        ("t0's denominator", "def t0_0 :", "(0, 1)", "(0, 0)"),
+        ("the layer", "theorem gen_0 :", "inst 0 0", "inst 1 0"),
+        ("the neuron", "theorem gen_0 :", "inst 0 0", "inst 0 1"),
+        ("a parameter", "def inst :", "(3, 1)", "(4, 1)"),
+        ("an activation (now odd terms)", "def inst :", "[[(0, 1), (0, 1)", "[[(0, 1), (1, 1)"),
+    ],
+)
+def test_a_tampered_orbit_certificate_fails_the_python_twin(what, anchor, old, new):
+    inst = orbit_instance()
+    th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
+    text = swap(render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)]), anchor, old, new)
+    back, gens = read_orbit(text)
+    assert (back, gens) != (inst, [(0, 0, (0, 1), th2)]), what
+    assert R.check_orbit_generator(back, *gens[0]) is False
+    assert lean_check_orbit_generator(back, *gens[0]) is False
+
+
+def test_a_consistent_flip_at_the_wrong_point_fails_on_the_lattice():
+    """th2 is the flip at t0 = 1, so the flip checks pass; sigma is not even about 1, so only
+    `sameFunction` rejects it."""
+    inst = orbit_instance()
+    th2 = R.flip_params(1, False, 0, 0, (1, 1), inst.theta)
+    assert R.qeq_all(th2, R.flip_params(1, False, 0, 0, (1, 1), inst.theta))
+    assert not R.same_function(inst, th2, K.lattice(1, K.degree_bound(inst.acts)))
+    assert R.check_orbit_generator(inst, 0, 0, (1, 1), th2) is False
+    assert lean_check_orbit_generator(inst, 0, 0, (1, 1), th2) is False
+
+
+def test_the_orbit_template_refuses_a_missing_variable():
+    with pytest.raises(jinja2.UndefinedError):
+        JINJA.get_template(ORBIT_TEMPLATE.name).render(module="M", width="1")
+    with pytest.raises(jinja2.UndefinedError):
+        render = JINJA.get_template(ORBIT_TEMPLATE.name).render
+        render(**ORBIT_META, width="1", acts="[]", outer="false", theta="[]",
+               gens=[{"index": 0, "layer": "0", "neuron": "0", "t0": "(0, 1)"}])  # fmt: skip

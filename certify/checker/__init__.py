@@ -13,7 +13,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     Validates the envelope (schema, name) once, dispatches on the kind, and turns any
     malformed field into a reported problem rather than an exception."""
     from certify.certificate import SCHEMA
-    from certify.checker import compind, rank
+    from certify.checker import compind, orbit, rank
     from certify.checker.rank import Malformed
     from certify.spec import NAME_RE
 
@@ -25,7 +25,12 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     if not isinstance(name, str) or not NAME_RE.match(name):
         return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
     kind = cert.get("kind")
-    check = rank.check if kind == "rank" else compind.check if kind in COMPIND_KINDS else None
+    checks = {
+        "rank": rank.check,
+        "orbit": orbit.check,
+        **dict.fromkeys(COMPIND_KINDS, compind.check),
+    }
+    check = checks.get(kind)  # type: ignore[arg-type]
     if check is None:
         return [f"unknown certificate kind {kind!r}"]
     try:

@@ -195,3 +195,57 @@ def check_rank_upper_resnet(inst: ResNetInstance, w: UpperWitness, u: int) -> bo
         and all_lt(n, w.cols)
         and check_inverse(w.p, s, col_minor(w.tangents, w.cols), w.inv)
     )
+
+
+# ---------------------------------------------------------------- orbits (math.md §2)
+def flip_param(n: int, outer: bool, layer: int, neuron: int, t0: Rat, k: int, v: Rat) -> Rat:
+    """Entry k of the flipped parameter vector: neuron `neuron` of layer `layer` maps
+    w -> -w and b -> 2 t0 - b (the real root of unity -1 acting at t0); others unchanged."""
+    size = layer_size(n, outer)
+    rem = k - layer * size
+    if k // size != layer or rem >= n * (n + 1) or rem // (n + 1) != neuron:
+        return v
+    if rem % (n + 1) < n:
+        return (-v[0], v[1])
+    return ARITH_Q.add(ARITH_Q.mul((2, 1), t0), (-v[0], v[1]))
+
+
+def flip_params(n: int, outer: bool, layer: int, neuron: int, t0: Rat, th: list[Rat]) -> list[Rat]:
+    return [flip_param(n, outer, layer, neuron, t0, k, v) for k, v in enumerate(th)]
+
+
+def qeq_all(a: list[Rat], b: list[Rat]) -> bool:
+    """Equal lengths and a[i] = b[i] as rationals."""
+    return len(a) == len(b) and all(x[0] * y[1] == y[0] * x[1] for x, y in zip(a, b))
+
+
+def same_function(inst: ResNetInstance, th2: list[Rat], pts: list[list[int]]) -> bool:
+    """F_theta(x) = F_theta2(x) exactly at every x in pts."""
+    n, z = inst.width, zeros(ARITH_Q, len(inst.theta))
+    for x in pts:
+        a = resnet_dual(
+            ARITH_Q, n, inst.outer, inst.acts, inst.theta, z, ints_q(x), zeros(ARITH_Q, n)
+        )
+        b = resnet_dual(ARITH_Q, n, inst.outer, inst.acts, th2, z, ints_q(x), zeros(ARITH_Q, n))
+        if not qeq_all(a[0], b[0]):
+            return False
+    return True
+
+
+def check_orbit_generator(
+    inst: ResNetInstance, layer: int, neuron: int, t0: Rat, th2: list[Rat]
+) -> bool:
+    """th2 is the flip of `neuron` in `layer` at t0 applied to theta, and realises the same
+    function: F_theta2 = F_theta on the unisolvent lattice of degree prod deg sigma_l, hence
+    everywhere. (A single generator; the group they generate then lies in the fiber.)"""
+    return (
+        resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and t0[1] > 0
+        and layer < len(inst.acts)
+        and neuron < inst.width
+        and rats_pos(th2)
+        and qeq_all(th2, flip_params(inst.width, inst.outer, layer, neuron, t0, inst.theta))
+        and same_function(inst, th2, lattice(inst.width, degree_bound(inst.acts)))
+    )

@@ -21,6 +21,10 @@ def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         from certify.witness import rank
 
         return rank.generate(spec, req)
+    if req.kind == "orbit":
+        from certify.witness import orbit
+
+        return orbit.generate(spec, req)
     if req.kind in ("compind", "prop21", "newman-slater"):
         from certify.witness import compind
 

@@ -130,3 +130,69 @@ Definition check_rank_upper_resnet (inst : resnet_instance) (w : upper_witness) 
   Nat.eqb (length (uw_cols w)) s &&
   all_lt n (uw_cols w) &&
   check_inverse (uw_p w) s (col_minor (uw_tangents w) (uw_cols w)) (uw_inv w).
+
+(** * Orbits (math.md §2). Python twin: the "orbits" section of kernel_resnet.py. *)
+
+(** Entry [k] of the flipped parameter vector: neuron [neuron] of layer [layer] maps
+    [w -> -w] and [b -> 2 t0 - b]; every other entry is unchanged. *)
+Definition flip_param (n : nat) (outer : bool) (layer neuron : nat) (t0 : Z * Z) (k : nat)
+    (v : Z * Z) : Z * Z :=
+  let size := layer_size n outer in
+  let rem := (k - layer * size)%nat in
+  if negb (Nat.eqb (Nat.div k size) layer) || Nat.leb (n * (n + 1)) rem ||
+     negb (Nat.eqb (Nat.div rem (n + 1)) neuron)
+  then v
+  else if Nat.ltb (Nat.modulo rem (n + 1)) n then (- fst v, snd v)
+  else qadd (qmul (2, 1) t0) (- fst v, snd v).
+
+(** Coq-only helper of [flip_params]: [flip_param] at indices [k, k+1, ...]. *)
+Fixpoint flip_params_from (n : nat) (outer : bool) (layer neuron : nat) (t0 : Z * Z)
+    (k : nat) (th : list (Z * Z)) : list (Z * Z) :=
+  match th with
+  | [] => []
+  | v :: th' => flip_param n outer layer neuron t0 k v ::
+                flip_params_from n outer layer neuron t0 (S k) th'
+  end.
+
+(** The flipped parameter vector. *)
+Definition flip_params (n : nat) (outer : bool) (layer neuron : nat) (t0 : Z * Z)
+    (th : list (Z * Z)) : list (Z * Z) :=
+  flip_params_from n outer layer neuron t0 O th.
+
+(** Equal lengths and equal entries as rationals (cross-multiplication). *)
+Fixpoint qeq_all (a b : list (Z * Z)) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Z.eqb (fst x * snd y) (fst y * snd x) && qeq_all a' b'
+  | _, _ => false
+  end.
+
+(** [F_theta(x) = F_theta2(x)] exactly at every [x] in [pts]. *)
+Fixpoint same_function (inst : resnet_instance) (th2 : list (Z * Z)) (pts : list (list Z))
+  : bool :=
+  match pts with
+  | [] => true
+  | x :: pts' =>
+      let z := zeros arith_q (length (rn_theta inst)) in
+      let zx := zeros arith_q (rn_width inst) in
+      qeq_all
+        (fst (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst) (rn_theta inst)
+                z (ints_q x) zx))
+        (fst (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst) th2 z
+                (ints_q x) zx)) &&
+      same_function inst th2 pts'
+  end.
+
+(** [th2] is the flip of [neuron] in [layer] at [t0] applied to theta, and realises the same
+    function (on the unisolvent lattice of degree [prod deg sigma_l], hence everywhere). *)
+Definition check_orbit_generator (inst : resnet_instance) (layer neuron : nat) (t0 : Z * Z)
+    (th2 : list (Z * Z)) : bool :=
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  acts_pos (rn_acts inst) &&
+  (0 <? snd t0) &&
+  Nat.ltb layer (length (rn_acts inst)) &&
+  Nat.ltb neuron (rn_width inst) &&
+  rats_pos th2 &&
+  qeq_all th2 (flip_params (rn_width inst) (rn_outer inst) layer neuron t0 (rn_theta inst)) &&
+  same_function inst th2 (lattice (rn_width inst) (degree_bound (rn_acts inst))).

@@ -152,4 +152,84 @@ def checkRankUpperResnet (inst : ResNetInstance) (w : UpperWitness) (u : Nat) : 
   allLt n w.cols &&
   checkInverse w.p s (colMinor w.tangents w.cols) w.inv
 
+/-! Orbits (math.md §2): flipping one neuron at a real root of unity of its activation. -/
+
+/-- `flipParam n outer layer neuron t0 k v` is entry `k` (value `v`) of the flipped parameter
+vector: the weights `w` of neuron `neuron` of layer `layer` map to `-w` and its bias `b` to
+`2 t0 - b` (the root of unity `-1` acting at `t0`); every other entry (any `V` entry included)
+is unchanged. With `size = layerSize n outer` and `rem = k - layer * size`, entry `k` is
+flipped when `k / size = layer`, `rem < n * (n + 1)` and `rem / (n + 1) = neuron`; it is a
+weight when `rem % (n + 1) < n`, the bias otherwise. The test `k / size = layer` comes first,
+so the truncated `Nat` subtraction in `rem` (negative in the Python twin only when
+`k // size ≠ layer`) cannot change the result. When `n = 0`, `size = 0` and `k / 0 = 0` here
+while the Python twin raises `ZeroDivisionError`; unreachable from `checkOrbitGenerator`, which
+requires `width ≥ 1` first (here the result is then `v`: `rem < n * (n + 1) = 0` fails). -/
+def flipParam (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int) (k : Nat)
+    (v : Int × Int) : Int × Int :=
+  let size := layerSize n outer
+  let rem := k - layer * size
+  cond (Nat.beq (k / size) layer && Nat.blt rem (n * (n + 1)) && Nat.beq (rem / (n + 1)) neuron)
+    (cond (Nat.blt (rem % (n + 1)) n)
+      (-(v.1), v.2)
+      (qadd (qmul (2, 1) t0) (-(v.1), v.2)))
+    v
+
+/-- `flipParamsFrom n outer layer neuron t0 k th` is `flipParam n outer layer neuron t0 i v`
+for each entry `v` of `th`, its index `i` counted from `k` (Lean-only helper: the Python twin
+`flip_params` uses `enumerate`). -/
+def flipParamsFrom (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int) (k : Nat)
+    (th : List (Int × Int)) : List (Int × Int) :=
+  match th with
+  | [] => []
+  | v :: th' =>
+    (flipParam n outer layer neuron t0 k v) :: flipParamsFrom n outer layer neuron t0 (k + 1) th'
+termination_by structural th
+
+/-- `flipParams n outer layer neuron t0 th` is the parameter vector `th` with neuron `neuron`
+of layer `layer` flipped at `t0` (`flipParam` at every index, from `0`). -/
+def flipParams (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int)
+    (th : List (Int × Int)) : List (Int × Int) :=
+  flipParamsFrom n outer layer neuron t0 0 th
+
+/-- `qeqAll a b` holds when `a` and `b` have the same length and `a[i] = b[i]` as rationals
+(`a[i].1 * b[i].2 = b[i].1 * a[i].2`); false on a length mismatch. -/
+def qeqAll (a b : List (Int × Int)) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => decide (x.1 * y.2 = y.1 * x.2) && qeqAll a' b'
+  | _, _ => false
+termination_by structural a
+
+/-- `sameFunction inst th2 pts` holds when `F_θ(x) = F_θ2(x)` exactly (over `ℚ`), with
+`θ = inst.theta`, at every point `x` of `pts` (the value parts of `resnetDual`, zero tangents). -/
+def sameFunction (inst : ResNetInstance) (th2 : List (Int × Int)) (pts : List (List Int)) :
+    Bool :=
+  match pts with
+  | [] => true
+  | x :: pts' =>
+    let z := zeros arithQ inst.theta.length
+    let a := resnetDual arithQ inst.width inst.outer inst.acts inst.theta z (intsQ x)
+      (zeros arithQ inst.width)
+    let b := resnetDual arithQ inst.width inst.outer inst.acts th2 z (intsQ x)
+      (zeros arithQ inst.width)
+    qeqAll a.1 b.1 && sameFunction inst th2 pts'
+termination_by structural pts
+
+/-- `checkOrbitGenerator inst layer neuron t0 th2` holds when `th2` is the flip of neuron
+`neuron` of layer `layer` at `t0` applied to `θ = inst.theta`, and realises the same function:
+`F_θ2 = F_θ` on the lattice `{x ∈ ℕ^n : |x| ≤ D}` with `D = Π_l deg σ_l` (unisolvent for the
+output's total degree `≤ D`), hence everywhere. (A single generator; the group they generate
+then lies in the fiber.) -/
+def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int × Int)
+    (th2 : List (Int × Int)) : Bool :=
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  actsPos inst.acts &&
+  decide (t0.2 > 0) &&
+  Nat.blt layer inst.acts.length &&
+  Nat.blt neuron inst.width &&
+  ratsPos th2 &&
+  qeqAll th2 (flipParams inst.width inst.outer layer neuron t0 inst.theta) &&
+  sameFunction inst th2 (lattice inst.width (degreeBound inst.acts))
+
 end NNCert

@@ -1,0 +1,88 @@
+"""Render ResNet orbit certificates for Coq and Lean; read every literal back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from certify.checker.rank import _rat, decode_instance
+from certify.errors import RenderError
+from certify.render import literals as L
+from certify.render.env import render
+from certify.render.rank import _comment_safe
+from certify.spec import NAME_RE
+
+
+def module_name(cert_name: str) -> str:
+    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
+        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
+    return "Orbit_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+
+
+def _norm(v: Any) -> Any:
+    return [_norm(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
+def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
+    coq = prover == "coq"
+    module = module_name(cert["name"])
+    inst = decode_instance(cert)
+    gens = []
+    for i, f in enumerate(cert["witness"]["facts"]):
+        gens.append(
+            {
+                "index": i,
+                "layer": int(f["layer"]),
+                "neuron": int(f["neuron"]),
+                "t0": _rat(f["t0"], "t0"),
+                "theta": [_rat(t, "theta") for t in f["theta"]],
+            }
+        )
+    pr = L.coq if coq else L.lean
+    ctx = {
+        "name": _comment_safe(cert["name"]),
+        "sha256": sha,
+        "claim": _comment_safe(cert["claim"]["text"]),
+        "width": f"{inst.width}%nat" if coq else L.lean(inst.width),
+        "acts": pr(inst.acts),
+        "outer": L.lean(inst.outer),
+        "theta": pr(inst.theta),
+        "gens": [
+            {
+                "index": g["index"],
+                "layer": f"{g['layer']}%nat" if coq else str(g["layer"]),
+                "neuron": f"{g['neuron']}%nat" if coq else str(g["neuron"]),
+                "t0": pr(g["t0"]),
+                "theta": pr(g["theta"]),
+            }
+            for g in gens
+        ],
+    }
+    if coq:
+        text = render("coq/orbit_resnet.v.j2", **ctx)
+        fields = {"rn_width": inst.width, "rn_acts": inst.acts, "rn_outer": inst.outer,
+                  "rn_theta": inst.theta}  # fmt: skip
+    else:
+        text = render("lean/orbit_resnet.lean.j2", module=f"Certificates.{module}", **ctx)
+        fields = {"width": inst.width, "acts": inst.acts, "outer": inst.outer,
+                  "theta": inst.theta}  # fmt: skip
+    start = L.block_start(text, "Definition inst" if coq else "def inst")
+    for fld, val in fields.items():
+        if _norm(L.read_field(text, fld, start)) != _norm(val):
+            raise RenderError(f"literal {fld} does not read back as rendered")
+    for g in gens:
+        i = g["index"]
+        if _norm(L.read_field(text, f"t0_{i}")) != _norm(g["t0"]):
+            raise RenderError(f"literal t0_{i} does not read back as rendered")
+        if _norm(L.read_field(text, f"theta_{i}")) != _norm(g["theta"]):
+            raise RenderError(f"literal theta_{i} does not read back as rendered")
+        args = f"{g['layer']}%nat {g['neuron']}%nat" if coq else f"{g['layer']} {g['neuron']}"
+        fn = "check_orbit_generator" if coq else "NNCert.checkOrbitGenerator"
+        stmt = f"{fn} inst {args} t0_{i} theta_{i} = true"
+        if stmt not in text:
+            raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    return text
+
+
+def theorem_names(cert: dict[str, Any]) -> list[str]:
+    return [f"gen_{i}" for i in range(len(cert["witness"]["facts"]))]
