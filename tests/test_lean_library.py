@@ -177,6 +177,24 @@ def lean_structures(path: Path) -> dict[str, list[str]]:
     return out
 
 
+def lean_structure_types(path: Path) -> dict[str, dict[str, str]]:
+    """structure -> field -> Lean type, as written in the file (shared by the twin tests)."""
+    out: dict[str, dict[str, str]] = {}
+    lines = path.read_text().splitlines()
+    for name, fields in lean_structures(path).items():
+        start = next(i for i, line in enumerate(lines) if line.startswith(f"structure {name} "))
+        out[name] = {}
+        for line in lines[start + 1 : start + 1 + len(fields)]:
+            field, _, ty = line.strip().partition(" : ")
+            out[name][field] = ty
+    return out
+
+
+def identifiers(body: str) -> set[str]:
+    """Identifiers occurring in a Lean body (shared by the twin tests)."""
+    return set(re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", body))
+
+
 def calls(body: str, name: str) -> list[list[str]]:
     """The argument lists of the calls of `name` in `body` (atoms and parenthesised groups)."""
     found = []

@@ -41,7 +41,9 @@ from tests.test_lean_library import (
     _theorem,
     calls,
     camel,
+    identifiers,
     lean_defs,
+    lean_structure_types,
     lean_structures,
     library_defs,
     read_literal,
@@ -127,22 +129,6 @@ def twin_dataclasses() -> dict[str, dict[str, str]]:
                 if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
             }
     return out
-
-
-def lean_structure_types(path: Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    lines = path.read_text().splitlines()
-    for name, fields in lean_structures(path).items():
-        start = next(i for i, line in enumerate(lines) if line.startswith(f"structure {name} "))
-        out[name] = {}
-        for line in lines[start + 1 : start + 1 + len(fields)]:
-            field, _, ty = line.strip().partition(" : ")
-            out[name][field] = ty
-    return out
-
-
-def identifiers(body: str) -> set[str]:
-    return set(re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", body))
 
 
 # ---------------------------------------------------------------- (a) tokens and layout
