@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from certify import __version__, certificate
-from certify.checker import check_certificate
-from certify.checker.compind import cross_check
+from certify.checker import check_certificate, cross_check
 from certify.errors import BundleError, CertifyError
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict
 from certify.render import compind as render_compind
+from certify.render import critical as render_critical
+from certify.render import implicit as render_implicit
 from certify.render import orbit as render_orbit
 from certify.render import rank as render_rank
 from certify.render.env import render
@@ -107,6 +108,12 @@ def render_certificate(cert: dict[str, Any]) -> Rendered:
         theorems = render_orbit.theorem_names(cert)
         coq_text = render_orbit.render_prover(cert, sha, "coq")
         lean_text = render_orbit.render_prover(cert, sha, "lean")
+    elif cert.get("kind") in ("implicit", "critical"):
+        mod = render_implicit if cert["kind"] == "implicit" else render_critical
+        module = mod.module_name(cert["name"])
+        theorems = mod.theorem_names(cert)
+        coq_text = mod.render_prover(cert, sha, "coq")
+        lean_text = mod.render_prover(cert, sha, "lean")
     elif cert.get("kind") in render_compind.PREFIX:
         module = render_compind.module_name(cert["kind"], cert["name"])
         theorems = render_compind.theorem_names(cert)
@@ -230,6 +237,17 @@ def report_md(manifest: dict[str, Any]) -> str:
                 f"{v['coq']} | {v['lean']} |"
             )
         lines.append("")
+    for fig in manifest.get("figures", {}):
+        lines += [
+            "## Figure",
+            "",
+            f"![{fig}](figures/{fig})",
+            "",
+            "The image M of the bias-free scalar quadratic two-layer ResNet (Figure 1, math.md "
+            "§2); the identity c3^3 - 4 c2 c3 c4 + 8 c4^2 = 0 on M is the implicit certificate "
+            "below.",
+            "",
+        ]
     lines += ["## Claims", ""]
     for e in entries:
         lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
@@ -258,8 +276,19 @@ def summary_line(e: dict[str, Any]) -> str:
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
     if e["kind"] == "orbit":
-        size = r["orbit_size"] if r["orbit_size"] is not None else "> 4096"
-        return f"orbit of size {size} in the fiber ({r['generators']} generators)"
+        return (
+            f"{r['field']} orbit of size {r['orbit_size']} in the fiber "
+            f"({r['generators']} generators)"
+        )
+    if e["kind"] == "critical":
+        if r["critical"]:
+            return (
+                f"critical: rank <= {r['rank_upper_at_theta']} at theta < "
+                f"{r['generic_rank_lower']} generically"
+            )
+        return f"not critical: rank {r['rank_lower_at_theta']} at theta = {r['rank_bound']}"
+    if e["kind"] == "implicit":
+        return f"{r['equation']} = 0 on the image (degree {r['degree']})"
     if e["kind"] == "mlp-identifiable":
         return (
             f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "
@@ -327,6 +356,14 @@ def build(
         (tmp / "logs" / "timings.json").write_text(json.dumps(timings, indent=1) + "\n")
         for k, v in logs.items():
             (tmp / "logs" / f"{k}.log").write_text(v + "\n")
+        figs = figures_for(items)
+        if figs:
+            (tmp / "figures").mkdir()
+        for fname, draw in figs.items():
+            draw(tmp / "figures" / fname)
+        manifest["figures"] = {
+            f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
+        }
         (tmp / "report.md").write_text(report_md(manifest))
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         if out.exists():
@@ -336,6 +373,30 @@ def build(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return manifest
+
+
+def is_figure_one(cert: dict[str, Any]) -> bool:
+    """An implicit certificate about Figure 1's network (bias-free scalar quadratic, depth 2)."""
+    if cert.get("kind") != "implicit":
+        return False
+    net = cert["instance"]["network"]
+    return (
+        net.get("width") == 1
+        and net.get("depth") == 2
+        and not net.get("outer")
+        and all(a == ["0", "0", "1"] for a in net.get("activations", []))
+        and cert["result"].get("fixed_at_zero") == ["b1", "b2"]
+    )
+
+
+def figures_for(items: list[Rendered]) -> dict[str, Callable[[Path], None]]:
+    """The pictures that help read these certificates (file name -> drawing function)."""
+    from certify.figure import draw_resnet_quadratic
+
+    out: dict[str, Callable[[Path], None]] = {}
+    if any(is_figure_one(it.cert) for it in items):
+        out["resnet-quadratic.png"] = draw_resnet_quadratic
+    return out
 
 
 def all_passed(manifest: dict[str, Any]) -> bool:

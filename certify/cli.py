@@ -1,4 +1,4 @@
-"""Command line: certify run | demo | check."""
+"""Command line: certify run | demo | check | bounds | figure."""
 
 from __future__ import annotations
 
@@ -77,6 +77,18 @@ def _bounds(a: argparse.Namespace) -> int:
     return 0
 
 
+def _figure(a: argparse.Namespace) -> int:
+    from certify.figure import FIGURES, draw
+
+    if a.figure not in FIGURES:
+        print(f"certify: error: figure: expected one of {list(FIGURES)}, got {a.figure!r}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    draw(a.figure, a.out)
+    print(f"figure {a.figure} written to {a.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="certify", description=__doc__)
     ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
@@ -95,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     p_bounds.add_argument("--m", type=int, required=True, help="their (maximal) degree")
     p_bounds.add_argument("--widths", type=str, help="MLP widths, e.g. 2,3,3,1")
     p_bounds.add_argument("--r", type=int, help="activation degree for the layer recursion")
+    p_fig = sub.add_parser("figure", help="draw a figure of math.md (resnet-quadratic)")
+    p_fig.add_argument("figure", help="the figure's name: resnet-quadratic")
+    p_fig.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)")
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
@@ -104,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run([load_spec(s) for s in a.specs], a.out, a)
         if a.cmd == "bounds":
             return _bounds(a)
+        if a.cmd == "figure":
+            return _figure(a)
         if a.cmd == "demo":
             return _run([load_spec(s) for s in example_specs()], a.out, a)
         from certify.verify import check_bundle

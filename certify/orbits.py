@@ -7,7 +7,7 @@ are {+1, -1} when g is even. Shared by the generator and the checker (plain Frac
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb, gcd
+from math import comb, gcd, lcm
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
@@ -54,6 +54,16 @@ def layer_symmetry(sigma: list[Fraction]) -> dict[str, Any]:
     return best
 
 
+def nontrivial(rn: ResNet, theta: list[Fraction], layer: int, neuron: int, t0: Fraction) -> bool:
+    """The action w -> zeta w, b -> zeta (b - t0) + t0 moves this neuron's parameters (for
+    zeta != 1) unless w = 0 and b = t0."""
+    n = rn.width
+    size = n * (n + 1) + (n * n if rn.outer else 0)
+    start = layer * size + neuron * (n + 1)
+    w, b = theta[start : start + n], theta[start + n]
+    return any(x != 0 for x in w) or b != t0
+
+
 def flip(
     rn: ResNet, theta: list[Fraction], layer: int, neuron: int, t0: Fraction
 ) -> list[Fraction]:
@@ -62,67 +72,165 @@ def flip(
     return [Fraction(a, b) for a, b in out]
 
 
-def orbit(
-    rn: ResNet, theta: list[Fraction], gens: list[tuple[int, int, Fraction]]
+def cyc_str(c: list[tuple[int, int]]) -> list[str]:
+    return [rat_str(Fraction(a, b)) for a, b in c]
+
+
+def root_action(
+    rn: ResNet, theta: list[Fraction], layer: int, neuron: int, g: int, t0: Fraction
+) -> list[list[str]]:
+    """theta acted on by z (a formal g-th root of unity) at one neuron, coefficientwise."""
+    pairs = [(t.numerator, t.denominator) for t in theta]
+    t = (t0.numerator, t0.denominator)
+    return [cyc_str(c) for c in KR.root_params(rn.width, rn.outer, layer, neuron, g, t, pairs)]
+
+
+def symmetries(rn: ResNet, field: str) -> list[dict[str, Any]]:
+    """The layer facts to certify: (layer, g, t0) with g = 2 (the real flip, when the
+    translate is even) or g = the exponent gcd (complex, when it is >= 2)."""
+    out = []
+    for ell, a in enumerate(rn.activations):
+        s = layer_symmetry(list(a))
+        if s["t0"] is None:
+            continue
+        if field == "real" and s["g"] % 2 == 0:
+            out.append({"layer": ell, "g": 2, "t0": s["t0"]})
+        elif field == "complex" and s["g"] >= 2:
+            out.append({"layer": ell, "g": s["g"], "t0": s["t0"]})
+    return out
+
+
+def orbit_size(rn: ResNet, theta: list[Fraction], syms: list[dict[str, Any]]) -> int:
+    """prod over certified layers and moved neurons of g: the actions on different neurons
+    are independent and z^k moves a neuron's (w, b - t0) != 0 to g distinct places."""
+    size = 1
+    for s in syms:
+        for i in range(rn.width):
+            if nontrivial(rn, theta, s["layer"], i, s["t0"]):
+                size *= s["g"]
+    return size
+
+
+def real_orbit(
+    rn: ResNet, theta: list[Fraction], syms: list[dict[str, Any]]
 ) -> list[list[Fraction]]:
-    """All parameter vectors reached by products of the generators (flips commute)."""
-    seen = {tuple(theta)}
-    frontier = [list(theta)]
-    while frontier:
-        nxt = []
-        for th in frontier:
-            for layer, neuron, t0 in gens:
-                th2 = flip(rn, th, layer, neuron, t0)
-                if tuple(th2) not in seen:
-                    seen.add(tuple(th2))
-                    nxt.append(th2)
-        frontier = nxt
-        if len(seen) > MAX_LISTED:
-            break
-    return sorted((list(t) for t in seen), key=lambda v: [(x.numerator, x.denominator) for x in v])
+    """Every product of flips applied to theta (flips of different neurons commute)."""
+    elems = [list(theta)]
+    for s in syms:
+        for i in range(rn.width):
+            if nontrivial(rn, theta, s["layer"], i, s["t0"]):
+                elems += [flip(rn, e, s["layer"], i, s["t0"]) for e in elems]
+    return sorted(elems, key=lambda v: [(x.numerator, x.denominator) for x in v])
 
 
-def orbit_result(rn: ResNet, theta: list[Fraction], facts: list[dict[str, Any]]) -> dict[str, Any]:
-    layers = [layer_symmetry(list(a)) for a in rn.activations]
-    gens = [(f["layer"], f["neuron"], Fraction(f["t0"])) for f in facts]
-    elems = orbit(rn, theta, gens)
-    listed = len(elems) <= MAX_LISTED
-    return {
-        "layers": [
+def complex_orbit(
+    rn: ResNet, theta: list[Fraction], syms: list[dict[str, Any]]
+) -> list[list[list[str]]]:
+    """Every element of prod mu_g acting on theta, as coefficient lists over 1, zeta, ...,
+    zeta^(G-1), zeta = exp(2 pi i / G), G the lcm of the certified orders."""
+    G = lcm(*(s["g"] for s in syms))
+    elems: list[list[list[Fraction]]] = [[[x] + [Fraction(0)] * (G - 1) for x in theta]]
+    n = rn.width
+    size = n * (n + 1) + (n * n if rn.outer else 0)
+    for s in syms:
+        g, t0, ell = s["g"], s["t0"], s["layer"]
+        for i in range(n):
+            if not nontrivial(rn, theta, ell, i, t0):
+                continue
+            start = ell * size + i * (n + 1)
+            out = []
+            for e in elems:
+                for k in range(g):
+                    pw = k * (G // g)  # zeta_g = zeta_G^(G/g) when g divides G
+                    e2 = [list(c) for c in e]
+                    for j in range(start, start + n + 1):
+                        v = theta[j] if j < start + n else theta[j] - t0
+                        c = [Fraction(0)] * G
+                        c[pw % G] += v
+                        if j == start + n:
+                            c[0] += t0
+                        e2[j] = c
+                    out.append(e2)
+            elems = out
+    return sorted(
+        [[[rat_str(x) for x in c] for c in e] for e in elems],
+        key=lambda v: [[(Fraction(x).numerator, Fraction(x).denominator) for x in c] for c in v],
+    )
+
+
+MAX_LISTED_COMPLEX = 729
+
+
+def orbit_result(rn: ResNet, theta: list[Fraction], field: str) -> dict[str, Any]:
+    syms = symmetries(rn, field)
+    layers = []
+    for a in rn.activations:
+        s = layer_symmetry(list(a))
+        real = s["t0"] is not None and s["g"] % 2 == 0
+        cplx = s["t0"] is not None and s["g"] >= 2
+        layers.append(
             {
                 "t0": None if s["t0"] is None else rat_str(s["t0"]),
                 "g": s["g"],
-                "real_group": "{+1,-1}" if s["g"] % 2 == 0 and s["t0"] is not None else "trivial",
+                "group": ("{+1,-1}" if real else "trivial")
+                if field == "real"
+                else (f"mu_{s['g']}" if cplx else "trivial"),
             }
-            for s in layers
-        ],
-        "generators": len(facts),
-        "orbit_size": len(elems) if listed else None,
-        "orbit": [[rat_str(x) for x in e] for e in elems] if listed else None,
+        )
+    size = orbit_size(rn, theta, syms)
+    listed: Any = None
+    if field == "real" and size <= MAX_LISTED:
+        listed = [[rat_str(x) for x in e] for e in real_orbit(rn, theta, syms)]
+    elif field == "complex" and syms and size <= MAX_LISTED_COMPLEX:
+        listed = complex_orbit(rn, theta, syms)
+    return {
+        "field": field,
+        "layers": layers,
+        "generators": sum(rn.width for _ in syms),
+        "orbit_size": size,
+        "orbit": listed,
     }
 
 
 def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
     size = result["orbit_size"]
-    gs = ", ".join(
-        f"g = {s['g']}" + (f" at t0 = {s['t0']}" if s["t0"] is not None else "")
-        for s in result["layers"]
-    )
-    count = str(size) if size is not None else f"more than {MAX_LISTED}"
+    cert = [i for i, s in enumerate(result["layers"]) if s["group"] != "trivial"]
+    groups = ", ".join(f"layer {i}: {result['layers'][i]['group']} at t0 = "
+                       f"{result['layers'][i]['t0']}" for i in cert)  # fmt: skip
+    if result["field"] == "real":
+        ident = (
+            "sigma(2 t0 - y) = sigma(y) identically, so flipping any neuron of that layer "
+            "(w -> -w, b -> 2 t0 - b) leaves its output function unchanged whatever its weights"
+        )
+        where = "real fiber"
+    else:
+        ident = (
+            "sigma(t0 + zeta (y - t0)) = sigma(y) identically for every zeta in mu_g (an identity "
+            "in Q[z]/(z^g - 1)), so w -> zeta w, b -> zeta (b - t0) + t0 on any neuron of that "
+            "layer leaves its output function unchanged whatever its weights"
+        )
+        where = "complex fiber"
+    trivial = [i for i, s in enumerate(result["layers"]) if s["group"] == "trivial"]
     parts = [
         f"Kernel-checked: for the ResNet of width {rn.width} and depth {rn.depth} with layers "
-        f"{layer}, each of the {result['generators']} generators (a real root of unity -1 acting "
-        f"on one neuron: w -> -w, b -> 2 t0 - b) maps theta to parameters realising the same "
-        f"function (exactly, on a unisolvent lattice), so the group they generate lies in the "
-        f"fiber of theta: an orbit of {count} parameter vectors ({gs}).",
-        "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
-        "linear term, the generic fiber equals this orbit (math.md §2); with a rank "
-        "certificate of full rank at theta the fiber is locally finite there.",
+        f"{layer}, in each certified layer ({groups}) the activation satisfies {ident}. Hence "
+        f"the product of these groups over all {result['generators']} neurons maps theta into "
+        f"its {where}: an orbit of {size} parameter vectors. Each of the "
+        f"{result['generators']} generators is also checked at theta: the moved parameters are "
+        f"computed exactly and the layer's map is unchanged on a unisolvent lattice.",
     ]
-    if any(s["g"] >= 3 for s in result["layers"]):
+    if trivial:
         parts.append(
-            "Over C the group is larger (mu_g per neuron for g >= 3); complex orbit "
-            "certificates are not produced by this version."
+            f"Layers {trivial} carry no such symmetry (no rational critical point t0 with "
+            + ("an even translate" if result["field"] == "real" else "exponent gcd g >= 2")
+            + "; computed, not kernel-checked)."
         )
+    parts.append(
+        "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
+        "linear term, the generic fiber equals the orbit of this group (math.md §2); with a "
+        "rank certificate of full rank at theta the fiber is locally finite there."
+    )
+    if result["field"] == "real" and any(s["g"] >= 3 for s in result["layers"]):
+        parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
     return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}

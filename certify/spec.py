@@ -19,8 +19,18 @@ from certify.errors import PolynomialSyntaxError, SpecError
 
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable", "orbit")
-NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit")
+KINDS = (
+    "rank",
+    "compind",
+    "prop21",
+    "newman-slater",
+    "mlp-identifiable",
+    "orbit",
+    "critical",
+    "implicit",
+)
+NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit")
+RESNET_KINDS = ("orbit", "critical", "implicit")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
@@ -131,6 +141,9 @@ class CertRequest:
     max_grid: int
     attempts: int
     compind: CompindSpec | None = None
+    field: str = "real"  # orbit: the real group or the complex one (mu_g per neuron)
+    equation: str | None = None  # implicit: a polynomial in c0, c1, ... (coefficients of F)
+    bias: bool = True  # implicit: False sets every bias to 0 (the bias-free parametrisation)
 
 
 @dataclass(frozen=True)
@@ -240,11 +253,12 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             _check_identifiable_network(mlp, theta, src, i)
-        if req.kind == "orbit":
-            if not isinstance(mlp, ResNet):
-                raise SpecError(src, "network.family", "resnet (certificate kind orbit)")
-            if any(len(a) - 1 < 2 for a in mlp.activations):
-                raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
+        if req.kind in RESNET_KINDS and not isinstance(mlp, ResNet):
+            raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")
+        if req.kind == "orbit" and any(len(a) - 1 < 2 for a in mlp.activations):  # type: ignore[union-attr]
+            raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
+        if req.kind == "implicit":
+            _check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
@@ -412,7 +426,13 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
     allowed = {"kind", "name", "prime", "upper", "max_grid", "attempts"}
-    if kind in COMPIND_KINDS:
+    if kind == "orbit":
+        allowed = {"kind", "name", "field"}
+    elif kind == "critical":
+        allowed = {"kind", "name", "prime", "max_grid", "attempts"}
+    elif kind == "implicit":
+        allowed = {"kind", "name", "equation", "bias"}
+    elif kind in COMPIND_KINDS:
         allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
     for k in c:
         if k not in allowed:
@@ -432,7 +452,40 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
     ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
-    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci)
+    field = c.get("field", "real")
+    if field not in ("real", "complex"):
+        raise SpecError(src, f"{where}.field", "'real' or 'complex'", field)
+    equation = None
+    if kind == "implicit":
+        equation = _req(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")
+        if not isinstance(equation, str):
+            raise SpecError(
+                src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation
+            )
+    bias = _bool(c, "bias", True, src, where)
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci, field, equation, bias)
+
+
+def coefficient_names(degree: int) -> tuple[str, ...]:
+    """c0, ..., c_degree: the coefficients of F(x) = sum_k c_k x^k."""
+    return tuple(f"c{k}" for k in range(degree + 1))
+
+
+def _check_implicit(rn: ResNet, req: CertRequest, src: str, i: int) -> None:
+    from certify.algebra.poly import parse_polynomial
+
+    where = f"certificate[{i}]"
+    if rn.width != 1:
+        raise SpecError(
+            src, "network.width", "1 (certificate kind implicit: scalar ResNets)", rn.width
+        )
+    names = coefficient_names(rn.degree_bound())
+    try:
+        parse_polynomial(req.equation or "", names)
+    except ValueError as e:
+        raise SpecError(
+            src, f"{where}.equation", f"a polynomial in {', '.join(names)} ({e})", req.equation
+        ) from None
 
 
 COMPIND_FIELDS = {

@@ -5,6 +5,7 @@ and fresh prover runs (in a scratch copy). Any mismatch is reported and makes it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 from pathlib import Path
@@ -21,8 +22,7 @@ from certify.bundle import (
     run_provers,
     write_sources,
 )
-from certify.checker import check_certificate
-from certify.checker.compind import cross_check
+from certify.checker import check_certificate, cross_check
 from certify.errors import BundleError
 from certify.provers.common import FAILED, NOT_RUN
 from certify.resources import resource_dir
@@ -46,6 +46,11 @@ def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
         _same_file(path / "coq" / rel, resource_dir("coq") / rel, problems)
     for rel in lean_library_files():
         _same_file(path / "lean" / rel, resource_dir("lean") / rel, problems)
+    figures = manifest.get("figures", {})
+    for fig, digest in figures.items() if isinstance(figures, dict) else []:
+        fp = path / "figures" / str(fig)
+        if not fp.is_file() or hashlib.sha256(fp.read_bytes()).hexdigest() != digest:
+            problems.append(f"figures/{fig}: missing or its sha256 differs from the manifest")
     items: list[Rendered] = []
     entries = manifest.get("certificates")
     if not isinstance(entries, list) or not entries:

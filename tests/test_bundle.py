@@ -24,6 +24,12 @@ EXPECTED_RANKS = {
     "resnet-1-2-quadratic": (4, 4),
     "resnet-2-2-cubic": (12, 12),
     "resnet-orbit-quartic-rank": (4, 4),
+    "resnet-orbit-even-quartic-rank": (4, 4),
+    "resnet-width2-depth2-orbit-rank": (12, 12),
+    "resnet-cubic-plus-square-rank": (4, 4),
+    "resnet-cubic-plus-square-critical-at": (4, 4),
+    "resnet-critical-dead-layer-at": (3, 3),
+    "resnet-critical-dead-layer-generic": (4, 4),
 }
 
 
@@ -56,6 +62,15 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["mlp-ident-width-one"]["theorem"] == "width one (Prop. 3.3)"
     assert others["mlp-ident-z2z"]["theorem"] == "none"
     assert others["resnet-orbit-quartic"]["orbit_size"] == 4
+    assert others["resnet-orbit-even-quartic"]["orbit_size"] == 4
+    assert others["resnet-width2-depth2-orbit"]["orbit_size"] == 16
+    assert others["resnet-orbit-cube-complex"]["orbit_size"] == 9
+    assert others["resnet-orbit-cube-complex"]["field"] == "complex"
+    assert others["resnet-figure-1-orbit"]["orbit_size"] == 4
+    assert others["resnet-figure-1"]["variables"] == ["w1", "w2"]
+    assert others["resnet-critical-dead-layer"]["critical"] is True
+    assert others["resnet-cubic-plus-square-critical"]["critical"] is False
+    assert set(m["figures"]) == {"resnet-quadratic.png"}
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]

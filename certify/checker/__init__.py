@@ -7,13 +7,23 @@ from typing import Any
 COMPIND_KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 
 
+def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Problems between certificates of one bundle (attached certificates), by name."""
+    from certify.checker import compind, critical
+
+    out = compind.cross_check(certs)
+    for name, probs in critical.cross_check(certs).items():
+        out[name] = out.get(name, []) + probs
+    return out
+
+
 def check_certificate(cert: dict[str, Any]) -> list[str]:
     """Problems found in a certificate (an empty list means it is accepted).
 
     Validates the envelope (schema, name) once, dispatches on the kind, and turns any
     malformed field into a reported problem rather than an exception."""
     from certify.certificate import SCHEMA
-    from certify.checker import compind, orbit, rank
+    from certify.checker import compind, critical, implicit, orbit, rank
     from certify.checker.rank import Malformed
     from certify.spec import NAME_RE
 
@@ -28,6 +38,8 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     checks = {
         "rank": rank.check,
         "orbit": orbit.check,
+        "critical": critical.check,
+        "implicit": implicit.check,
         **dict.fromkeys(COMPIND_KINDS, compind.check),
     }
     check = checks.get(kind)  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ from certify.checker.kernel import (
     col_minor,
     degree_bound,
     drop_n,
+    horner_dual,
     ints_mod,
     ints_q,
     lattice,
@@ -36,13 +37,26 @@ from certify.checker.kernel import (
     nth,
     nth_row,
     p_ok,
+    range_from,
     rats_inv_ok,
     rats_mod,
     rats_pos,
     rows_in_range,
     rows_len,
+    take_n,
     unit_vec,
     zeros,
+)
+from certify.checker.kernel_compind import (
+    Term,
+    all_zero_terms,
+    const_term,
+    exps_ok,
+    normalize,
+    poly_eval,
+    poly_mul_t,
+    term_coeffs,
+    term_exps,
 )
 
 
@@ -219,14 +233,27 @@ def qeq_all(a: list[Rat], b: list[Rat]) -> bool:
     return len(a) == len(b) and all(x[0] * y[1] == y[0] * x[1] for x, y in zip(a, b))
 
 
-def same_function(inst: ResNetInstance, th2: list[Rat], pts: list[list[int]]) -> bool:
-    """F_theta(x) = F_theta2(x) exactly at every x in pts."""
-    n, z = inst.width, zeros(ARITH_Q, len(inst.theta))
+def act_at(acts: list[list[Rat]], layer: int) -> list[Rat]:
+    """The activation of `layer` (empty past the last layer)."""
+    return acts[layer] if layer < len(acts) else []
+
+
+def layer_params(n: int, outer: bool, layer: int, th: list[A]) -> list[A]:
+    """The parameters of one layer (W with biases, then V when outer)."""
+    size = layer_size(n, outer)
+    return take_n(size, drop_n(layer * size, th))
+
+
+def same_layer(inst: ResNetInstance, layer: int, th2: list[Rat], pts: list[list[int]]) -> bool:
+    """The maps h -> h + sigma(W h + b) (times V when outer) of `layer` under theta and th2
+    agree exactly at every h in pts."""
+    n, cs = inst.width, [act_at(inst.acts, layer)]
+    a_th = layer_params(n, inst.outer, layer, inst.theta)
+    b_th = layer_params(n, inst.outer, layer, th2)
+    z, zx = zeros(ARITH_Q, len(a_th)), zeros(ARITH_Q, n)
     for x in pts:
-        a = resnet_dual(
-            ARITH_Q, n, inst.outer, inst.acts, inst.theta, z, ints_q(x), zeros(ARITH_Q, n)
-        )
-        b = resnet_dual(ARITH_Q, n, inst.outer, inst.acts, th2, z, ints_q(x), zeros(ARITH_Q, n))
+        a = resnet_dual(ARITH_Q, n, inst.outer, cs, a_th, z, ints_q(x), zx)
+        b = resnet_dual(ARITH_Q, n, inst.outer, cs, b_th, z, ints_q(x), zx)
         if not qeq_all(a[0], b[0]):
             return False
     return True
@@ -235,9 +262,9 @@ def same_function(inst: ResNetInstance, th2: list[Rat], pts: list[list[int]]) ->
 def check_orbit_generator(
     inst: ResNetInstance, layer: int, neuron: int, t0: Rat, th2: list[Rat]
 ) -> bool:
-    """th2 is the flip of `neuron` in `layer` at t0 applied to theta, and realises the same
-    function: F_theta2 = F_theta on the unisolvent lattice of degree prod deg sigma_l, hence
-    everywhere. (A single generator; the group they generate then lies in the fiber.)"""
+    """th2 is the flip of `neuron` in `layer` at t0 applied to theta, and the layer's map is
+    unchanged: equal on the unisolvent lattice of degree deg sigma_layer, hence everywhere; the
+    other layers are untouched, so F_theta2 = F_theta."""
     return (
         resnet_shape_ok(inst, [])
         and rats_pos(inst.theta)
@@ -247,5 +274,284 @@ def check_orbit_generator(
         and neuron < inst.width
         and rats_pos(th2)
         and qeq_all(th2, flip_params(inst.width, inst.outer, layer, neuron, t0, inst.theta))
-        and same_function(inst, th2, lattice(inst.width, degree_bound(inst.acts)))
+        and same_layer(inst, layer, th2, lattice(inst.width, len(act_at(inst.acts, layer)) - 1))
+    )
+
+
+# ------------------------------------- roots of unity: the ring Q[z]/(z^g - 1), math.md §2
+# An element is its g coefficients (rationals) on 1, z, ..., z^(g-1). Every zeta in mu_g is a
+# root of z^g - 1, so an identity in this ring holds for every complex g-th root of unity.
+def cyc_add(a: list[Rat], b: list[Rat]) -> list[Rat]:
+    """Coefficientwise sum."""
+    return [ARITH_Q.add(x, y) for x, y in zip(a, b)]
+
+
+def cyc_scale(c: Rat, b: list[Rat]) -> list[Rat]:
+    """The rational multiple c * b."""
+    return [ARITH_Q.mul(c, y) for y in b]
+
+
+def cyc_rot(b: list[Rat]) -> list[Rat]:
+    """z * b: the coefficient of z^(g-1) wraps round to 1 because z^g = 1."""
+    return b[-1:] + b[:-1]
+
+
+def cyc_mul_acc(a: list[Rat], b: list[Rat], acc: list[Rat]) -> list[Rat]:
+    """acc + a * b (b is multiplied by z once per coefficient of a)."""
+    for c in a:
+        acc = cyc_add(acc, cyc_scale(c, b))
+        b = cyc_rot(b)
+    return acc
+
+
+def cyc_mul(a: list[Rat], b: list[Rat]) -> list[Rat]:
+    """The product in Q[z]/(z^g - 1), g = len(b)."""
+    return cyc_mul_acc(a, b, zeros(ARITH_Q, len(b)))
+
+
+def cyc_const(g: int, r: Rat) -> list[Rat]:
+    """The rational r as an element of Q[z]/(z^g - 1)."""
+    return [r, *zeros(ARITH_Q, g - 1)] if g > 0 else []
+
+
+def arith_cyc(g: int) -> Arith[list[Rat]]:
+    """Q[z]/(z^g - 1)."""
+    return Arith(cyc_add, cyc_mul, zeros(ARITH_Q, g), cyc_const(g, (1, 1)))
+
+
+def cyc_z(g: int) -> list[Rat]:
+    """The class of z: a formal g-th root of unity."""
+    return cyc_rot(cyc_const(g, (1, 1)))
+
+
+def cycs_ok(g: int, xs: list[list[Rat]]) -> bool:
+    """Every element has g coefficients with positive denominators."""
+    return all(len(x) == g and rats_pos(x) for x in xs)
+
+
+def cyc_eq_all(a: list[list[Rat]], b: list[list[Rat]]) -> bool:
+    """Equal lengths and equal elements, coefficient by coefficient."""
+    return len(a) == len(b) and all(qeq_all(x, y) for x, y in zip(a, b))
+
+
+def cyc_consts(g: int, xs: list[Rat]) -> list[list[Rat]]:
+    return [cyc_const(g, x) for x in xs]
+
+
+def cyc_ints(g: int, xs: list[int]) -> list[list[Rat]]:
+    return [cyc_const(g, (x, 1)) for x in xs]
+
+
+def qsub(a: Rat, b: Rat) -> Rat:
+    """a - b."""
+    return ARITH_Q.add(a, (-b[0], b[1]))
+
+
+def layer_symmetric(g: int, cs: list[Rat], t0: Rat) -> bool:
+    """sigma(t0 + z (y - t0)) = sigma(y) in Q[z]/(z^g - 1) at y = 0, 1, ..., len(cs) - 1: both
+    sides are polynomials in y of degree < len(cs), so (Vandermonde) they are equal as
+    polynomials, and sigma(t0 + zeta (y - t0)) = sigma(y) for all complex y and zeta in mu_g."""
+    ar = arith_cyc(g)
+    for y in range_from(0, len(cs)):
+        a = cyc_add(cyc_const(g, t0), cyc_mul(cyc_z(g), cyc_const(g, qsub((y, 1), t0))))
+        lhs = horner_dual(ar, cyc_consts(g, cs), a, ar.zero)[0]
+        rhs = horner_dual(ARITH_Q, cs, (y, 1), ARITH_Q.zero)[0]
+        if not qeq_all(lhs, cyc_const(g, rhs)):
+            return False
+    return True
+
+
+def check_layer_symmetry(inst: ResNetInstance, layer: int, g: int, t0: Rat) -> bool:
+    """Every neuron of `layer` may be acted on by mu_g at t0 (w -> zeta w,
+    b -> zeta (b - t0) + t0) without changing its output function, for every weight and bias:
+    the activation satisfies the identity of `layer_symmetric`."""
+    return (
+        resnet_shape_ok(inst, [])
+        and acts_pos(inst.acts)
+        and t0[1] > 0
+        and g >= 1
+        and layer < len(inst.acts)
+        and layer_symmetric(g, act_at(inst.acts, layer), t0)
+    )
+
+
+def root_param(
+    n: int, outer: bool, layer: int, neuron: int, g: int, t0: Rat, k: int, v: Rat
+) -> list[Rat]:
+    """Entry k of the parameters acted on by z at one neuron: w -> z w, b -> z (b - t0) + t0
+    for neuron `neuron` of layer `layer`; every other entry is the constant v."""
+    size = layer_size(n, outer)
+    rem = k - layer * size
+    if k // size != layer or rem >= n * (n + 1) or rem // (n + 1) != neuron:
+        return cyc_const(g, v)
+    if rem % (n + 1) < n:
+        return cyc_mul(cyc_z(g), cyc_const(g, v))
+    return cyc_add(cyc_mul(cyc_z(g), cyc_const(g, qsub(v, t0))), cyc_const(g, t0))
+
+
+def root_params(
+    n: int, outer: bool, layer: int, neuron: int, g: int, t0: Rat, th: list[Rat]
+) -> list[list[Rat]]:
+    return [root_param(n, outer, layer, neuron, g, t0, k, v) for k, v in enumerate(th)]
+
+
+def same_layer_cyc(
+    inst: ResNetInstance, g: int, layer: int, th2: list[list[Rat]], pts: list[list[int]]
+) -> bool:
+    """As `same_layer`, with th2 over Q[z]/(z^g - 1)."""
+    n, ar = inst.width, arith_cyc(g)
+    cs = [cyc_consts(g, act_at(inst.acts, layer))]
+    a_th = cyc_consts(g, layer_params(n, inst.outer, layer, inst.theta))
+    b_th = layer_params(n, inst.outer, layer, th2)
+    z, zx = zeros(ar, len(a_th)), zeros(ar, n)
+    for x in pts:
+        a = resnet_dual(ar, n, inst.outer, cs, a_th, z, cyc_ints(g, x), zx)
+        b = resnet_dual(ar, n, inst.outer, cs, b_th, z, cyc_ints(g, x), zx)
+        if not cyc_eq_all(a[0], b[0]):
+            return False
+    return True
+
+
+def check_root_generator(
+    inst: ResNetInstance, layer: int, neuron: int, g: int, t0: Rat, th2: list[list[Rat]]
+) -> bool:
+    """th2 (over Q[z]/(z^g - 1)) is theta acted on by z at one neuron, and the layer's map is
+    unchanged (unisolvent lattice of degree deg sigma_layer), so F_theta2 = F_theta in that
+    ring, hence for every complex zeta in mu_g substituted for z."""
+    return (
+        resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and t0[1] > 0
+        and g >= 1
+        and layer < len(inst.acts)
+        and neuron < inst.width
+        and cycs_ok(g, th2)
+        and cyc_eq_all(th2, root_params(inst.width, inst.outer, layer, neuron, g, t0, inst.theta))
+        and same_layer_cyc(
+            inst, g, layer, th2, lattice(inst.width, len(act_at(inst.acts, layer)) - 1)
+        )
+    )
+
+
+# ------------------------------------- implicit equations of scalar ResNets (Figure 1, §2)
+# F(x) = sum_k c_k(theta) x^k for width 1; the c_k are polynomials in the parameters. An
+# equation P(c_0, ..., c_D) = 0 holds on the whole image iff P(c(theta)) is the zero polynomial.
+def arith_terms(nvars: int) -> Arith[list[Term]]:
+    """Polynomials in nvars variables as term lists, like terms combined after each step."""
+    return Arith(
+        lambda a, b: normalize([*a, *b]),
+        lambda a, b: normalize(poly_mul_t(a, b)),
+        [],
+        [const_term((1, 1), nvars)],
+    )
+
+
+def unit_exps(nvars: int, k: int) -> list[int]:
+    """The exponent vector of the variable k."""
+    return [1 if j == k else 0 for j in range(nvars)]
+
+
+def var_terms(nvars: int, k: int) -> list[Term]:
+    """The variable k as a polynomial."""
+    return [((1, 1), unit_exps(nvars, k))]
+
+
+def param_terms(nvars: int, free: list[bool]) -> list[list[Term]]:
+    """Parameter k is the variable k where free, else the constant 0."""
+    return [var_terms(nvars, k) if f else [] for k, f in enumerate(free)]
+
+
+def scalar_map_terms(inst: ResNetInstance, free: list[bool]) -> list[Term]:
+    """F(x) of a width-1 ResNet as a polynomial in the parameters (variables 0 .. P-1, fixed
+    at 0 where not free) and x (variable P)."""
+    nv = len(free) + 1
+    ar = arith_terms(nv)
+    acts = [[[const_term(c, nv)] for c in cs] for cs in inst.acts]
+    th = param_terms(nv, free)
+    h = resnet_dual(
+        ar, 1, inst.outer, acts, th, zeros(ar, len(th)), [var_terms(nv, len(free))], [[]]
+    )
+    return h[0][0] if h[0] else []
+
+
+def nth_nat(xs: list[int], j: int) -> int:
+    """xs[j], or 0 past the end."""
+    return xs[j] if j < len(xs) else 0
+
+
+def coeff_x(ts: list[Term], x: int, k: int) -> list[Term]:
+    """The coefficient of x^k (x the variable with index x) as a polynomial in the others."""
+    return [(c, [*take_n(x, es), 0]) for c, es in ts if nth_nat(es, x) == k]
+
+
+def coeffs_x(ts: list[Term], x: int, degree: int) -> list[list[Term]]:
+    """c_0, ..., c_degree."""
+    return [coeff_x(ts, x, k) for k in range(degree + 1)]
+
+
+def check_implicit(inst: ResNetInstance, free: list[bool], degree: int, eq: list[Term]) -> bool:
+    """eq(c_0, ..., c_degree) is the zero polynomial in the free parameters, where
+    F(x) = sum_k c_k x^k: every point of the image of theta -> (c_0, ..., c_degree) (biases
+    fixed at 0 where not free) satisfies eq = 0."""
+    P = len(free)
+    nv = P + 1
+    ar = arith_terms(nv)
+    cs = coeffs_x(scalar_map_terms(inst, free), P, degree)
+    value = poly_eval(ar, [[const_term(c, nv)] for c in term_coeffs(eq)], term_exps(eq), cs)
+    return (
+        inst.width == 1
+        and len(inst.acts) >= 1
+        and acts_nonconst(inst.acts)
+        and acts_pos(inst.acts)
+        and P == resnet_params(1, inst.acts, inst.outer)
+        and exps_ok(degree + 1, eq)
+        and rats_pos(term_coeffs(eq))
+        and all_zero_terms(normalize(value))
+    )
+
+
+# ---------------------------------------------- diagnostics of critical points (math.md §2)
+def all_zero_rat(xs: list[Rat]) -> bool:
+    """Every entry is 0."""
+    return all(x[0] == 0 for x in xs)
+
+
+def row_is_zero(n: int, outer: bool, th: list[Rat], layer: int, i: int) -> bool:
+    """Row i of W_layer is zero: neuron i of the layer is constant."""
+    return all_zero_rat(take_n(n, drop_n(i * (n + 1), layer_params(n, outer, layer, th))))
+
+
+def zero_rows(inst: ResNetInstance) -> list[tuple[int, int]]:
+    """(layer, neuron) for every zero row of a weight matrix W_layer."""
+    n, th = inst.width, inst.theta
+    return [
+        (ell, i)
+        for ell in range(len(inst.acts))
+        for i in range(n)
+        if row_is_zero(n, inst.outer, th, ell, i)
+    ]
+
+
+def layer_dead(inst: ResNetInstance, layer: int) -> bool:
+    """The layer adds a constant (W_layer = 0) or nothing (V_layer = 0 when outer)."""
+    n, th = inst.width, inst.theta
+    v = drop_n(n * (n + 1), layer_params(n, inst.outer, layer, th))
+    return all(row_is_zero(n, inst.outer, th, layer, i) for i in range(n)) or (
+        inst.outer and all_zero_rat(v)
+    )
+
+
+def dead_layers(inst: ResNetInstance) -> list[int]:
+    """Every dead layer."""
+    return [ell for ell in range(len(inst.acts)) if layer_dead(inst, ell)]
+
+
+def check_diagnostics(inst: ResNetInstance, rows: list[tuple[int, int]], dead: list[int]) -> bool:
+    """rows and dead are exactly the zero rows and the dead layers of theta."""
+    return (
+        resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and rows == zero_rows(inst)
+        and dead == dead_layers(inst)
     )

@@ -1,6 +1,6 @@
-"""Independent checker for ResNet orbit certificates: every generator fact by the kernel
-twin (flip at t0 and same function on a unisolvent lattice), then the plan (which neurons
-and t0), the orbit and the claim rebuilt from the instance."""
+"""Independent checker for ResNet orbit certificates: every layer identity and every
+generator fact by the kernel twin, then the plan (which layers, t0 and g; which neurons), the
+orbit and the claim rebuilt from the instance."""
 
 from __future__ import annotations
 
@@ -21,32 +21,64 @@ from certify.checker.rank import (
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.orbits import orbit_claim, orbit_result
-    from certify.witness.orbit import generators
+    from certify.orbits import orbit_claim, orbit_result, symmetries
 
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
         raise Malformed("instance.network: kind orbit needs a resnet")
-    facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
-    if not facts:
-        return ["witness.facts: expected at least one generator"]
+    wit = _dict(cert["witness"], "witness")
+    field = wit.get("field")
+    if field not in ("real", "complex"):
+        raise Malformed("witness.field: expected 'real' or 'complex'")
+    layers = _list(wit["layers"], "witness.layers")
+    facts = _list(wit["facts"], "witness.facts")
+    if not layers or not facts:
+        return ["witness: expected at least one layer identity and one generator"]
+    checked: dict[int, tuple[int, Fraction]] = {}
+    for j, s in enumerate(layers):
+        s = _dict(s, f"witness.layers[{j}]")
+        layer, g = _int(s["layer"], "layer"), _int(s["g"], "g")
+        t0 = _rat(s["t0"], f"witness.layers[{j}].t0")
+        if layer < 0 or g < 1:
+            raise Malformed(f"witness.layers[{j}]: layer >= 0 and g >= 1")
+        if field == "real" and g != 2:
+            return [f"witness.layers[{j}]: the real group needs g = 2 (zeta = -1)"]
+        if not KR.check_layer_symmetry(inst, layer, g, t0):
+            return [f"witness.layers[{j}]: rejected by check_layer_symmetry"]
+        checked[layer] = (g, Fraction(t0[0], t0[1]))
     for i, f in enumerate(facts):
         f = _dict(f, f"witness.facts[{i}]")
         layer, neuron = _int(f["layer"], "layer"), _int(f["neuron"], "neuron")
         if layer < 0 or neuron < 0:
             raise Malformed(f"witness.facts[{i}]: layer and neuron are naturals")
         t0 = _rat(f["t0"], f"witness.facts[{i}].t0")
-        th2 = [_rat(t, f"witness.facts[{i}].theta") for t in _list(f["theta"], "theta")]
-        if not KR.check_orbit_generator(inst, layer, neuron, t0, th2):
-            return [f"witness.facts[{i}]: rejected by check_orbit_generator"]
+        rows = _list(f["theta"], f"witness.facts[{i}].theta")
+        if field == "real":
+            th2 = [_rat(t, f"witness.facts[{i}].theta") for t in rows]
+            ok = KR.check_orbit_generator(inst, layer, neuron, t0, th2)
+            g = 2
+        else:
+            g = _int(f["g"], "g")
+            if g < 1:
+                raise Malformed(f"witness.facts[{i}].g: expected g >= 1")
+            cyc = [[_rat(c, "theta") for c in _list(r, "theta")] for r in rows]
+            ok = KR.check_root_generator(inst, layer, neuron, g, t0, cyc)
+        if not ok:
+            return [f"witness.facts[{i}]: rejected by the kernel generator check"]
+        if checked.get(layer) != (g, Fraction(t0[0], t0[1])):
+            return [f"witness.facts[{i}]: no checked layer identity with this g and t0"]
     rn = network_of(inst)
-    want = [(ell, i, t0) for ell, i, t0 in generators(rn)]  # type: ignore[arg-type]
-    got = [(f["layer"], f["neuron"], Fraction(f["t0"])) for f in facts]
+    want = symmetries(rn, field)  # type: ignore[arg-type]
+    plan = [(s["layer"], s["g"], s["t0"]) for s in want]
+    got = [(s["layer"], s["g"], Fraction(s["t0"])) for s in layers]
     problems = []
-    if got != want:
-        problems.append("witness.facts: not the generators of the real group of this network")
+    if got != plan:
+        problems.append("witness.layers: not the symmetric layers of this network")
+    gens = [(s["layer"], i) for s in want for i in range(rn.width)]
+    if [(f["layer"], f["neuron"]) for f in facts] != gens:
+        problems.append("witness.facts: not one generator per neuron of the symmetric layers")
     theta = [Fraction(a, b) for a, b in inst.theta]
-    expect = orbit_result(rn, theta, facts)  # type: ignore[arg-type]
+    expect = orbit_result(rn, theta, field)  # type: ignore[arg-type]
     if not _same(cert.get("result"), expect):
         problems.append("result does not match the orbit rebuilt from the checked generators")
     elif not _same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]

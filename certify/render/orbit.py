@@ -27,31 +27,52 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     coq = prover == "coq"
     module = module_name(cert["name"])
     inst = decode_instance(cert)
+    wit = cert["witness"]
+    complex_ = wit["field"] == "complex"
+    pr = L.coq if coq else L.lean
+
+    def nat(v: int) -> str:
+        return f"{int(v)}%nat" if coq else str(int(v))
+
+    syms = [
+        {"index": j, "layer": int(s["layer"]), "g": int(s["g"]), "t0": _rat(s["t0"], "t0")}
+        for j, s in enumerate(wit["layers"])
+    ]
     gens = []
-    for i, f in enumerate(cert["witness"]["facts"]):
+    for i, f in enumerate(wit["facts"]):
+        if complex_:
+            th = [[_rat(c, "theta") for c in row] for row in f["theta"]]
+        else:
+            th = [_rat(t, "theta") for t in f["theta"]]
         gens.append(
             {
                 "index": i,
                 "layer": int(f["layer"]),
                 "neuron": int(f["neuron"]),
+                "g": int(f.get("g", 2)),
                 "t0": _rat(f["t0"], "t0"),
-                "theta": [_rat(t, "theta") for t in f["theta"]],
+                "theta": th,
             }
         )
-    pr = L.coq if coq else L.lean
     ctx = {
         "name": _comment_safe(cert["name"]),
         "sha256": sha,
         "claim": _comment_safe(cert["claim"]["text"]),
-        "width": f"{inst.width}%nat" if coq else L.lean(inst.width),
+        "complex": complex_,
+        "width": nat(inst.width) if coq else L.lean(inst.width),
         "acts": pr(inst.acts),
         "outer": L.lean(inst.outer),
         "theta": pr(inst.theta),
+        "syms": [
+            {"index": s["index"], "layer": nat(s["layer"]), "g": nat(s["g"]), "t0": pr(s["t0"])}
+            for s in syms
+        ],
         "gens": [
             {
                 "index": g["index"],
-                "layer": f"{g['layer']}%nat" if coq else str(g["layer"]),
-                "neuron": f"{g['neuron']}%nat" if coq else str(g["neuron"]),
+                "layer": nat(g["layer"]),
+                "neuron": nat(g["neuron"]),
+                "g": nat(g["g"]),
                 "t0": pr(g["t0"]),
                 "theta": pr(g["theta"]),
             }
@@ -70,14 +91,26 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     for fld, val in fields.items():
         if _norm(L.read_field(text, fld, start)) != _norm(val):
             raise RenderError(f"literal {fld} does not read back as rendered")
+    for s in syms:
+        j = s["index"]
+        if _norm(L.read_field(text, f"sym_t0_{j}")) != _norm(s["t0"]):
+            raise RenderError(f"literal sym_t0_{j} does not read back as rendered")
+        fn = "check_layer_symmetry" if coq else "NNCert.checkLayerSymmetry"
+        stmt = f"{fn} inst {nat(s['layer'])} {nat(s['g'])} sym_t0_{j} = true"
+        if stmt not in text:
+            raise RenderError(f"rendered file lacks the statement {stmt!r}")
     for g in gens:
         i = g["index"]
         if _norm(L.read_field(text, f"t0_{i}")) != _norm(g["t0"]):
             raise RenderError(f"literal t0_{i} does not read back as rendered")
         if _norm(L.read_field(text, f"theta_{i}")) != _norm(g["theta"]):
             raise RenderError(f"literal theta_{i} does not read back as rendered")
-        args = f"{g['layer']}%nat {g['neuron']}%nat" if coq else f"{g['layer']} {g['neuron']}"
-        fn = "check_orbit_generator" if coq else "NNCert.checkOrbitGenerator"
+        if complex_:
+            args = f"{nat(g['layer'])} {nat(g['neuron'])} {nat(g['g'])}"
+            fn = "check_root_generator" if coq else "NNCert.checkRootGenerator"
+        else:
+            args = f"{nat(g['layer'])} {nat(g['neuron'])}"
+            fn = "check_orbit_generator" if coq else "NNCert.checkOrbitGenerator"
         stmt = f"{fn} inst {args} t0_{i} theta_{i} = true"
         if stmt not in text:
             raise RenderError(f"rendered file lacks the statement {stmt!r}")
@@ -85,4 +118,5 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    return [f"gen_{i}" for i in range(len(cert["witness"]["facts"]))]
+    syms = [f"sym_{j}" for j in range(len(cert["witness"]["layers"]))]
+    return syms + [f"gen_{i}" for i in range(len(cert["witness"]["facts"]))]

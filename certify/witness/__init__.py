@@ -13,6 +13,10 @@ def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
         from certify.witness import mlp_ident
 
         return mlp_ident.generate(spec, req)
+    if req.kind == "critical":
+        from certify.witness import critical
+
+        return critical.generate(spec, req)
     return [generate_certificate(spec, req)]
 
 
@@ -25,6 +29,10 @@ def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         from certify.witness import orbit
 
         return orbit.generate(spec, req)
+    if req.kind == "implicit":
+        from certify.witness import implicit
+
+        return implicit.generate(spec, req)
     if req.kind in ("compind", "prop21", "newman-slater"):
         from certify.witness import compind
 

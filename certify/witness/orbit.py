@@ -1,26 +1,16 @@
-"""Orbit certificates for polynomial ResNets (generator): one fact per generator of the real
-root-of-unity group (a sign flip at t0 of one neuron), with the flipped parameters."""
+"""Orbit certificates for polynomial ResNets (generator): per certified layer the identity
+sigma(t0 + zeta (y - t0)) = sigma(y) for zeta in the layer's group (real: zeta = -1; complex:
+mu_g), and per neuron of those layers the acted-on parameters at theta."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from certify import __version__
 from certify.certificate import SCHEMA
 from certify.errors import CertifyError
-from certify.orbits import flip, layer_symmetry, orbit_claim, orbit_result
+from certify.orbits import flip, orbit_claim, orbit_result, root_action, symmetries
 from certify.spec import CertRequest, ResNet, Spec, network_json, rat_str
-
-
-def generators(rn: ResNet) -> list[tuple[int, int, Fraction]]:
-    """(layer, neuron, t0) for every neuron of every layer whose real group is {+1, -1}."""
-    out = []
-    for ell, a in enumerate(rn.activations):
-        s = layer_symmetry(list(a))
-        if s["t0"] is not None and s["g"] % 2 == 0:
-            out.extend((ell, i, s["t0"]) for i in range(rn.width))
-    return out
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
@@ -28,29 +18,35 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     if not isinstance(rn, ResNet):
         raise CertifyError(f"{req.name}: kind orbit needs a network of family resnet")
     theta = list(spec.theta)
-    gens = generators(rn)
-    if not gens:
+    syms = symmetries(rn, req.field)
+    if not syms:
+        group = "real root-of-unity group" if req.field == "real" else "root-of-unity group"
         raise CertifyError(
-            f"{req.name}: the real root-of-unity group is trivial for these activations (no "
-            f"rational critical point t0 with sigma(s + t0) even): nothing to certify"
+            f"{req.name}: the {group} is trivial for these activations (no rational critical "
+            f"point t0 with sigma(s + t0) "
+            + ("even" if req.field == "real" else "a polynomial in s^g, g >= 2")
+            + "): nothing to certify"
+            + ('; try field = "complex"' if req.field == "real" else "")
         )
-    facts = [
-        {
-            "layer": ell,
-            "neuron": i,
-            "t0": rat_str(t0),
-            "theta": [rat_str(x) for x in flip(rn, theta, ell, i, t0)],
-        }
-        for ell, i, t0 in gens
-    ]
-    result = orbit_result(rn, theta, facts)
+    facts = []
+    for s in syms:
+        for i in range(rn.width):
+            fact: dict[str, Any] = {"layer": s["layer"], "neuron": i, "t0": rat_str(s["t0"])}
+            if req.field == "real":
+                fact["theta"] = [rat_str(x) for x in flip(rn, theta, s["layer"], i, s["t0"])]
+            else:
+                fact["g"] = s["g"]
+                fact["theta"] = root_action(rn, theta, s["layer"], i, s["g"], s["t0"])
+            facts.append(fact)
+    layers = [{"layer": s["layer"], "g": s["g"], "t0": rat_str(s["t0"])} for s in syms]
+    result = orbit_result(rn, theta, req.field)
     return {
         "schema": SCHEMA,
         "kind": "orbit",
         "name": req.name,
         "claim": orbit_claim(rn, result),
         "instance": {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
-        "witness": {"facts": facts},
+        "witness": {"field": req.field, "layers": layers, "facts": facts},
         "result": result,
         "generator": {"tool": "nn-certify", "version": __version__},
     }

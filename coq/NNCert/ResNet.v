@@ -4,7 +4,7 @@
     Layout of the parameters per layer: [W_l] row by row, each row's bias after it, then [V_l] row by
     row when [outer]. *)
 From Coq Require Import ZArith List Bool Uint63.
-From NNCert Require Import Lists Arith Net Rank.
+From NNCert Require Import Lists Arith Net Rank Compind.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -167,24 +167,36 @@ Fixpoint qeq_all (a b : list (Z * Z)) : bool :=
   | _, _ => false
   end.
 
-(** [F_theta(x) = F_theta2(x)] exactly at every [x] in [pts]. *)
-Fixpoint same_function (inst : resnet_instance) (th2 : list (Z * Z)) (pts : list (list Z))
-  : bool :=
+(** The activation of [layer] (empty past the last layer). *)
+Definition act_at (acts : list (list (Z * Z))) (layer : nat) : list (Z * Z) :=
+  nth layer acts [].
+
+(** The parameters of one layer ([W] with biases, then [V] when [outer]). *)
+Definition layer_params {A : Type} (n : nat) (outer : bool) (layer : nat) (th : list A)
+  : list A :=
+  take_n (layer_size n outer) (drop_n (layer * layer_size n outer) th).
+
+(** The maps [h -> h + sigma(W h + b)] (times [V] when [outer]) of [layer] under theta and
+    [th2] agree exactly at every [h] in [pts]. *)
+Fixpoint same_layer (inst : resnet_instance) (layer : nat) (th2 : list (Z * Z))
+    (pts : list (list Z)) : bool :=
   match pts with
   | [] => true
   | x :: pts' =>
-      let z := zeros arith_q (length (rn_theta inst)) in
-      let zx := zeros arith_q (rn_width inst) in
-      qeq_all
-        (fst (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst) (rn_theta inst)
-                z (ints_q x) zx))
-        (fst (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst) th2 z
-                (ints_q x) zx)) &&
-      same_function inst th2 pts'
+      let n := rn_width inst in
+      let cs := [act_at (rn_acts inst) layer] in
+      let a_th := layer_params n (rn_outer inst) layer (rn_theta inst) in
+      let b_th := layer_params n (rn_outer inst) layer th2 in
+      let z := zeros arith_q (length a_th) in
+      let zx := zeros arith_q n in
+      qeq_all (fst (resnet_dual arith_q n (rn_outer inst) cs a_th z (ints_q x) zx))
+              (fst (resnet_dual arith_q n (rn_outer inst) cs b_th z (ints_q x) zx)) &&
+      same_layer inst layer th2 pts'
   end.
 
-(** [th2] is the flip of [neuron] in [layer] at [t0] applied to theta, and realises the same
-    function (on the unisolvent lattice of degree [prod deg sigma_l], hence everywhere). *)
+(** [th2] is the flip of [neuron] in [layer] at [t0] applied to theta, and the layer's map is
+    unchanged (equal on the unisolvent lattice of degree [deg sigma_layer], hence everywhere);
+    the other layers are untouched, so [F_theta2 = F_theta]. *)
 Definition check_orbit_generator (inst : resnet_instance) (layer neuron : nat) (t0 : Z * Z)
     (th2 : list (Z * Z)) : bool :=
   resnet_shape_ok inst [] &&
@@ -195,4 +207,296 @@ Definition check_orbit_generator (inst : resnet_instance) (layer neuron : nat) (
   Nat.ltb neuron (rn_width inst) &&
   rats_pos th2 &&
   qeq_all th2 (flip_params (rn_width inst) (rn_outer inst) layer neuron t0 (rn_theta inst)) &&
-  same_function inst th2 (lattice (rn_width inst) (degree_bound (rn_acts inst))).
+  same_layer inst layer th2
+    (lattice (rn_width inst) (length (act_at (rn_acts inst) layer) - 1)).
+
+(** * Roots of unity: the ring [Q[z]/(z^g - 1)] (math.md §2).
+    An element is its [g] rational coefficients on [1, z, ..., z^(g-1)]. Every [zeta] in
+    [mu_g] is a root of [z^g - 1], so an identity in this ring holds for every complex [g]-th
+    root of unity. *)
+
+(** Coefficientwise sum. *)
+Fixpoint cyc_add (a b : list (Z * Z)) : list (Z * Z) :=
+  match a, b with
+  | x :: a', y :: b' => qadd x y :: cyc_add a' b'
+  | _, _ => []
+  end.
+
+(** The rational multiple [c * b]. *)
+Definition cyc_scale (c : Z * Z) (b : list (Z * Z)) : list (Z * Z) := map (qmul c) b.
+
+(** [z * b]: the coefficient of [z^(g-1)] wraps round to [1] because [z^g = 1]. *)
+Definition cyc_rot (b : list (Z * Z)) : list (Z * Z) :=
+  match rev b with
+  | [] => []
+  | l :: r => l :: rev r
+  end.
+
+(** [acc + a * b] ([b] is multiplied by [z] once per coefficient of [a]). *)
+Fixpoint cyc_mul_acc (a b acc : list (Z * Z)) : list (Z * Z) :=
+  match a with
+  | [] => acc
+  | c :: a' => cyc_mul_acc a' (cyc_rot b) (cyc_add acc (cyc_scale c b))
+  end.
+
+(** The product in [Q[z]/(z^g - 1)], [g = length b]. *)
+Definition cyc_mul (a b : list (Z * Z)) : list (Z * Z) :=
+  cyc_mul_acc a b (zeros arith_q (length b)).
+
+(** The rational [r] as an element of [Q[z]/(z^g - 1)]. *)
+Definition cyc_const (g : nat) (r : Z * Z) : list (Z * Z) :=
+  match g with
+  | O => []
+  | S g' => r :: zeros arith_q g'
+  end.
+
+(** [Q[z]/(z^g - 1)]. *)
+Definition arith_cyc (g : nat) : arith (list (Z * Z)) :=
+  mk_arith (list (Z * Z)) cyc_add cyc_mul (zeros arith_q g) (cyc_const g (1, 1)).
+
+(** The class of [z]: a formal [g]-th root of unity. *)
+Definition cyc_z (g : nat) : list (Z * Z) := cyc_rot (cyc_const g (1, 1)).
+
+(** Every element has [g] coefficients with positive denominators. *)
+Fixpoint cycs_ok (g : nat) (xs : list (list (Z * Z))) : bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.eqb (length x) g && rats_pos x && cycs_ok g xs'
+  end.
+
+(** Equal lengths and equal elements, coefficient by coefficient. *)
+Fixpoint cyc_eq_all (a b : list (list (Z * Z))) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => qeq_all x y && cyc_eq_all a' b'
+  | _, _ => false
+  end.
+
+(** Rationals as constants of the ring. *)
+Definition cyc_consts (g : nat) (xs : list (Z * Z)) : list (list (Z * Z)) :=
+  map (cyc_const g) xs.
+
+(** Integers as constants of the ring. *)
+Definition cyc_ints (g : nat) (xs : list Z) : list (list (Z * Z)) :=
+  map (fun x => cyc_const g (x, 1)) xs.
+
+(** [a - b]. *)
+Definition qsub (a b : Z * Z) : Z * Z := qadd a (- fst b, snd b).
+
+(** [sigma(t0 + z (y - t0)) = sigma(y)] in [Q[z]/(z^g - 1)] at every [y] in [ys]. *)
+Fixpoint layer_symmetric_at (g : nat) (cs : list (Z * Z)) (t0 : Z * Z) (ys : list Z) : bool :=
+  match ys with
+  | [] => true
+  | y :: ys' =>
+      let a := cyc_add (cyc_const g t0) (cyc_mul (cyc_z g) (cyc_const g (qsub (y, 1) t0))) in
+      let lhs := fst (horner_dual (arith_cyc g) (cyc_consts g cs) a (zeros arith_q g)) in
+      let rhs := fst (horner_dual arith_q cs (y, 1) (0, 1)) in
+      qeq_all lhs (cyc_const g rhs) && layer_symmetric_at g cs t0 ys'
+  end.
+
+(** [sigma(t0 + z (y - t0)) = sigma(y)] at [y = 0, ..., length cs - 1]: both sides are
+    polynomials in [y] of degree [< length cs], so (Vandermonde) they are equal as
+    polynomials, and [sigma(t0 + zeta (y - t0)) = sigma(y)] for all complex [y] and [zeta] in
+    [mu_g]. *)
+Definition layer_symmetric (g : nat) (cs : list (Z * Z)) (t0 : Z * Z) : bool :=
+  layer_symmetric_at g cs t0 (range_from 0 (length cs)).
+
+(** Every neuron of [layer] may be acted on by [mu_g] at [t0] ([w -> zeta w],
+    [b -> zeta (b - t0) + t0]) without changing its output function, for every weight and
+    bias. *)
+Definition check_layer_symmetry (inst : resnet_instance) (layer g : nat) (t0 : Z * Z) : bool :=
+  resnet_shape_ok inst [] &&
+  acts_pos (rn_acts inst) &&
+  (0 <? snd t0) &&
+  Nat.leb 1 g &&
+  Nat.ltb layer (length (rn_acts inst)) &&
+  layer_symmetric g (act_at (rn_acts inst) layer) t0.
+
+(** Entry [k] of the parameters acted on by [z] at one neuron: [w -> z w],
+    [b -> z (b - t0) + t0] for neuron [neuron] of layer [layer]; every other entry is the
+    constant [v]. *)
+Definition root_param (n : nat) (outer : bool) (layer neuron g : nat) (t0 : Z * Z) (k : nat)
+    (v : Z * Z) : list (Z * Z) :=
+  let size := layer_size n outer in
+  let rem := (k - layer * size)%nat in
+  if negb (Nat.eqb (Nat.div k size) layer) || Nat.leb (n * (n + 1)) rem ||
+     negb (Nat.eqb (Nat.div rem (n + 1)) neuron)
+  then cyc_const g v
+  else if Nat.ltb (Nat.modulo rem (n + 1)) n then cyc_mul (cyc_z g) (cyc_const g v)
+  else cyc_add (cyc_mul (cyc_z g) (cyc_const g (qsub v t0))) (cyc_const g t0).
+
+(** Coq-only helper of [root_params]: [root_param] at indices [k, k+1, ...]. *)
+Fixpoint root_params_from (n : nat) (outer : bool) (layer neuron g : nat) (t0 : Z * Z)
+    (k : nat) (th : list (Z * Z)) : list (list (Z * Z)) :=
+  match th with
+  | [] => []
+  | v :: th' => root_param n outer layer neuron g t0 k v ::
+                root_params_from n outer layer neuron g t0 (S k) th'
+  end.
+
+(** Theta acted on by [z] at one neuron. *)
+Definition root_params (n : nat) (outer : bool) (layer neuron g : nat) (t0 : Z * Z)
+    (th : list (Z * Z)) : list (list (Z * Z)) :=
+  root_params_from n outer layer neuron g t0 O th.
+
+(** As [same_layer], with [th2] over [Q[z]/(z^g - 1)]. *)
+Fixpoint same_layer_cyc (inst : resnet_instance) (g layer : nat) (th2 : list (list (Z * Z)))
+    (pts : list (list Z)) : bool :=
+  match pts with
+  | [] => true
+  | x :: pts' =>
+      let n := rn_width inst in
+      let ar := arith_cyc g in
+      let cs := [cyc_consts g (act_at (rn_acts inst) layer)] in
+      let a_th := cyc_consts g (layer_params n (rn_outer inst) layer (rn_theta inst)) in
+      let b_th := layer_params n (rn_outer inst) layer th2 in
+      let z := zeros ar (length a_th) in
+      let zx := zeros ar n in
+      cyc_eq_all (fst (resnet_dual ar n (rn_outer inst) cs a_th z (cyc_ints g x) zx))
+                 (fst (resnet_dual ar n (rn_outer inst) cs b_th z (cyc_ints g x) zx)) &&
+      same_layer_cyc inst g layer th2 pts'
+  end.
+
+(** [th2] (over [Q[z]/(z^g - 1)]) is theta acted on by [z] at one neuron, and the layer's map
+    is unchanged (unisolvent lattice of degree [deg sigma_layer]), so [F_theta2 = F_theta] in
+    that ring, hence for every complex [zeta] in [mu_g] substituted for [z]. *)
+Definition check_root_generator (inst : resnet_instance) (layer neuron g : nat) (t0 : Z * Z)
+    (th2 : list (list (Z * Z))) : bool :=
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  acts_pos (rn_acts inst) &&
+  (0 <? snd t0) &&
+  Nat.leb 1 g &&
+  Nat.ltb layer (length (rn_acts inst)) &&
+  Nat.ltb neuron (rn_width inst) &&
+  cycs_ok g th2 &&
+  cyc_eq_all th2 (root_params (rn_width inst) (rn_outer inst) layer neuron g t0 (rn_theta inst)) &&
+  same_layer_cyc inst g layer th2
+    (lattice (rn_width inst) (length (act_at (rn_acts inst) layer) - 1)).
+
+(** * Implicit equations of scalar ResNets (Figure 1, math.md §2).
+    [F(x) = sum_k c_k(theta) x^k] for width 1; the [c_k] are polynomials in the parameters.
+    An equation [P(c_0, ..., c_D) = 0] holds on the whole image iff [P(c(theta))] is the zero
+    polynomial. *)
+
+(** Polynomials in [nvars] variables as term lists, like terms combined after each step. *)
+Definition arith_terms (nvars : nat) : arith (list ((Z * Z) * list nat)) :=
+  mk_arith (list ((Z * Z) * list nat))
+    (fun a b => normalize (a ++ b))
+    (fun a b => normalize (poly_mul_t a b))
+    []
+    [const_term (1, 1) nvars].
+
+(** The exponent vector of the variable [k]. *)
+Definition unit_exps (nvars k : nat) : list nat :=
+  map (fun j => if Nat.eqb j k then 1%nat else 0%nat) (seq 0 nvars).
+
+(** The variable [k] as a polynomial. *)
+Definition var_terms (nvars k : nat) : list ((Z * Z) * list nat) := [((1, 1), unit_exps nvars k)].
+
+(** Coq-only helper of [param_terms]: parameters [k, k+1, ...]. *)
+Fixpoint param_terms_from (nvars k : nat) (free : list bool)
+  : list (list ((Z * Z) * list nat)) :=
+  match free with
+  | [] => []
+  | f :: free' => (if f then var_terms nvars k else []) :: param_terms_from nvars (S k) free'
+  end.
+
+(** Parameter [k] is the variable [k] where free, else the constant 0. *)
+Definition param_terms (nvars : nat) (free : list bool) : list (list ((Z * Z) * list nat)) :=
+  param_terms_from nvars O free.
+
+(** [F(x)] of a width-1 ResNet as a polynomial in the parameters (variables [0 .. P-1], fixed
+    at 0 where not free) and [x] (variable [P]). *)
+Definition scalar_map_terms (inst : resnet_instance) (free : list bool)
+  : list ((Z * Z) * list nat) :=
+  let nv := S (length free) in
+  let ar := arith_terms nv in
+  let acts := map (map (fun c => [const_term c nv])) (rn_acts inst) in
+  let th := param_terms nv free in
+  nth 0 (fst (resnet_dual ar 1 (rn_outer inst) acts th (zeros ar (length th))
+                 [var_terms nv (length free)] [[]])) [].
+
+(** [xs[j]], or 0 past the end. *)
+Definition nth_nat (xs : list nat) (j : nat) : nat := nth j xs 0%nat.
+
+(** The coefficient of [x^k] ([x] the variable with index [x]) as a polynomial in the others. *)
+Definition coeff_x (ts : list ((Z * Z) * list nat)) (x k : nat) : list ((Z * Z) * list nat) :=
+  map (fun t => (fst t, take_n x (snd t) ++ [0%nat]))
+      (filter (fun t => Nat.eqb (nth_nat (snd t) x) k) ts).
+
+(** [c_0, ..., c_degree]. *)
+Definition coeffs_x (ts : list ((Z * Z) * list nat)) (x degree : nat)
+  : list (list ((Z * Z) * list nat)) :=
+  map (coeff_x ts x) (seq 0 (S degree)).
+
+(** [eq(c_0, ..., c_degree)] is the zero polynomial in the free parameters, where
+    [F(x) = sum_k c_k x^k]: every point of the image of [theta -> (c_0, ..., c_degree)]
+    (parameters fixed at 0 where not free) satisfies [eq = 0]. *)
+Definition check_implicit (inst : resnet_instance) (free : list bool) (degree : nat)
+    (eq : list ((Z * Z) * list nat)) : bool :=
+  let P := length free in
+  let nv := S P in
+  let ar := arith_terms nv in
+  let cs := coeffs_x (scalar_map_terms inst free) P degree in
+  let value := poly_eval ar (map (fun c => [const_term c nv]) (term_coeffs eq)) (term_exps eq) cs in
+  Nat.eqb (rn_width inst) 1 &&
+  Nat.leb 1 (length (rn_acts inst)) &&
+  acts_nonconst (rn_acts inst) &&
+  acts_pos (rn_acts inst) &&
+  Nat.eqb P (resnet_params 1 (rn_acts inst) (rn_outer inst)) &&
+  exps_ok (S degree) eq &&
+  rats_pos (term_coeffs eq) &&
+  all_zero_terms (normalize value).
+
+(** * Diagnostics of critical points (math.md §2). *)
+
+(** Every entry is 0. *)
+Definition all_zero_rat (xs : list (Z * Z)) : bool := forallb (fun x => Z.eqb (fst x) 0) xs.
+
+(** Row [i] of [W_layer] is zero: neuron [i] of the layer is constant. *)
+Definition row_is_zero (n : nat) (outer : bool) (th : list (Z * Z)) (layer i : nat) : bool :=
+  all_zero_rat (take_n n (drop_n (i * (n + 1)) (layer_params n outer layer th))).
+
+(** [(layer, neuron)] for every zero row of a weight matrix [W_layer]. *)
+Definition zero_rows (inst : resnet_instance) : list (nat * nat) :=
+  let n := rn_width inst in
+  flat_map (fun ell => map (fun i => (ell, i))
+                           (filter (fun i => row_is_zero n (rn_outer inst) (rn_theta inst) ell i)
+                                   (seq 0 n)))
+           (seq 0 (length (rn_acts inst))).
+
+(** The layer adds a constant ([W_layer = 0]) or nothing ([V_layer = 0] when [outer]). *)
+Definition layer_dead (inst : resnet_instance) (layer : nat) : bool :=
+  let n := rn_width inst in
+  let v := drop_n (n * (n + 1)) (layer_params n (rn_outer inst) layer (rn_theta inst)) in
+  forallb (fun i => row_is_zero n (rn_outer inst) (rn_theta inst) layer i) (seq 0 n) ||
+  (rn_outer inst && all_zero_rat v).
+
+(** Every dead layer. *)
+Definition dead_layers (inst : resnet_instance) : list nat :=
+  filter (layer_dead inst) (seq 0 (length (rn_acts inst))).
+
+(** Coq-only helper of [check_diagnostics]: equality of lists of pairs of naturals. *)
+Fixpoint pairs_eqb (a b : list (nat * nat)) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Nat.eqb (fst x) (fst y) && Nat.eqb (snd x) (snd y) && pairs_eqb a' b'
+  | _, _ => false
+  end.
+
+(** Coq-only helper of [check_diagnostics]: equality of lists of naturals. *)
+Fixpoint nats_eqb (a b : list nat) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Nat.eqb x y && nats_eqb a' b'
+  | _, _ => false
+  end.
+
+(** [rows] and [dead] are exactly the zero rows and the dead layers of theta. *)
+Definition check_diagnostics (inst : resnet_instance) (rows : list (nat * nat)) (dead : list nat)
+  : bool :=
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  pairs_eqb rows (zero_rows inst) &&
+  nats_eqb dead (dead_layers inst).

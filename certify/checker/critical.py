@@ -1,0 +1,101 @@
+"""Independent checker for ResNet critical-point certificates: the diagnostics by the kernel
+twin, the decision and the claim rebuilt from the recorded ranks; `cross_check` then ties the
+recorded ranks to the attached rank certificates of the same bundle."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certify.checker import kernel_resnet as KR
+from certify.checker.rank import Malformed, _dict, _int, _list, _same, decode_instance, network_of
+
+
+def check(cert: dict[str, Any]) -> list[str]:
+    from certify.models import mlp as M
+    from certify.witness.critical import critical_claim, diagnostics
+
+    inst = decode_instance(cert)
+    if not isinstance(inst, KR.ResNetInstance):
+        raise Malformed("instance.network: kind critical needs a resnet")
+    wit = _dict(cert["witness"], "witness")
+    rows = [
+        (_int(r[0], "zero_rows"), _int(r[1], "zero_rows"))
+        for r in (_list(x, "witness.zero_rows") for x in _list(wit["zero_rows"], "zero_rows"))
+        if len(r) == 2
+    ]
+    dead = [_int(d, "witness.dead_layers") for d in _list(wit["dead_layers"], "dead_layers")]
+    if len(rows) != len(wit["zero_rows"]):
+        raise Malformed("witness.zero_rows: expected [layer, neuron] pairs")
+    if not KR.check_diagnostics(inst, rows, dead):
+        return ["witness: rejected by check_diagnostics"]
+    rn = network_of(inst)
+    res = _dict(cert.get("result"), "result")
+    theta = [Fraction(a, b) for a, b in inst.theta]
+    r_at, u_at, r_gen = (
+        res.get("rank_lower_at_theta"),
+        res.get("rank_upper_at_theta"),
+        res.get("generic_rank_lower"),
+    )
+    bound = M.expected_dim(rn)  # type: ignore[arg-type]
+    for v in (r_at, u_at, r_gen):
+        if v is not None and not isinstance(v, int):
+            raise Malformed("result: ranks are integers or null")
+    if not isinstance(r_at, int):
+        raise Malformed("result.rank_lower_at_theta: expected an integer")
+    critical = r_gen is not None and u_at is not None and u_at < r_gen
+    if not critical and r_at != bound:
+        return [f"result: neither critical (u < r) nor rank at theta = {bound}"]
+    expect = {
+        "critical": critical,
+        "params": rn.n_params,
+        "rank_bound": bound,
+        "rank_lower_at_theta": r_at,
+        "rank_upper_at_theta": u_at,
+        "generic_rank_lower": r_gen,
+        "at_certificate": res.get("at_certificate"),
+        "generic_certificate": res.get("generic_certificate"),
+        "diagnostics": diagnostics(rn, theta),  # type: ignore[arg-type]
+    }
+    if not isinstance(expect["at_certificate"], str):
+        raise Malformed("result.at_certificate: expected a certificate name")
+    if critical != (expect["generic_certificate"] is not None):
+        return ["result.generic_certificate: present exactly when theta is critical"]
+    if not _same(res, expect):
+        return ["result does not match the decision rebuilt from the recorded ranks"]
+    if not _same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
+        return ["claim does not match the text rebuilt from the checked facts"]
+    return []
+
+
+def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """A critical certificate's attached rank certificates must be present, about the same
+    network (the first at the same point), and certify the ranks it records."""
+    by_name = {c.get("name"): c for c in certs}
+    out: dict[str, list[str]] = {}
+    for c in certs:
+        if c.get("kind") != "critical":
+            continue
+        res = c.get("result") or {}
+        probs = []
+        at = by_name.get(res.get("at_certificate"))
+        if at is None or at.get("kind") != "rank":
+            probs.append(f"attached rank certificate {res.get('at_certificate')!r} missing")
+        else:
+            if at["instance"] != c["instance"]:
+                probs.append("the certificate at theta is about another network or point")
+            if at["result"].get("rank_lower") != res.get("rank_lower_at_theta") or at["result"].get(
+                "rank_upper_at_point"
+            ) != res.get("rank_upper_at_theta"):
+                probs.append("ranks at theta differ from the attached rank certificate's")
+        if res.get("generic_certificate") is not None:
+            gen = by_name.get(res["generic_certificate"])
+            if gen is None or gen.get("kind") != "rank":
+                probs.append(f"attached rank certificate {res['generic_certificate']!r} missing")
+            elif gen["instance"]["network"] != c["instance"]["network"]:
+                probs.append("the generic certificate is about another network")
+            elif gen["result"].get("rank_lower") != res.get("generic_rank_lower"):
+                probs.append("generic rank differs from the attached rank certificate's")
+        if probs:
+            out[c["name"]] = probs
+    return out

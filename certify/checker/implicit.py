@@ -1,0 +1,53 @@
+"""Independent checker for implicit-equation certificates: the identity by the kernel twin,
+then the result and the claim rebuilt from the checked data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.checker import kernel_resnet as KR
+from certify.checker.rank import (
+    Malformed,
+    _dict,
+    _int,
+    _list,
+    _rat,
+    _same,
+    decode_instance,
+    network_of,
+)
+
+
+def check(cert: dict[str, Any]) -> list[str]:
+    from certify.implicit import implicit_claim, implicit_result
+
+    inst = decode_instance(cert)
+    if not isinstance(inst, KR.ResNetInstance):
+        raise Malformed("instance.network: kind implicit needs a resnet")
+    wit = _dict(cert["witness"], "witness")
+    free = _list(wit["free"], "witness.free")
+    if not all(isinstance(f, bool) for f in free):
+        raise Malformed("witness.free: expected booleans")
+    degree = _int(wit["degree"], "witness.degree")
+    if degree < 0:
+        raise Malformed("witness.degree: expected a natural number")
+    terms = []
+    for i, t in enumerate(_list(wit["equation"], "witness.equation")):
+        t = _list(t, f"witness.equation[{i}]")
+        if len(t) != 2:
+            raise Malformed(f"witness.equation[{i}]: expected [coefficient, exponents]")
+        es = [_int(e, f"witness.equation[{i}]") for e in _list(t[1], "exponents")]
+        if any(e < 0 for e in es):
+            raise Malformed(f"witness.equation[{i}]: exponents are naturals")
+        terms.append((_rat(t[0], f"witness.equation[{i}]"), es))
+    if not KR.check_implicit(inst, free, degree, terms):
+        return ["witness: rejected by check_implicit"]
+    rn = network_of(inst)
+    if degree != rn.degree_bound():
+        return [f"witness.degree: expected the degree bound {rn.degree_bound()} of F"]
+    expect = implicit_result(rn, terms, free)  # type: ignore[arg-type]
+    if not _same(cert.get("result"), expect):
+        return ["result does not match the equation rebuilt from the checked data"]
+    if not _same(cert.get("claim"), implicit_claim(rn, expect)):  # type: ignore[arg-type]
+        return ["claim does not match the text rebuilt from the checked data"]
+    return []

@@ -1,0 +1,71 @@
+"""Figure 1 of math.md §2: the real image M of the bias-free scalar quadratic two-layer ResNet
+F(x) = x + (w1^2 + w2^2) x^2 + 2 w1^2 w2^2 x^3 + w1^4 w2^2 x^4 in (c2, c3, c4), for
+0 <= c2 <= 2, with the singular half-line {(t, 0, 0) : t >= 0} in red, and the section c2 = 1.
+
+M lies in {c3^3 - 4 c2 c3 c4 + 8 c4^2 = 0}; that identity is certified by the kernel-checked
+`implicit` certificate of the demo (resnet-figure-1), not by this drawing."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+FIGURES = ("resnet-quadratic",)
+
+
+def image_point(a: float, b: float) -> tuple[float, float, float]:
+    """(c2, c3, c4) at w1^2 = a, w2^2 = b (a, b >= 0)."""
+    return a + b, 2 * a * b, a * a * b
+
+
+def implicit_value(c2: Fraction, c3: Fraction, c4: Fraction) -> Fraction:
+    return c3**3 - 4 * c2 * c3 * c4 + 8 * c4**2
+
+
+def draw_resnet_quadratic(out: Path) -> None:
+    """Write the picture as PNG (deterministic: Agg backend, no time stamp in the metadata)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig = plt.figure(figsize=(11, 4.8), dpi=100)
+    ax = fig.add_subplot(1, 2, 1, projection="3d")
+    # (s, u) -> a = s u, b = s (1 - u): c2 = s covers 0 <= c2 <= 2, u in [0, 1].
+    s, u = np.meshgrid(np.linspace(0, 2, 41), np.linspace(0, 1, 41))
+    a, b = s * u, s * (1 - u)
+    c2, c3, c4 = image_point(a, b)  # type: ignore[arg-type]
+    ax.plot_surface(c2, c3, c4, color="tab:blue", alpha=0.55, linewidth=0, antialiased=False)
+    t = np.linspace(0, 2, 2)
+    ax.plot(t, 0 * t, 0 * t, color="red", linewidth=3, label="singular half-line (t, 0, 0)")
+    uu = np.linspace(0, 1, 200)
+    ax.plot(0 * uu + 1, 2 * uu * (1 - uu), uu * uu * (1 - uu), color="black", linewidth=2,
+            label="section c2 = 1")  # fmt: skip
+    ax.scatter([2], [2], [1], color="black", s=20)
+    ax.text(2, 2, 1.08, "(2,2,1) = F(w=(±1,±1))", fontsize=8)
+    ax.set_xlabel("c2")
+    ax.set_ylabel("c3")
+    ax.set_zlabel("c4")
+    ax.set_title("Image M of (w1, w2) -> (c2, c3, c4), 0 <= c2 <= 2")
+    ax.view_init(elev=22, azim=-58)
+    ax.legend(loc="upper left", fontsize=8)
+    ax2 = fig.add_subplot(1, 2, 2)
+    ax2.plot(2 * uu * (1 - uu), uu * uu * (1 - uu), color="black")
+    ax2.plot([0], [0], "o", color="red", label="c3 = c4 = 0 (w1 w2 = 0)")
+    ax2.set_xlabel("c3")
+    ax2.set_ylabel("c4")
+    ax2.set_title("Section c2 = 1: c3^3 - 4 c3 c4 + 8 c4^2 = 0")
+    ax2.legend(fontsize=8)
+    ax2.grid(True, alpha=0.3)
+    fig.suptitle("Bias-free scalar quadratic two-layer ResNet: M ⊂ {c3³ − 4 c2 c3 c4 + 8 c4² = 0}")
+    fig.tight_layout()
+    fig.savefig(out, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def draw(name: str, out: Path) -> None:
+    if name != "resnet-quadratic":
+        raise ValueError(f"unknown figure {name!r}: expected one of {list(FIGURES)}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    draw_resnet_quadratic(out)

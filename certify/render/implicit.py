@@ -1,0 +1,77 @@
+"""Render implicit-equation certificates (scalar ResNets) for Coq and Lean; read literals back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from certify.checker.rank import _rat, decode_instance
+from certify.errors import RenderError
+from certify.render import literals as L
+from certify.render.env import render
+from certify.render.rank import _comment_safe
+from certify.spec import NAME_RE
+
+
+def module_name(cert_name: str) -> str:
+    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
+        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
+    return "Implicit_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+
+
+def _norm(v: Any) -> Any:
+    return [_norm(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
+def _terms(cert: dict[str, Any]) -> list[tuple[tuple[int, int], list[int]]]:
+    return [(_rat(c, "equation"), [int(e) for e in es]) for c, es in cert["witness"]["equation"]]
+
+
+def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
+    coq = prover == "coq"
+    inst = decode_instance(cert)
+    wit = cert["witness"]
+    free = [bool(f) for f in wit["free"]]
+    degree = int(wit["degree"])
+    terms = _terms(cert)
+    if coq:
+        eqn = "[" + "; ".join(f"({L.coq(c)}, {L.coq(e, nat=True)})" for c, e in terms) + "]"
+    else:
+        eqn = L.lean(terms)
+    ctx = {
+        "name": _comment_safe(cert["name"]),
+        "sha256": sha,
+        "claim": _comment_safe(cert["claim"]["text"]),
+        "width": f"{inst.width}%nat" if coq else L.lean(inst.width),
+        "acts": (L.coq if coq else L.lean)(inst.acts),
+        "outer": L.lean(inst.outer),
+        "theta": (L.coq if coq else L.lean)(inst.theta),
+        "free": L.coq(free) if coq else L.lean(free),
+        "degree": f"{degree}%nat" if coq else str(degree),
+        "eqn": eqn,
+    }
+    if coq:
+        text = render("coq/implicit_resnet.v.j2", **ctx)
+        fields = {"rn_width": inst.width, "rn_acts": inst.acts, "rn_outer": inst.outer,
+                  "rn_theta": inst.theta}  # fmt: skip
+        stmt = "check_implicit inst free degree eqn = true"
+    else:
+        module = f"Certificates.{module_name(cert['name'])}"
+        text = render("lean/implicit_resnet.lean.j2", module=module, **ctx)
+        fields = {"width": inst.width, "acts": inst.acts, "outer": inst.outer,
+                  "theta": inst.theta}  # fmt: skip
+        stmt = "NNCert.checkImplicit inst free degree eqn = true"
+    start = L.block_start(text, "Definition inst" if coq else "def inst")
+    for fld, val in fields.items():
+        if _norm(L.read_field(text, fld, start)) != _norm(val):
+            raise RenderError(f"literal {fld} does not read back as rendered")
+    for fld, val in {"free": free, "degree": degree, "eqn": terms}.items():
+        if _norm(L.read_field(text, fld)) != _norm(val):
+            raise RenderError(f"literal {fld} does not read back as rendered")
+    if stmt not in text:
+        raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    return text
+
+
+def theorem_names(cert: dict[str, Any]) -> list[str]:
+    return ["implicit_check"]

@@ -1,0 +1,141 @@
+"""Critical-point certificates for polynomial ResNets (generator), math.md §2.
+
+theta is critical when the rank of d(theta -> F_theta) at theta is below the generic rank.
+Not critical: a rank certificate at theta whose lower bound reaches min(#params, dim of the
+output space), an upper bound on the rank at every point. Critical: a rank certificate at
+theta with an exact integer kernel basis (upper bound u) and a rank certificate at a seeded
+random point with lower bound r > u. Both are attached as ordinary rank certificates (checked
+by the kernels like any other); this certificate records the decision and the diagnostic
+conditions (zero rows of W, dead layers), which the kernels recompute from theta."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+from certify import __version__
+from certify.certificate import SCHEMA
+from certify.checker import kernel_resnet as KR
+from certify.errors import CertifyError
+from certify.models import mlp as M
+from certify.spec import CertRequest, ResNet, Spec, network_json, random_theta, rat_str
+from certify.witness import rank as rank_witness
+
+GENERIC_SEED = 7919  # the generic point's seed offset (any fixed value: results are pinned)
+
+
+def instance_of(rn: ResNet, theta: list[Fraction]) -> KR.ResNetInstance:
+    return KR.ResNetInstance(
+        rn.width,
+        [[(c.numerator, c.denominator) for c in a] for a in rn.activations],
+        rn.outer,
+        [(t.numerator, t.denominator) for t in theta],
+    )
+
+
+def diagnostics(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
+    """The conditions of math.md §2 that hold at theta."""
+    inst = instance_of(rn, theta)
+    out: dict[str, Any] = {
+        "zero_rows": [list(rc) for rc in KR.zero_rows(inst)],
+        "dead_layers": KR.dead_layers(inst),
+    }
+    if rn.width == 1 and rn.depth == 2 and not rn.outer:
+        w1, b1, w2, b2 = theta
+        out["w1_w2"] = rat_str(w1 * w2)
+        if all(len(a) - 1 == 2 for a in rn.activations):
+            out["w1_w2_(b2_w1-b1_w2)"] = rat_str(w1 * w2 * (b2 * w1 - b1 * w2))
+    return out
+
+
+def critical_result(
+    rn: ResNet, at: dict[str, Any], generic: dict[str, Any] | None, diag: dict[str, Any]
+) -> dict[str, Any]:
+    bound = M.expected_dim(rn)  # type: ignore[arg-type]
+    r_at, u_at = at["result"]["rank_lower"], at["result"]["rank_upper_at_point"]
+    r_gen = None if generic is None else generic["result"]["rank_lower"]
+    critical = r_gen is not None and u_at is not None and u_at < r_gen
+    return {
+        "critical": critical,
+        "params": rn.n_params,
+        "rank_bound": bound,
+        "rank_lower_at_theta": r_at,
+        "rank_upper_at_theta": u_at,
+        "generic_rank_lower": r_gen,
+        "at_certificate": at["name"],
+        "generic_certificate": None if generic is None else generic["name"],
+        "diagnostics": diag,
+    }
+
+
+def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
+    layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
+    net = f"the ResNet of width {rn.width} and depth {rn.depth} with layers {layer}"
+    d = result["diagnostics"]
+    diag = (
+        f"Diagnostics at theta (kernel-checked): zero rows of W {d['zero_rows'] or 'none'}, "
+        f"dead layers {d['dead_layers'] or 'none'}."
+    )
+    if result["critical"]:
+        text = (
+            f"Kernel-checked: theta is a critical point of the parametrisation of {net}: the "
+            f"rank of d(theta -> F_theta) at theta is at most {result['rank_upper_at_theta']} "
+            f"(an exact integer kernel basis, certificate {result['at_certificate']}), while at "
+            f"another point it is at least {result['generic_rank_lower']} (certificate "
+            f"{result['generic_certificate']}), so the generic rank exceeds the rank at theta."
+        )
+    else:
+        text = (
+            f"Kernel-checked: theta is not a critical point of the parametrisation of {net}: "
+            f"the rank at theta is at least {result['rank_lower_at_theta']} (certificate "
+            f"{result['at_certificate']}), which equals min(#params, dim of the output space) "
+            f"= {result['rank_bound']}, an upper bound at every point."
+        )
+    return {"text": f"{text} {diag}", "cites": ["math.md §2 (polynomial ResNets)"]}
+
+
+def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
+    rn = spec.network
+    if not isinstance(rn, ResNet):
+        raise CertifyError(f"{req.name}: kind critical needs a network of family resnet")
+    theta = list(spec.theta)
+    at_spec = dataclasses.replace(spec, seed=None)  # never reseed: the question is about theta
+    at_req = CertRequest("rank", f"{req.name}-at", req.prime, True, req.max_grid, req.attempts)
+    at = rank_witness.generate(at_spec, at_req)
+    bound = M.expected_dim(rn)  # type: ignore[arg-type]
+    generic = None
+    if at["result"]["rank_lower"] < bound:
+        u = at["result"]["rank_upper_at_point"]
+        if u is None:
+            raise CertifyError(
+                f"{req.name}: the rank at theta is >= {at['result']['rank_lower']} but no exact "
+                f"kernel basis was found (raise max_grid), so criticality cannot be decided"
+            )
+        seed = (spec.seed or 0) + GENERIC_SEED
+        gen_spec = dataclasses.replace(
+            spec, theta=random_theta(rn, seed, spec.param_range), seed=seed
+        )
+        gen_req = CertRequest(
+            "rank", f"{req.name}-generic", req.prime, False, req.max_grid, req.attempts
+        )
+        generic = rank_witness.generate(gen_spec, gen_req)
+        if generic["result"]["rank_lower"] <= u:
+            raise CertifyError(
+                f"{req.name}: the rank at theta is {u} and no random point certified more "
+                f"({generic['result']['rank_lower']}): theta may be a generic point of a "
+                f"defective parametrisation; criticality not decided"
+            )
+    diag = diagnostics(rn, theta)
+    result = critical_result(rn, at, generic, diag)
+    cert = {
+        "schema": SCHEMA,
+        "kind": "critical",
+        "name": req.name,
+        "claim": critical_claim(rn, result),
+        "instance": {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
+        "witness": {"zero_rows": diag["zero_rows"], "dead_layers": diag["dead_layers"]},
+        "result": result,
+        "generator": {"tool": "nn-certify", "version": __version__},
+    }
+    return [cert, at] + ([generic] if generic is not None else [])
