@@ -1,5 +1,6 @@
 """Static lint and parity tests of lean/NNCert/ResNet.lean and of the templates
-templates/lean/rank_resnet.lean.j2 and templates/lean/orbit_resnet.lean.j2.
+templates/lean/rank_resnet.lean.j2, templates/lean/orbit_resnet.lean.j2,
+templates/lean/implicit_resnet.lean.j2 and templates/lean/critical_resnet.lean.j2.
 
 No Lean toolchain is available where these run, so they check what can be checked without one
 (as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
@@ -8,7 +9,11 @@ a `match` takes apart, and no unused variable (`lake build --wfail`); (c) the na
 order-by-order and field-by-field correspondence with the Python twin
 certify/checker/kernel_resnet.py; (d) the template, rendered with a small certificate built with
 the Python twin, reads back literal by literal to data that the twin accepts, and rejects once
-tampered (the rank template and the orbit template alike).
+tampered (the rank template and the orbit template alike, over Q and over Q[z]/(z^g - 1));
+(e)-(g), (i) Python transcriptions, clause by clause, of the Lean defs of the orbit,
+roots-of-unity, implicit-equation and diagnostics sections, executed against the twin on random
+small instances and on instances with a known answer; (h) the orbit, implicit and critical
+templates read back and checked like the rank template.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import ast
 import itertools
 import random
 import re
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +32,7 @@ import pytest
 from flint import nmod_mat
 
 from certify.checker import kernel as K
+from certify.checker import kernel_compind as C
 from certify.checker import kernel_resnet as R
 from certify.render import literals as L
 from tests.test_lean_library import (
@@ -56,12 +64,55 @@ from tests.test_lean_library import (
 RESNET = LEAN_DIR / "NNCert" / "ResNet.lean"
 TEMPLATE = TEMPLATE_DIR / "rank_resnet.lean.j2"
 ORBIT_TEMPLATE = TEMPLATE_DIR / "orbit_resnet.lean.j2"
+IMPLICIT_TEMPLATE = TEMPLATE_DIR / "implicit_resnet.lean.j2"
+CRITICAL_TEMPLATE = TEMPLATE_DIR / "critical_resnet.lean.j2"
+TEMPLATES = [TEMPLATE, ORBIT_TEMPLATE, IMPLICIT_TEMPLATE, CRITICAL_TEMPLATE]
 TWIN = ROOT / "certify" / "checker" / "kernel_resnet.py"
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
 
-# Lean-only defs of ResNet.lean, with the reason they have no Python twin.
+# Lean-only defs of ResNet.lean: (the def they serve, why they have no Python twin).
 LEAN_ONLY = {
-    "flipParamsFrom": "structural index helper: `flip_params` enumerates `th` with `enumerate`",
+    "flipParamsFrom": (
+        "flipParams",
+        "structural index helper: `flip_params` enumerates `th` with `enumerate`",
+    ),
+    "layerSymmetricAt": (
+        "layerSymmetric",
+        "the loop over range_from(0, len(cs)) in layer_symmetric, as structural recursion on "
+        "the list of points",
+    ),
+    "rootParamsFrom": (
+        "rootParams",
+        "structural index helper: `root_params` enumerates `th` with `enumerate`",
+    ),
+    "paramTermsFrom": (
+        "paramTerms",
+        "structural index helper: `param_terms` enumerates `free` with `enumerate`",
+    ),
+    "coeffsXFrom": (
+        "coeffsX",
+        "the comprehension over range(degree + 1) in coeffs_x, as structural recursion on the "
+        "count",
+    ),
+    "zeroRowsIn": (
+        "zeroRowsFrom",
+        "the inner loop (over the neurons) of the comprehension in zero_rows",
+    ),
+    "zeroRowsFrom": (
+        "zeroRows",
+        "the outer loop (over the layers) of the comprehension in zero_rows",
+    ),
+    "rowsZeroFrom": ("layerDead", "the all(...) over range(n) in layer_dead"),
+    "deadLayersFrom": (
+        "deadLayers",
+        "the comprehension over range(len(inst.acts)) in dead_layers",
+    ),
+    "eqPairs": (
+        "checkDiagnostics",
+        "the list comparison rows == zero_rows(inst) in check_diagnostics, as structural "
+        "recursion (no DecidableEq instance of List on the kernel path; the list of naturals "
+        "is compared with Compind's expsEq)",
+    ),
 }
 
 SIGNATURES = [
@@ -69,6 +120,13 @@ SIGNATURES = [
     "def checkRankUpperResnet (inst : ResNetInstance) (w : UpperWitness) (u : Nat) : Bool :=",
     "def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int × Int)",
     "    (th2 : List (Int × Int)) : Bool :=",
+    "def checkLayerSymmetry (inst : ResNetInstance) (layer g : Nat) (t0 : Int × Int) : Bool :=",
+    "def checkRootGenerator (inst : ResNetInstance) (layer neuron g : Nat) (t0 : Int × Int)",
+    "    (th2 : List (List (Int × Int))) : Bool :=",
+    "def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)",
+    "    (eq : List ((Int × Int) × List Nat)) : Bool :=",
+    "def checkDiagnostics (inst : ResNetInstance) (rows : List (Nat × Nat)) (dead : List Nat) : "
+    "Bool :=",
 ]
 FIELD_TYPES = {
     "ResNetInstance": {
@@ -132,7 +190,7 @@ def twin_dataclasses() -> dict[str, dict[str, str]]:
 
 
 # ---------------------------------------------------------------- (a) tokens and layout
-@pytest.mark.parametrize("path", [RESNET, TEMPLATE, ORBIT_TEMPLATE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [RESNET, *TEMPLATES], ids=lambda p: p.name)
 def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
     hits = [
         f"{path.name}:{n}: {why}: {line.strip()}"
@@ -143,7 +201,7 @@ def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
     assert not hits, "\n".join(hits)
 
 
-@pytest.mark.parametrize("path", [RESNET, TEMPLATE, ORBIT_TEMPLATE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [RESNET, *TEMPLATES], ids=lambda p: p.name)
 def test_the_resnet_library_and_template_have_no_layout_hazard(path: Path):
     assert not _layout_problems(path.read_text())
 
@@ -165,11 +223,18 @@ def test_the_library_root_imports_resnet_last():
 def test_resnet_imports_every_library_module_whose_defs_it_uses():
     imports = re.findall(r"^import NNCert\.(\w+)$", RESNET.read_text(), re.M)
     used = set().union(*(identifiers(d.body) for d in resnet_defs()))
-    used |= identifiers(RESNET.read_text())  # structure names in signatures
-    needed = {d.path.stem for d in library_defs() if d.name in used}
-    needed |= {p.stem for p in LIBRARY for s in lean_structures(p) if s in used}
-    assert needed == {"Lists", "Arith", "Net", "Rank"}
-    assert set(imports) == needed and imports == [m for m in MODULES if m in needed]
+    in_text = identifiers(RESNET.read_text())  # structure names in signatures
+    modules = [*LIBRARY, COMPIND]
+    needed = {d.path.stem for p in modules for d in lean_defs(p) if d.name in used}
+    needed |= {p.stem for p in modules for s in lean_structures(p) if s in in_text}
+    assert needed == {"Lists", "Arith", "Net", "Rank", "Compind"}
+    order = [*MODULES, "Compind"]  # the order of NNCert.lean
+    assert set(imports) == needed and imports == [m for m in order if m in needed]
+    compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
+    assert compind_used == {
+        "polyEval", "termCoeffs", "termExps", "expsOk", "polyMulT", "normalize", "zeroExps",
+        "constTerm", "allZeroTerms", "expsEq",
+    }  # fmt: skip
 
 
 # ---------------------------------------------------------------- (b) recursion and warnings
@@ -187,7 +252,10 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
     recursive = {d.name for d in resnet_defs() if calls(d.body, d.name)}
     assert recursive == {
         "vecAdd", "resnetDual", "jacMinorResnet", "tangentVanishesResnet", "tangentsVanishResnet",
-        "flipParamsFrom", "qeqAll", "sameFunction",
+        "flipParamsFrom", "qeqAll", "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk",
+        "cycEqAll", "cycConsts", "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
+        "unitExps", "paramTermsFrom", "nthNat", "coeffX", "coeffsXFrom", "zeroRowsIn",
+        "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -209,11 +277,16 @@ def test_resnet_declarations_come_in_the_python_order():
     assert [n for n in lean_declarations(RESNET) if n not in LEAN_ONLY] == python
 
 
-def test_the_lean_only_helper_sits_just_before_its_only_caller():
+def test_every_lean_only_helper_sits_just_before_its_only_caller_and_says_so():
     order = lean_declarations(RESNET)
-    assert order.index("flipParamsFrom") + 1 == order.index("flipParams")
-    users = [d.name for d in resnet_defs() if calls(d.body, "flipParamsFrom")]
-    assert users == ["flipParamsFrom", "flipParams"]
+    text = RESNET.read_text()
+    for helper, (user, _why) in LEAN_ONLY.items():
+        assert order.index(helper) + 1 == order.index(user), helper
+        users = [d.name for d in resnet_defs() if calls(d.body, helper)]
+        assert users == [helper, user], (helper, users)
+        doc = text[: text.index(f"def {helper} ")].rsplit("/--", 1)[1]
+        assert "Lean-only helper" in doc and f"`{user}`" in doc, helper
+        assert f"`{helper}`" in text[: text.index("-/")], f"{helper} not named in the header"
 
 
 def test_every_resnet_def_uses_only_declarations_above_it():
@@ -522,16 +595,38 @@ def lean_qeq_all(a, b):
     return False
 
 
-def lean_same_function(inst, th2, pts):
+def lean_nth_row(rows, i):
+    if not rows:
+        return []
+    return rows[0] if i == 0 else lean_nth_row(rows[1:], i - 1)
+
+
+def lean_act_at(acts, layer):
+    return lean_nth_row(acts, layer)
+
+
+def lean_layer_params(n, outer, layer, th):
+    size = R.layer_size(n, outer)
+    return K.take_n(size, K.drop_n(layer * size, th))
+
+
+def lean_same_layer(inst, layer, th2, pts):
     if not pts:
         return True
     x, rest = pts[0], pts[1:]
-    z = K.zeros(K.ARITH_Q, len(inst.theta))
-    zn = K.zeros(K.ARITH_Q, inst.width)
-    a = lean_resnet_dual(K.ARITH_Q, inst.width, inst.outer, inst.acts, inst.theta, z,
-                         K.ints_q(x), zn)  # fmt: skip
-    b = lean_resnet_dual(K.ARITH_Q, inst.width, inst.outer, inst.acts, th2, z, K.ints_q(x), zn)
-    return lean_qeq_all(a[0], b[0]) and lean_same_function(inst, th2, rest)
+    n = inst.width
+    cs = [lean_act_at(inst.acts, layer)]
+    a_th = lean_layer_params(n, inst.outer, layer, inst.theta)
+    b_th = lean_layer_params(n, inst.outer, layer, th2)
+    z, zx = K.zeros(K.ARITH_Q, len(a_th)), K.zeros(K.ARITH_Q, n)
+    a = lean_resnet_dual(K.ARITH_Q, n, inst.outer, cs, a_th, z, K.ints_q(x), zx)
+    b = lean_resnet_dual(K.ARITH_Q, n, inst.outer, cs, b_th, z, K.ints_q(x), zx)
+    return lean_qeq_all(a[0], b[0]) and lean_same_layer(inst, layer, th2, rest)
+
+
+def lean_layer_degree(inst, layer):
+    """`(actAt inst.acts layer).length - 1`, a `Nat` subtraction."""
+    return nat_sub(len(lean_act_at(inst.acts, layer)), 1)
 
 
 def lean_check_orbit_generator(inst, layer, neuron, t0, th2):
@@ -545,7 +640,7 @@ def lean_check_orbit_generator(inst, layer, neuron, t0, th2):
         and K.rats_pos(th2)
         and lean_qeq_all(th2, lean_flip_params(inst.width, inst.outer, layer, neuron, t0,
                                                inst.theta))
-        and lean_same_function(inst, th2, K.lattice(inst.width, K.degree_bound(inst.acts)))
+        and lean_same_layer(inst, layer, th2, K.lattice(inst.width, lean_layer_degree(inst, layer)))
     )  # fmt: skip
 
 
@@ -616,6 +711,77 @@ def test_the_lean_flip_params_qeq_all_and_helper_agree_with_the_python_twin():
             assert lean_qeq_all(a, b) == R.qeq_all(a, b)
 
 
+def test_the_lean_act_at_and_layer_params_agree_with_the_python_twin():
+    rng = random.Random(12)
+    for _ in range(2000):
+        acts = [[(rng.randrange(-3, 4), 1)] * rng.randrange(4) for _ in range(rng.randrange(4))]
+        layer = rng.choice((0, 1, 2, 3, 4, rng.randrange(10**6)))
+        assert lean_act_at(acts, layer) == R.act_at(acts, layer)
+        n = rng.randrange(4)
+        outer = rng.random() < 0.5
+        th = [rng.randrange(-5, 6) for _ in range(rng.randrange(40))]
+        assert lean_layer_params(n, outer, layer, th) == R.layer_params(n, outer, layer, th)
+    for n, outer, depth in itertools.product(range(1, 4), (False, True), range(4)):
+        th = list(range(depth * R.layer_size(n, outer)))
+        blocks = [R.layer_params(n, outer, layer, th) for layer in range(depth)]
+        assert [x for b in blocks for x in b] == th  # the layers tile theta, in order
+        assert R.layer_params(n, outer, depth, th) == []
+
+
+def random_instance(rng: random.Random, acts_pool: list) -> R.ResNetInstance:
+    """A small, often well formed, sometimes broken ResNet instance."""
+    n = rng.choice((0, 1, 1, 2, 2))
+    outer = rng.random() < 0.3
+    acts = [rng.choice(acts_pool) for _ in range(rng.choice((0, 1, 1, 2, 2)))]
+    size = len(acts) * R.layer_size(n, outer) + rng.choice((0, 0, 0, 0, 1, -1))
+    theta = [(rng.randrange(-2, 3), rng.choice((1, 1, 2, 3))) for _ in range(max(size, 0))]
+    if theta and rng.random() < 0.15:
+        i = rng.randrange(len(theta))
+        theta[i] = (theta[i][0], rng.choice((0, -1)))  # a denominator that is not positive
+    return R.ResNetInstance(n, acts, outer, theta)
+
+
+ACTS_POOL = [
+    [(0, 1), (0, 1), (1, 1)],  # t^2
+    [(1, 1), (0, 1), (1, 2)],  # 1 + t^2 / 2
+    [(0, 1), (1, 1)],  # t
+    [(1, 1)],  # constant: rejected
+    [(0, 1), (0, 1), (0, 1), (1, 1)],  # t^3
+    [(-1, 1), (3, 1), (-3, 1), (1, 1)],  # (t - 1)^3
+    [(0, 1), (1, 1), (0, 1), (1, 1)],  # t + t^3, odd
+    [(0, 1), (0, 1), (1, 1), (0, 1), (1, 1)],  # t^2 + t^4, even
+    [(1, 1), (0, 1), (0, 1), (0, 1), (2, -1)],  # negative denominator
+]
+
+
+def test_the_lean_same_layer_agrees_with_the_python_twin():
+    rng = random.Random(13)
+    for _ in range(300):
+        inst = random_instance(rng, ACTS_POOL)
+        layer = rng.randrange(3)
+        th2 = [(a + rng.choice((0, 0, 0, 1)), b) for a, b in inst.theta]
+        if rng.random() < 0.3:
+            th2 = th2[: rng.randrange(len(th2) + 1)]
+        pts = K.lattice(inst.width, rng.randrange(4))
+        assert lean_same_layer(inst, layer, th2, pts) == R.same_layer(inst, layer, th2, pts)
+
+
+def test_same_layer_compares_only_its_own_layer():
+    """Changing the parameters of another layer leaves `same_layer` true; the check of the
+    flip itself (`qeq_all`) is what ties th2 to theta everywhere else."""
+    inst = R.ResNetInstance(1, [SQUARE, SQUARE], False, [(2, 1), (1, 1), (3, 1), (-1, 1)])
+    other = [(2, 1), (1, 1), (5, 1), (7, 1)]  # layer 1 changed
+    pts = K.lattice(1, 2)
+    assert R.same_layer(inst, 0, other, pts) and lean_same_layer(inst, 0, other, pts)
+    assert not R.same_layer(inst, 1, other, pts) and not lean_same_layer(inst, 1, other, pts)
+    th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
+    assert R.check_orbit_generator(inst, 0, 0, (0, 1), th2) is True
+    tampered = [*th2[:2], (5, 1), (7, 1)]
+    assert R.same_layer(inst, 0, tampered, pts)
+    assert R.check_orbit_generator(inst, 0, 0, (0, 1), tampered) is False
+    assert lean_check_orbit_generator(inst, 0, 0, (0, 1), tampered) is False
+
+
 def sigma_even() -> list[tuple[int, int]]:
     """sigma(t) = t^4 + t^2, even, so -1 is a root of unity at t0 = 0."""
     return [(0, 1), (0, 1), (1, 1), (0, 1), (1, 1)]
@@ -660,41 +826,713 @@ def test_the_lean_check_orbit_generator_agrees_with_the_python_twin():
         assert lean_check_orbit_generator(inst, layer, neuron, (0, 1), th2) is True
 
 
-def render_orbit(meta: dict[str, str], inst: R.ResNetInstance,
-                 gens: list[tuple[int, int, tuple[int, int], list]]) -> str:  # fmt: skip
-    """The orbit template rendered with every value a ready-made Lean literal (`L.lean`)."""
+def test_only_the_flipped_layers_activation_needs_the_symmetry():
+    """Layer 0 is even, layer 1 is odd: flipping in layer 0 at 0 keeps F, in layer 1 it does
+    not (checked on the lattice of degree deg sigma_layer only)."""
+    cube_plus = [(0, 1), (1, 1), (0, 1), (1, 1)]
+    inst = R.ResNetInstance(1, [SQUARE, cube_plus], False, [(2, 1), (1, 1), (3, 1), (-1, 2)])
+    for layer, want in [(0, True), (1, False)]:
+        th2 = R.flip_params(1, False, layer, 0, (0, 1), inst.theta)
+        assert R.check_orbit_generator(inst, layer, 0, (0, 1), th2) is want
+        assert lean_check_orbit_generator(inst, layer, 0, (0, 1), th2) is want
+
+
+# ---------------------------------------------------------------- (f) roots of unity
+# Python transcriptions of the Lean defs over Q[z]/(z^g - 1) (structural recursion on the
+# first list; `cycRot` through `List.reverse`, as the Lean def).
+def lean_cyc_add(a, b):
+    if a and b:
+        return [K.qadd(a[0], b[0]), *lean_cyc_add(a[1:], b[1:])]
+    return []
+
+
+def lean_cyc_scale(c, b):
+    return [] if not b else [K.qmul(c, b[0]), *lean_cyc_scale(c, b[1:])]
+
+
+def lean_cyc_rot(b):
+    rev = b[::-1]
+    if not rev:
+        return []
+    return [rev[0], *rev[1:][::-1]]
+
+
+def lean_cyc_mul_acc(a, b, acc):
+    if not a:
+        return acc
+    return lean_cyc_mul_acc(a[1:], lean_cyc_rot(b), lean_cyc_add(acc, lean_cyc_scale(a[0], b)))
+
+
+def lean_cyc_mul(a, b):
+    return lean_cyc_mul_acc(a, b, K.zeros(K.ARITH_Q, len(b)))
+
+
+def lean_cyc_const(g, r):
+    return [] if g == 0 else [r, *K.zeros(K.ARITH_Q, g - 1)]
+
+
+def lean_arith_cyc(g):
+    return K.Arith(lean_cyc_add, lean_cyc_mul, K.zeros(K.ARITH_Q, g), lean_cyc_const(g, (1, 1)))
+
+
+def lean_cyc_z(g):
+    return lean_cyc_rot(lean_cyc_const(g, (1, 1)))
+
+
+def lean_cycs_ok(g, xs):
+    if not xs:
+        return True
+    return len(xs[0]) == g and K.rats_pos(xs[0]) and lean_cycs_ok(g, xs[1:])
+
+
+def lean_cyc_eq_all(a, b):
+    if not a and not b:
+        return True
+    if a and b:
+        return lean_qeq_all(a[0], b[0]) and lean_cyc_eq_all(a[1:], b[1:])
+    return False
+
+
+def lean_cyc_consts(g, xs):
+    return [] if not xs else [lean_cyc_const(g, xs[0]), *lean_cyc_consts(g, xs[1:])]
+
+
+def lean_cyc_ints(g, xs):
+    return [] if not xs else [lean_cyc_const(g, (xs[0], 1)), *lean_cyc_ints(g, xs[1:])]
+
+
+def lean_qsub(a, b):
+    return K.qadd(a, (-b[0], b[1]))
+
+
+def lean_layer_symmetric_at(g, cs, t0, ys):
+    if not ys:
+        return True
+    y, rest = ys[0], ys[1:]
+    ar = lean_arith_cyc(g)
+    a = lean_cyc_add(
+        lean_cyc_const(g, t0), lean_cyc_mul(lean_cyc_z(g), lean_cyc_const(g, lean_qsub((y, 1), t0)))
+    )
+    lhs = K.horner_dual(ar, lean_cyc_consts(g, cs), a, ar.zero)[0]
+    rhs = K.horner_dual(K.ARITH_Q, cs, (y, 1), K.ARITH_Q.zero)[0]
+    return lean_qeq_all(lhs, lean_cyc_const(g, rhs)) and lean_layer_symmetric_at(g, cs, t0, rest)
+
+
+def lean_layer_symmetric(g, cs, t0):
+    return lean_layer_symmetric_at(g, cs, t0, K.range_from(0, len(cs)))
+
+
+def lean_check_layer_symmetry(inst, layer, g, t0):
+    return (
+        R.resnet_shape_ok(inst, [])
+        and K.acts_pos(inst.acts)
+        and t0[1] > 0
+        and g >= 1
+        and layer < len(inst.acts)
+        and lean_layer_symmetric(g, lean_act_at(inst.acts, layer), t0)
+    )
+
+
+def lean_root_param(n, outer, layer, neuron, g, t0, k, v):
+    size = R.layer_size(n, outer)
+    rem = nat_sub(k, layer * size)
+    tests = [nat_div(k, size) == layer, rem < n * (n + 1), nat_div(rem, n + 1) == neuron]
+    if all(tests):
+        if nat_mod(rem, n + 1) < n:
+            return lean_cyc_mul(lean_cyc_z(g), lean_cyc_const(g, v))
+        z_b = lean_cyc_mul(lean_cyc_z(g), lean_cyc_const(g, lean_qsub(v, t0)))
+        return lean_cyc_add(z_b, lean_cyc_const(g, t0))
+    return lean_cyc_const(g, v)
+
+
+def lean_root_params_from(n, outer, layer, neuron, g, t0, k, th):
+    if not th:
+        return []
+    return [
+        lean_root_param(n, outer, layer, neuron, g, t0, k, th[0]),
+        *lean_root_params_from(n, outer, layer, neuron, g, t0, k + 1, th[1:]),
+    ]
+
+
+def lean_root_params(n, outer, layer, neuron, g, t0, th):
+    return lean_root_params_from(n, outer, layer, neuron, g, t0, 0, th)
+
+
+def lean_same_layer_cyc(inst, g, layer, th2, pts):
+    if not pts:
+        return True
+    x, rest = pts[0], pts[1:]
+    n, ar = inst.width, lean_arith_cyc(g)
+    cs = [lean_cyc_consts(g, lean_act_at(inst.acts, layer))]
+    a_th = lean_cyc_consts(g, lean_layer_params(n, inst.outer, layer, inst.theta))
+    b_th = lean_layer_params(n, inst.outer, layer, th2)
+    z, zx = K.zeros(ar, len(a_th)), K.zeros(ar, n)
+    a = lean_resnet_dual(ar, n, inst.outer, cs, a_th, z, lean_cyc_ints(g, x), zx)
+    b = lean_resnet_dual(ar, n, inst.outer, cs, b_th, z, lean_cyc_ints(g, x), zx)
+    return lean_cyc_eq_all(a[0], b[0]) and lean_same_layer_cyc(inst, g, layer, th2, rest)
+
+
+def lean_check_root_generator(inst, layer, neuron, g, t0, th2):
+    pts = K.lattice(inst.width, lean_layer_degree(inst, layer))
+    return (
+        R.resnet_shape_ok(inst, [])
+        and K.rats_pos(inst.theta)
+        and K.acts_pos(inst.acts)
+        and t0[1] > 0
+        and g >= 1
+        and layer < len(inst.acts)
+        and neuron < inst.width
+        and lean_cycs_ok(g, th2)
+        and lean_cyc_eq_all(
+            th2, lean_root_params(inst.width, inst.outer, layer, neuron, g, t0, inst.theta)
+        )
+        and lean_same_layer_cyc(inst, g, layer, th2, pts)
+    )
+
+
+def frac(r: tuple[int, int]) -> Fraction:
+    return Fraction(r[0], r[1])
+
+
+def fracs(xs: list) -> list[Fraction]:
+    return [frac(x) for x in xs]
+
+
+def random_rats(rng: random.Random, k: int) -> list[tuple[int, int]]:
+    return [(rng.randrange(-4, 5), rng.randrange(1, 4)) for _ in range(k)]
+
+
+def test_the_lean_ring_operations_agree_with_the_python_twin():
+    rng = random.Random(17)
+    for _ in range(3000):
+        a, b = random_rats(rng, rng.randrange(5)), random_rats(rng, rng.randrange(5))
+        c = random_rats(rng, 1)[0]
+        g = rng.randrange(5)
+        assert lean_cyc_add(a, b) == R.cyc_add(a, b)
+        assert lean_cyc_scale(c, b) == R.cyc_scale(c, b)
+        assert lean_cyc_rot(b) == R.cyc_rot(b)
+        acc = random_rats(rng, rng.randrange(5))
+        assert lean_cyc_mul_acc(a, b, acc) == R.cyc_mul_acc(a, b, acc)
+        assert lean_cyc_mul(a, b) == R.cyc_mul(a, b)
+        assert lean_cyc_const(g, c) == R.cyc_const(g, c)
+        assert lean_cyc_z(g) == R.cyc_z(g)
+        lean_ar, ar = lean_arith_cyc(g), R.arith_cyc(g)
+        assert (lean_ar.zero, lean_ar.one) == (ar.zero, ar.one)
+        assert lean_ar.add(a, b) == ar.add(a, b) and lean_ar.mul(a, b) == ar.mul(a, b)
+        xs = [random_rats(rng, rng.choice((g, g, g, g + 1, max(g - 1, 0)))) for _ in range(3)]
+        if xs and rng.random() < 0.2:
+            xs[0] = [(1, 0)] * g
+        assert lean_cycs_ok(g, xs) == R.cycs_ok(g, xs)
+        ys = [[(2 * p, 2 * q) for p, q in x] for x in xs]
+        if rng.random() < 0.5 and ys and ys[0]:
+            ys[0][0] = (ys[0][0][0] + 1, ys[0][0][1])
+        for u, v in [(xs, ys), (xs, ys[:-1]), (xs[:-1], ys), ([], []), (xs, xs)]:
+            assert lean_cyc_eq_all(u, v) == R.cyc_eq_all(u, v)
+        assert lean_cyc_consts(g, a) == R.cyc_consts(g, a)
+        ints = [rng.randrange(-5, 6) for _ in range(rng.randrange(4))]
+        assert lean_cyc_ints(g, ints) == R.cyc_ints(g, ints)
+        assert lean_qsub(c, a[0] if a else c) == R.qsub(c, a[0] if a else c)
+
+
+def test_the_product_is_the_product_modulo_z_to_the_g_minus_1():
+    rng = random.Random(18)
+    for _ in range(500):
+        g = rng.randrange(1, 6)
+        a, b = random_rats(rng, rng.randrange(2 * g + 1)), random_rats(rng, g)
+        want = [Fraction(0)] * g
+        for i, x in enumerate(fracs(a)):
+            for j, y in enumerate(fracs(b)):
+                want[(i + j) % g] += x * y
+        assert fracs(R.cyc_mul(a, b)) == want
+        c = random_rats(rng, g)
+        ab_c, a_bc = R.cyc_mul(R.cyc_mul(a[:g], b), c), R.cyc_mul(a[:g], R.cyc_mul(b, c))
+        assert fracs(ab_c) == fracs(a_bc)
+        assert fracs(R.cyc_mul(b, c)) == fracs(R.cyc_mul(c, b))
+        assert fracs(R.cyc_mul(R.cyc_const(g, (1, 1)), b)) == fracs(b)
+        z_to_g = R.cyc_const(g, (1, 1))
+        for _k in range(g):
+            z_to_g = R.cyc_mul(R.cyc_z(g), z_to_g)
+        assert fracs(z_to_g) == fracs(R.cyc_const(g, (1, 1)))  # z^g = 1
+
+
+def taylor_at(cs: list[tuple[int, int]], t0: tuple[int, int]) -> list[Fraction]:
+    """d_k with sigma(t0 + s) = sum_k d_k s^k."""
+    c, t = fracs(cs), frac(t0)
+    return [sum(c[m] * comb(m, k) * t ** (m - k) for m in range(k, len(c))) for k in range(len(c))]
+
+
+def test_layer_symmetric_holds_iff_sigma_of_t0_plus_s_is_a_polynomial_in_s_to_the_g():
+    """sigma(t0 + z s) = sigma(t0 + s) in Q[z]/(z^g - 1) for all s iff d_k (z^k - 1) = 0 for
+    every k, i.e. d_k = 0 unless g divides k; the Lean transcription and the twin agree."""
+    rng = random.Random(19)
+    seen = {True: 0, False: 0}
+    for _ in range(600):
+        g = rng.randrange(1, 5)
+        t0 = (rng.randrange(-2, 3), rng.randrange(1, 3))
+        # sigma(t) = sum_j e_j (t - t0)^j with e_j = 0 for most j not divisible by g
+        deg = rng.randrange(1, 6)
+        e = [Fraction(rng.randrange(-2, 3)) if j % g == 0 or rng.random() < 0.15 else Fraction(0)
+             for j in range(deg + 1)]  # fmt: skip
+        poly = [Fraction(0)] * (deg + 1)
+        for j, ej in enumerate(e):
+            for m in range(j + 1):
+                poly[m] += ej * comb(j, m) * (-frac(t0)) ** (j - m)
+        cs = [(x.numerator, x.denominator) for x in poly]
+        want = all(d == 0 for k, d in enumerate(taylor_at(cs, t0)) if k % g)
+        assert R.layer_symmetric(g, cs, t0) is want, (g, cs, t0)
+        assert lean_layer_symmetric(g, cs, t0) is want
+        seen[want] += 1
+    assert min(seen.values()) > 50
+    assert R.layer_symmetric(3, [(0, 1), (0, 1), (0, 1), (1, 1)], (0, 1))  # t^3 under mu_3
+    assert not R.layer_symmetric(3, [(0, 1), (0, 1), (1, 1)], (0, 1))  # t^2 is not
+    assert R.layer_symmetric(1, [(5, 1), (-7, 2), (1, 3)], (2, 5))  # mu_1 = {1}
+
+
+def test_the_lean_layer_symmetry_check_agrees_with_the_python_twin():
+    rng = random.Random(20)
+    good = 0
+    for _ in range(400):
+        inst = random_instance(rng, ACTS_POOL)
+        layer, g = rng.randrange(3), rng.choice((0, 1, 2, 2, 3, 3, 4))
+        t0 = (rng.choice((0, 0, 1, -1)), rng.choice((1, 1, 2, 0)))
+        want = R.check_layer_symmetry(inst, layer, g, t0)
+        assert lean_check_layer_symmetry(inst, layer, g, t0) == want
+        ys = [rng.randrange(-3, 4) for _ in range(rng.randrange(4))]
+        cs = rng.choice(ACTS_POOL)
+        assert lean_layer_symmetric_at(g, cs, t0, ys) == all(
+            lean_layer_symmetric_at(g, cs, t0, [y]) for y in ys
+        )
+        good += want
+    assert good > 10
+
+
+def test_the_lean_root_param_agrees_with_the_python_twin_on_small_naturals():
+    v, t0 = (5, 3), (-2, 7)
+    for n, outer, g in itertools.product(range(1, 4), (False, True), range(4)):
+        size = R.layer_size(n, outer)
+        for layer, neuron, k in itertools.product(range(3), range(n + 2), range(4 * size + 2)):
+            want = R.root_param(n, outer, layer, neuron, g, t0, k, v)
+            assert lean_root_param(n, outer, layer, neuron, g, t0, k, v) == want, (n, layer, k)
+    rng = random.Random(21)
+    for _ in range(1000):
+        n, outer, g = rng.randrange(1, 4), rng.random() < 0.5, rng.randrange(5)
+        layer, neuron = rng.randrange(4), rng.randrange(n + 2)
+        t0 = (rng.randrange(-5, 6), rng.randrange(1, 5))
+        th = random_rats(rng, rng.randrange(30))
+        want = R.root_params(n, outer, layer, neuron, g, t0, th)
+        assert lean_root_params(n, outer, layer, neuron, g, t0, th) == want
+        k = rng.randrange(40)
+        assert lean_root_params_from(n, outer, layer, neuron, g, t0, k, th) == [
+            R.root_param(n, outer, layer, neuron, g, t0, k + i, v) for i, v in enumerate(th)
+        ]
+
+
+def test_the_root_action_at_z_equal_to_minus_1_is_the_flip():
+    """For g = 2, evaluating the coefficients (a, b) of a + b z at z = -1 gives the flip."""
+    rng = random.Random(22)
+    for _ in range(500):
+        n, outer = rng.randrange(1, 4), rng.random() < 0.5
+        layer, neuron = rng.randrange(3), rng.randrange(n + 1)
+        t0 = (rng.randrange(-5, 6), rng.randrange(1, 5))
+        th = random_rats(rng, rng.randrange(3 * R.layer_size(n, outer)))
+        roots = R.root_params(n, outer, layer, neuron, 2, t0, th)
+        flips = R.flip_params(n, outer, layer, neuron, t0, th)
+        assert [frac(a) - frac(b) for a, b in roots] == fracs(flips)
+        assert [frac(a) + frac(b) for a, b in roots] == fracs(th)  # z = 1: unchanged
+
+
+def test_width_zero_is_the_documented_difference_of_root_param():
+    for outer, layer, neuron, k in itertools.product((False, True), range(3), range(3), range(4)):
+        with pytest.raises(ZeroDivisionError):
+            R.root_param(0, outer, layer, neuron, 2, (1, 1), k, (2, 3))
+        assert lean_root_param(0, outer, layer, neuron, 2, (1, 1), k, (2, 3)) == [(2, 3), (0, 1)]
+    inst = R.ResNetInstance(0, [SQUARE], False, [])
+    assert R.check_root_generator(inst, 0, 0, 2, (1, 1), []) is False
+    assert lean_check_root_generator(inst, 0, 0, 2, (1, 1), []) is False
+    text = RESNET.read_text()
+    end = text.index("def rootParam (")
+    doc = text[text.rindex("/--", 0, end) : end]
+    assert "ZeroDivisionError" in doc and "width ≥ 1" in doc and "k / 0 = 0" in doc
+
+
+CUBE = [(0, 1), (0, 1), (0, 1), (1, 1)]  # t^3: symmetric under mu_3 at 0
+CUBE_AT_1 = [(-1, 1), (3, 1), (-3, 1), (1, 1)]  # (t - 1)^3: symmetric under mu_3 at 1
+
+
+def root_instance() -> R.ResNetInstance:
+    """Width 1, depth 2: layer 0 is t^3, layer 1 is (t - 1)^3."""
+    return R.ResNetInstance(1, [CUBE, CUBE_AT_1], False, [(2, 1), (1, 1), (3, 1), (-1, 2)])
+
+
+def test_the_lean_check_root_generator_agrees_with_the_python_twin():
+    rng = random.Random(23)
+    verdicts = {True: 0, False: 0}
+    pool = [*ACTS_POOL, CUBE, CUBE, SQUARE]
+    for _ in range(400):
+        inst = random_instance(rng, pool)
+        layer, neuron = rng.randrange(len(inst.acts) + 1), rng.randrange(inst.width + 1)
+        g = rng.choice((0, 1, 1, 2, 3, 3))
+        t0 = (rng.choice((0, 0, 0, 1)), rng.choice((1, 1, 1, 2, 0)))
+        th2 = R.root_params(inst.width, inst.outer, layer, neuron, g, t0, inst.theta) if (
+            inst.width
+        ) else [R.cyc_const(g, v) for v in inst.theta]  # fmt: skip
+        if th2 and rng.random() < 0.3:
+            th2[0] = R.cyc_add(th2[0], R.cyc_z(g))
+        if th2 and rng.random() < 0.1:
+            th2[-1] = th2[-1][:-1]
+        want = R.check_root_generator(inst, layer, neuron, g, t0, th2)
+        assert lean_check_root_generator(inst, layer, neuron, g, t0, th2) == want
+        verdicts[want] += 1
+    assert min(verdicts.values()) > 5
+    inst = root_instance()
+    for layer, t0 in [(0, (0, 1)), (1, (1, 1))]:
+        for g, want in [(1, True), (3, True), (2, False), (4, False)]:
+            th2 = R.root_params(1, False, layer, 0, g, t0, inst.theta)
+            assert R.check_root_generator(inst, layer, 0, g, t0, th2) is want, (layer, g)
+            assert lean_check_root_generator(inst, layer, 0, g, t0, th2) is want
+            assert R.check_layer_symmetry(inst, layer, g, t0) is want
+            assert lean_check_layer_symmetry(inst, layer, g, t0) is want
+    th2 = R.root_params(1, False, 0, 0, 3, (1, 1), inst.theta)  # wrong point for layer 0
+    assert R.check_root_generator(inst, 0, 0, 3, (1, 1), th2) is False
+    assert lean_check_root_generator(inst, 0, 0, 3, (1, 1), th2) is False
+
+
+def test_the_root_generator_for_g_2_decides_as_the_orbit_generator():
+    """Q[z]/(z^2 - 1) = Q x Q (z = 1, z = -1): at z = 1 nothing moves, at z = -1 it is the flip."""
+    rng = random.Random(24)
+    agree = {True: 0, False: 0}
+    pool = [SQUARE, sigma_even(), CUBE, [(0, 1), (1, 1), (0, 1), (1, 1)], [(1, 1), (0, 1), (1, 2)]]
+    for _ in range(200):
+        inst = random_instance(rng, pool)
+        if not inst.width:
+            continue
+        layer, neuron = rng.randrange(3), rng.randrange(3)
+        t0 = (rng.choice((0, 0, 0, 1)), rng.choice((1, 1, 2)))
+        flips = R.flip_params(inst.width, inst.outer, layer, neuron, t0, inst.theta)
+        roots = R.root_params(inst.width, inst.outer, layer, neuron, 2, t0, inst.theta)
+        want = R.check_orbit_generator(inst, layer, neuron, t0, flips)
+        assert R.check_root_generator(inst, layer, neuron, 2, t0, roots) is want
+        assert lean_check_root_generator(inst, layer, neuron, 2, t0, roots) is want
+        agree[want] += 1
+    assert min(agree.values()) > 5
+
+
+def test_the_lean_same_layer_cyc_agrees_with_the_python_twin():
+    rng = random.Random(25)
+    for _ in range(200):
+        inst = random_instance(rng, ACTS_POOL)
+        layer, g = rng.randrange(3), rng.randrange(4)
+        th2 = [R.cyc_add(R.cyc_const(g, v), R.cyc_scale((rng.randrange(2), 1), R.cyc_z(g)))
+               for v in inst.theta]  # fmt: skip
+        pts = K.lattice(inst.width, rng.randrange(3))
+        want = R.same_layer_cyc(inst, g, layer, th2, pts)
+        assert lean_same_layer_cyc(inst, g, layer, th2, pts) == want
+
+
+# ---------------------------------------------------------------- (g) implicit equations
+# Python transcriptions of the Lean defs of the implicit-equation section; the polynomial
+# arithmetic is that of NNCert.Compind (whose Lean transcriptions tests/test_lean_compind.py
+# checks), so its Python twin stands in for it here.
+def lean_arith_terms(nvars):
+    return K.Arith(
+        lambda a, b: C.normalize(a + b),
+        lambda a, b: C.normalize(C.poly_mul_t(a, b)),
+        [],
+        [C.const_term((1, 1), nvars)],
+    )
+
+
+def lean_unit_exps(nvars, k):
+    if nvars == 0:
+        return []
+    if k == 0:
+        return [1, *C.zero_exps(nvars - 1)]
+    return [0, *lean_unit_exps(nvars - 1, k - 1)]
+
+
+def lean_var_terms(nvars, k):
+    return [((1, 1), lean_unit_exps(nvars, k))]
+
+
+def lean_param_terms_from(nvars, k, free):
+    if not free:
+        return []
+    head = lean_var_terms(nvars, k) if free[0] else []
+    return [head, *lean_param_terms_from(nvars, k + 1, free[1:])]
+
+
+def lean_param_terms(nvars, free):
+    return lean_param_terms_from(nvars, 0, free)
+
+
+def lean_scalar_map_terms(inst, free):
+    nv = len(free) + 1
+    ar = lean_arith_terms(nv)
+    acts = [[[C.const_term(c, nv)] for c in cs] for cs in inst.acts]  # `List.map`, twice
+    th = lean_param_terms(nv, free)
+    out = lean_resnet_dual(
+        ar, 1, inst.outer, acts, th, K.zeros(ar, len(th)), [lean_var_terms(nv, len(free))], [[]]
+    )
+    return lean_nth_row(out[0], 0)
+
+
+def lean_nth_nat(xs, j):
+    if not xs:
+        return 0
+    return xs[0] if j == 0 else lean_nth_nat(xs[1:], j - 1)
+
+
+def lean_coeff_x(ts, x, k):
+    if not ts:
+        return []
+    t, rest = ts[0], ts[1:]
+    if lean_nth_nat(t[1], x) == k:
+        return [(t[0], [*K.take_n(x, t[1]), 0]), *lean_coeff_x(rest, x, k)]
+    return lean_coeff_x(rest, x, k)
+
+
+def lean_coeffs_x_from(ts, x, k, count):
+    if count == 0:
+        return []
+    return [lean_coeff_x(ts, x, k), *lean_coeffs_x_from(ts, x, k + 1, count - 1)]
+
+
+def lean_coeffs_x(ts, x, degree):
+    return lean_coeffs_x_from(ts, x, 0, degree + 1)
+
+
+def lean_exps_ok(nvars, p):
+    """Lean's `expsOk`: the exponents are `Nat`, so only lengths and denominators are checked."""
+    return K.rows_len(nvars, C.term_exps(p)) and K.rats_pos(C.term_coeffs(p))
+
+
+def lean_check_implicit(inst, free, degree, eq):
+    P = len(free)
+    nv = P + 1
+    ar = lean_arith_terms(nv)
+    cs = lean_coeffs_x(lean_scalar_map_terms(inst, free), P, degree)
+    consts = [[C.const_term(c, nv)] for c in C.term_coeffs(eq)]  # `List.map`
+    value = C.poly_eval(ar, consts, C.term_exps(eq), cs)
+    return (
+        inst.width == 1
+        and len(inst.acts) >= 1
+        and K.acts_nonconst(inst.acts)
+        and K.acts_pos(inst.acts)
+        and P == R.resnet_params(1, inst.acts, inst.outer)
+        and lean_exps_ok(degree + 1, eq)
+        and K.rats_pos(C.term_coeffs(eq))
+        and C.all_zero_terms(C.normalize(value))
+    )
+
+
+def random_terms(rng: random.Random, nvars: int, count: int, emax: int = 2) -> list:
+    return [
+        (
+            (rng.randrange(-3, 4), rng.randrange(1, 3)),
+            [rng.randrange(emax + 1) for _ in range(nvars)],
+        )
+        for _ in range(count)
+    ]
+
+
+def test_the_lean_term_helpers_agree_with_the_python_twin():
+    for nvars, k in itertools.product(range(6), range(8)):
+        assert lean_unit_exps(nvars, k) == R.unit_exps(nvars, k)
+        assert lean_var_terms(nvars, k) == R.var_terms(nvars, k)
+    for free in itertools.chain.from_iterable(
+        itertools.product((False, True), repeat=m) for m in range(5)
+    ):
+        assert lean_param_terms(len(free) + 1, list(free)) == R.param_terms(
+            len(free) + 1, list(free)
+        )
+        assert lean_param_terms_from(6, 2, list(free)) == [
+            R.var_terms(6, 2 + i) if f else [] for i, f in enumerate(free)
+        ]
+    rng = random.Random(31)
+    for _ in range(2000):
+        xs = [rng.randrange(5) for _ in range(rng.randrange(5))]
+        j = rng.randrange(7)
+        assert lean_nth_nat(xs, j) == R.nth_nat(xs, j)
+        nvars = rng.randrange(1, 4)
+        ts = random_terms(rng, nvars, rng.randrange(6))
+        if ts and rng.random() < 0.2:
+            ts[0] = (ts[0][0], ts[0][1][:-1])  # a short exponent vector
+        x, k, degree = rng.randrange(nvars + 1), rng.randrange(4), rng.randrange(4)
+        assert lean_coeff_x(ts, x, k) == R.coeff_x(ts, x, k)
+        assert lean_coeffs_x(ts, x, degree) == R.coeffs_x(ts, x, degree)
+        start, count = rng.randrange(3), rng.randrange(4)
+        assert lean_coeffs_x_from(ts, x, start, count) == [
+            R.coeff_x(ts, x, start + i) for i in range(count)
+        ]
+        lean_ar, ar = lean_arith_terms(nvars), R.arith_terms(nvars)
+        us = random_terms(rng, nvars, rng.randrange(4))
+        assert (lean_ar.zero, lean_ar.one) == (ar.zero, ar.one)
+        assert lean_ar.add(ts, us) == ar.add(ts, us) and lean_ar.mul(ts, us) == ar.mul(ts, us)
+
+
+def eval_terms(ts: list, values: list[Fraction]) -> Fraction:
+    out = Fraction(0)
+    for c, es in ts:
+        term = frac(c)
+        for v, e in zip(values, es, strict=True):
+            term *= v**e
+        out += term
+    return out
+
+
+def scalar_instance(rng: random.Random) -> tuple[R.ResNetInstance, list[bool]]:
+    """A width-1 ResNet (depth 1 or 2, activations of degree <= 2) and a random mask."""
+    acts = [rng.choice((SQUARE, [(1, 1), (-1, 2), (1, 1)], [(0, 1), (2, 1)], [(1, 3), (1, 1)]))
+            for _ in range(rng.choice((1, 1, 2)))]  # fmt: skip
+    outer = rng.random() < 0.3
+    P = R.resnet_params(1, acts, outer)
+    theta = random_rats(rng, P)
+    return R.ResNetInstance(1, acts, outer, theta), [rng.random() < 0.7 for _ in range(P)]
+
+
+def test_the_scalar_map_is_f_theta_as_a_polynomial_in_the_parameters_and_x():
+    rng = random.Random(32)
+    for _ in range(60):
+        inst, free = scalar_instance(rng)
+        ts = R.scalar_map_terms(inst, free)
+        assert lean_scalar_map_terms(inst, free) == ts
+        for _ in range(3):
+            theta = [(rng.randrange(-3, 4), rng.randrange(1, 3)) if f else (0, 1) for f in free]
+            x = rng.randrange(-3, 4)
+            h = R.resnet_dual(K.ARITH_Q, 1, inst.outer, inst.acts, theta,
+                              K.zeros(K.ARITH_Q, len(theta)), [(x, 1)], [(0, 1)])  # fmt: skip
+            assert eval_terms(ts, [*fracs(theta), Fraction(x)]) == frac(h[0][0])
+        cs = R.coeffs_x(ts, len(free), K.degree_bound(inst.acts))
+        assert sum(len(c) for c in cs) == len(ts)  # no term of degree above D in x
+        assert all(es[len(free)] == 0 for c in cs for _, es in c)
+
+
+def square_equation() -> list:
+    """(c1 - 1)^2 - 4 c0 c2 = 0 on F(x) = x + (w x + b)^2 = b^2 + (1 + 2 w b) x + w^2 x^2."""
+    return [((1, 1), [0, 2, 0]), ((-2, 1), [0, 1, 0]), ((1, 1), [0, 0, 0]), ((-4, 1), [1, 0, 1])]
+
+
+def test_the_lean_check_implicit_agrees_with_the_python_twin():
+    inst = R.ResNetInstance(1, [SQUARE], False, [(2, 1), (1, 3)])
+    eq = square_equation()
+    for free, want in [([True, True], True), ([True, False], True), ([False, True], True)]:
+        assert R.check_implicit(inst, free, 2, eq) is want
+        assert lean_check_implicit(inst, free, 2, eq) is want
+    c0_is_zero = [((1, 1), [1, 0, 0])]  # b = 0 forces c0 = 0
+    assert R.check_implicit(inst, [True, False], 2, c0_is_zero) is True
+    assert lean_check_implicit(inst, [True, False], 2, c0_is_zero) is True
+    for bad_free, bad_degree, bad_eq in [
+        ([True, True], 2, c0_is_zero),
+        ([True, True], 2, [*eq[:3], ((-3, 1), [1, 0, 1])]),
+        ([True, True], 3, eq),  # exponent vectors of the wrong length
+        ([True, True, True], 2, eq),  # one flag too many
+        ([True, True], 2, [*eq[:3], ((-4, 0), [1, 0, 1])]),  # zero denominator
+    ]:
+        assert R.check_implicit(inst, bad_free, bad_degree, bad_eq) is False
+        assert lean_check_implicit(inst, bad_free, bad_degree, bad_eq) is False
+    rng = random.Random(33)
+    verdicts = {True: 0, False: 0}
+    for _ in range(80):
+        inst, free = scalar_instance(rng)
+        if rng.random() < 0.2:
+            inst = random_instance(rng, ACTS_POOL)
+            free = [rng.random() < 0.5 for _ in range(len(inst.theta) + rng.choice((0, 1)))]
+        degree = rng.randrange(4)
+        eq = random_terms(rng, degree + 1, rng.randrange(4), emax=1)
+        kind = rng.random()
+        if kind < 0.2:
+            eq = [((0, rng.randrange(1, 3)), es) for _, es in eq]  # zero coefficients
+        elif kind < 0.4:  # c_i c_j - c_j c_i, in two orders of the factors
+            i, j = rng.randrange(degree + 1), rng.randrange(degree + 1)
+            ei = [int(m == i) for m in range(degree + 1)]
+            ej = [int(m == j) for m in range(degree + 1)]
+            eq = [((1, 1), C.exps_add(ei, ej)), ((-1, 1), C.exps_add(ej, ei))]
+        want = R.check_implicit(inst, free, degree, eq)
+        assert lean_check_implicit(inst, free, degree, eq) == want
+        verdicts[want] += 1
+    assert min(verdicts.values()) > 10
+
+
+# ---------------------------------------------------------------- (h) orbit and implicit files
+def render_orbit(meta: dict[str, str], inst: R.ResNetInstance, gens: list[tuple],
+                 syms: list[tuple] | None = None, complex_: bool = False) -> str:  # fmt: skip
+    """The orbit template rendered with every value a ready-made Lean literal (`L.lean`). A
+    generator is `(layer, neuron, t0, theta)` over Q and `(layer, neuron, g, t0, theta)` over
+    Q[z]/(z^g - 1) (the arguments of the checker after `inst`); a symmetry is `(layer, g, t0)`."""
+    rows = [g if complex_ else (g[0], g[1], 2, *g[2:]) for g in gens]
     context: dict[str, Any] = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
-        "theta": L.lean(inst.theta),
+        "theta": L.lean(inst.theta), "complex": complex_,
+        "syms": [
+            {"index": j, "layer": L.lean(layer), "g": L.lean(g), "t0": L.lean(t0)}
+            for j, (layer, g, t0) in enumerate(syms or [])
+        ],
         "gens": [
-            {"index": i, "layer": L.lean(layer), "neuron": L.lean(neuron), "t0": L.lean(t0),
-             "theta": L.lean(th)}
-            for i, (layer, neuron, t0, th) in enumerate(gens)
+            {"index": i, "layer": L.lean(layer), "neuron": L.lean(neuron), "g": L.lean(g),
+             "t0": L.lean(t0), "theta": L.lean(th)}
+            for i, (layer, neuron, g, t0, th) in enumerate(rows)
         ],
     }  # fmt: skip
     return JINJA.get_template(ORBIT_TEMPLATE.name).render(**meta, **context)
 
 
-def read_orbit(text: str) -> tuple[R.ResNetInstance, list[tuple[int, int, Any, Any]]]:
-    """The instance and every generator (layer, neuron, t0, theta) of a rendered orbit file."""
+THEOREM = r"^set_option maxRecDepth 100000 in\nset_option maxHeartbeats 0 in\ntheorem "
+KERNEL = r" = true := by decide \+kernel$"
+
+
+def read_orbit(text: str) -> tuple[R.ResNetInstance, list[tuple], list[tuple]]:
+    """The instance, every symmetry (layer, g, t0) and every generator (the arguments of its
+    checker after `inst`) of a rendered orbit file."""
     kind, inst = read_structure(text, "inst")
     assert kind == "ResNetInstance"
+    sym_t0s = dict(re.findall(r"^def sym_t0_(\d+) : Int × Int :=\n  (.*)$", text, re.M))
     t0s = dict(re.findall(r"^def t0_(\d+) : Int × Int :=\n  (.*)$", text, re.M))
-    thetas = dict(re.findall(r"^def theta_(\d+) : List \(Int × Int\) :=\n  (.*?)\n\n", text,
-                             re.M | re.S))  # fmt: skip
-    theorems = re.findall(
-        r"^set_option maxRecDepth 100000 in\nset_option maxHeartbeats 0 in\n"
-        r"theorem gen_(\d+) : NNCert\.checkOrbitGenerator inst (\d+) (\d+) t0_(\d+) theta_(\d+)"
-        r" = true := by decide \+kernel$",
-        text,
-        re.M,
-    )
-    assert len(theorems) == len(t0s) == len(thetas) == text.count("\ntheorem ")
-    gens = []
-    for i, layer, neuron, j, k in theorems:
+    thetas = dict(re.findall(
+        r"^def theta_(\d+) : List (?:\(Int × Int\)|\(List \(Int × Int\)\)) :=\n  (.*?)\n\n",
+        text, re.M | re.S,
+    ))  # fmt: skip
+    sym_thms = re.findall(
+        THEOREM + r"sym_(\d+) : NNCert\.checkLayerSymmetry inst (\d+) (\d+) sym_t0_(\d+)" + KERNEL,
+        text, re.M,
+    )  # fmt: skip
+    real = re.findall(
+        THEOREM + r"gen_(\d+) : NNCert\.checkOrbitGenerator inst (\d+) (\d+) t0_(\d+) theta_(\d+)"
+        + KERNEL, text, re.M,
+    )  # fmt: skip
+    cyc = re.findall(
+        THEOREM + r"gen_(\d+) : NNCert\.checkRootGenerator inst (\d+) (\d+) (\d+) t0_(\d+) "
+        r"theta_(\d+)" + KERNEL, text, re.M,
+    )  # fmt: skip
+    assert not (real and cyc), "a file is over Q or over Q[z]/(z^g - 1), not both"
+    assert len(sym_thms) == len(sym_t0s)
+    assert len(real) + len(cyc) == len(t0s) == len(thetas)
+    assert len(sym_thms) + len(real) + len(cyc) == text.count("\ntheorem ")
+    syms = []
+    for j, layer, g, k in sym_thms:
+        assert j == k
+        syms.append((int(layer), int(g), read_literal(sym_t0s[j])))
+    gens: list[tuple] = []
+    for i, layer, neuron, j, k in real:
         assert i == j == k
         gens.append((int(layer), int(neuron), read_literal(t0s[i]), read_literal(thetas[i])))
-    return R.ResNetInstance(**inst), gens
+    for i, layer, neuron, g, j, k in cyc:
+        assert i == j == k
+        th = read_literal(thetas[i])
+        gens.append((int(layer), int(neuron), int(g), read_literal(t0s[i]), th))
+    return R.ResNetInstance(**inst), syms, gens
+
+
+def lean_explicit_arity(name: str) -> int:
+    [d] = [d for d in resnet_defs() if d.name == name]
+    return len(d.explicit)
+
+
+def assert_theorems_call_the_library_with_its_arity(text: str) -> None:
+    """Every `theorem … : NNCert.f a1 … ak = true` passes f exactly its explicit arguments."""
+    found = re.findall(r"^theorem \w+ : NNCert\.(\w+) ((?:[\w.]+ )*[\w.]+) = true", text, re.M)
+    assert found and len(found) == text.count("\ntheorem ")
+    for name, args in found:
+        assert len(args.split()) == lean_explicit_arity(name), (name, args)
 
 
 ORBIT_META = {
@@ -709,20 +1547,28 @@ def test_the_orbit_certificate_renders_reads_back_and_passes_the_python_twin():
     inst = orbit_instance()
     th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
     assert th2 == [(-2, 1), (-1, 1), (3, 1), (-1, 1)]
-    text = render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)])
-    back, gens = read_orbit(text)
-    assert back == inst and gens == [(0, 0, (0, 1), th2)]
+    text = render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)], [(0, 2, (0, 1))])
+    back, syms, gens = read_orbit(text)
+    assert back == inst and syms == [(0, 2, (0, 1))] and gens == [(0, 0, (0, 1), th2)]
     assert R.check_orbit_generator(back, *gens[0]) is True
     assert lean_check_orbit_generator(back, *gens[0]) is True
+    assert R.check_layer_symmetry(back, *syms[0]) is True
+    assert lean_check_layer_symmetry(back, *syms[0]) is True
     assert text.startswith("import NNCert\n\n/-!\n")
     assert "namespace Certificates.ResNetOrbit_even\n" in text
     assert text.endswith("\nend Certificates.ResNetOrbit_even\n")
     assert "def t0_0 : Int × Int :=\n  (0, 1)\n" in text
+    assert "def sym_t0_0 : Int × Int :=\n  (0, 1)\n" in text
     assert "def theta_0 : List (Int × Int) :=\n  [(-2, 1), (-1, 1), (3, 1), (-1, 1)]\n" in text
     assert (
         "theorem gen_0 : NNCert.checkOrbitGenerator inst 0 0 t0_0 theta_0 = true := by decide "
         "+kernel\n" in text
     )
+    assert (
+        "theorem sym_0 : NNCert.checkLayerSymmetry inst 0 2 sym_t0_0 = true := by decide "
+        "+kernel\n" in text
+    )
+    assert_theorems_call_the_library_with_its_arity(text)
     assert not _layout_problems(text)
     assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
     rank = render_resnet(META, inst, small_certificate()[1], 4)
@@ -734,10 +1580,13 @@ def test_two_generators_render_in_order():
     inst = orbit_instance()
     gens = [(layer, 0, (0, 1), R.flip_params(1, False, layer, 0, (0, 1), inst.theta))
             for layer in (0, 1)]  # fmt: skip
-    text = render_orbit(ORBIT_META, inst, gens)
-    back, read = read_orbit(text)
-    assert back == inst and read == gens
+    syms = [(layer, 2, (0, 1)) for layer in (0, 1)]
+    text = render_orbit(ORBIT_META, inst, gens, syms)
+    back, read_syms, read = read_orbit(text)
+    assert back == inst and read == gens and read_syms == syms
     assert all(R.check_orbit_generator(back, *g) for g in read)
+    assert all(R.check_layer_symmetry(back, *s) for s in read_syms)
+    assert text.index("theorem sym_1") < text.index("def t0_0")
     assert text.index("theorem gen_0") < text.index("def t0_1") < text.index("theorem gen_1")
 
 
@@ -758,7 +1607,7 @@ def test_a_tampered_orbit_certificate_fails_the_python_twin(what, anchor, old, n
     inst = orbit_instance()
     th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
     text = swap(render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)]), anchor, old, new)
-    back, gens = read_orbit(text)
+    back, _, gens = read_orbit(text)
     assert (back, gens) != (inst, [(0, 0, (0, 1), th2)]), what
     assert R.check_orbit_generator(back, *gens[0]) is False
     assert lean_check_orbit_generator(back, *gens[0]) is False
@@ -766,19 +1615,342 @@ def test_a_tampered_orbit_certificate_fails_the_python_twin(what, anchor, old, n
 
 def test_a_consistent_flip_at_the_wrong_point_fails_on_the_lattice():
     """th2 is the flip at t0 = 1, so the flip checks pass; sigma is not even about 1, so only
-    `sameFunction` rejects it."""
+    `sameLayer` (on the lattice of degree deg sigma_0) rejects it."""
     inst = orbit_instance()
     th2 = R.flip_params(1, False, 0, 0, (1, 1), inst.theta)
     assert R.qeq_all(th2, R.flip_params(1, False, 0, 0, (1, 1), inst.theta))
-    assert not R.same_function(inst, th2, K.lattice(1, K.degree_bound(inst.acts)))
+    pts = K.lattice(1, len(R.act_at(inst.acts, 0)) - 1)
+    assert pts == [[0], [1], [2], [3], [4]]
+    assert not R.same_layer(inst, 0, th2, pts) and not lean_same_layer(inst, 0, th2, pts)
     assert R.check_orbit_generator(inst, 0, 0, (1, 1), th2) is False
     assert lean_check_orbit_generator(inst, 0, 0, (1, 1), th2) is False
+
+
+ROOT_META = {
+    **EXAMPLE_META,
+    "module": "Certificates.ResNetOrbit_cube",
+    "name": "cube",
+    "claim": "Acting by mu_3 on the neuron of layer 0 at t0 = 0 keeps F_theta unchanged.",
+}
+
+
+def root_certificate() -> tuple[R.ResNetInstance, list[tuple], list[tuple]]:
+    inst = root_instance()
+    syms = [(0, 3, (0, 1)), (1, 3, (1, 1))]
+    gens = [(0, 0, 3, (0, 1), R.root_params(1, False, 0, 0, 3, (0, 1), inst.theta)),
+            (1, 0, 3, (1, 1), R.root_params(1, False, 1, 0, 3, (1, 1), inst.theta))]  # fmt: skip
+    return inst, syms, gens
+
+
+def test_the_root_certificate_renders_reads_back_and_passes_the_python_twin():
+    inst, syms, gens = root_certificate()
+    text = render_orbit(ROOT_META, inst, gens, syms, complex_=True)
+    back, read_syms, read = read_orbit(text)
+    assert back == inst and read_syms == syms and read == gens
+    for s in read_syms:
+        assert R.check_layer_symmetry(back, *s) is True
+        assert lean_check_layer_symmetry(back, *s) is True
+    for g in read:
+        assert R.check_root_generator(back, *g) is True
+        assert lean_check_root_generator(back, *g) is True
+    assert "def theta_0 : List (List (Int × Int)) :=\n  [[(2, 1), (0, 1), (0, 1)], " not in text
+    assert "def theta_0 : List (List (Int × Int)) :=\n  [[(0, 1), (2, 1), (0, 1)], " in text
+    assert (
+        "theorem gen_1 : NNCert.checkRootGenerator inst 1 0 3 t0_1 theta_1 = true := by decide "
+        "+kernel\n" in text
+    )
+    assert "checkOrbitGenerator inst" not in text
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+
+
+@pytest.mark.parametrize(
+    "what,anchor,old,new",
+    [
+        ("a coefficient of the acted-on weight", "def theta_0 :", "[(0, 1), (2, 1)",
+         "[(1, 1), (2, 1)"),
+        ("the order g of a generator", "theorem gen_0 :", "inst 0 0 3", "inst 0 0 2"),
+        ("the layer of a generator", "theorem gen_0 :", "inst 0 0 3", "inst 1 0 3"),
+        ("t0 of a generator", "def t0_0 :", "(0, 1)", "(1, 1)"),
+        ("a parameter", "def inst :", "(-1, 2)", "(-1, 3)"),
+        ("the activation of layer 0", "def inst :", "[[(0, 1), (0, 1), (0, 1)",
+         "[[(0, 1), (0, 1), (1, 1)"),
+    ],
+)  # fmt: skip
+def test_a_tampered_root_certificate_fails_the_python_twin(what, anchor, old, new):
+    inst, syms, gens = root_certificate()
+    text = swap(render_orbit(ROOT_META, inst, gens, syms, complex_=True), anchor, old, new)
+    back, _, read = read_orbit(text)
+    assert (back, read) != (inst, gens), what
+    assert R.check_root_generator(back, *read[0]) is False
+    assert lean_check_root_generator(back, *read[0]) is False
+
+
+@pytest.mark.parametrize(
+    "what,old,new",
+    [("the order g", "inst 1 3 sym_t0_1", "inst 1 2 sym_t0_1"),
+     ("the layer", "inst 1 3 sym_t0_1", "inst 0 3 sym_t0_1")],
+)  # fmt: skip
+def test_a_tampered_symmetry_fails_the_python_twin(what, old, new):
+    inst, syms, gens = root_certificate()
+    text = swap(render_orbit(ROOT_META, inst, gens, syms, complex_=True), "theorem sym_1 :", old,
+                new)  # fmt: skip
+    _, read_syms, _ = read_orbit(text)
+    assert read_syms[1] != syms[1], what
+    assert R.check_layer_symmetry(inst, *read_syms[1]) is False
+    assert lean_check_layer_symmetry(inst, *read_syms[1]) is False
 
 
 def test_the_orbit_template_refuses_a_missing_variable():
     with pytest.raises(jinja2.UndefinedError):
         JINJA.get_template(ORBIT_TEMPLATE.name).render(module="M", width="1")
+    render = JINJA.get_template(ORBIT_TEMPLATE.name).render
+    base = {**ORBIT_META, "width": "1", "acts": "[]", "outer": "false", "theta": "[]"}
     with pytest.raises(jinja2.UndefinedError):
-        render = JINJA.get_template(ORBIT_TEMPLATE.name).render
-        render(**ORBIT_META, width="1", acts="[]", outer="false", theta="[]",
+        render(**base, complex=False, syms=[],
                gens=[{"index": 0, "layer": "0", "neuron": "0", "t0": "(0, 1)"}])  # fmt: skip
+    with pytest.raises(jinja2.UndefinedError):
+        gen = {"index": 0, "layer": "0", "neuron": "0", "t0": "(0, 1)", "theta": "[]"}
+        render(**base, complex=True, syms=[], gens=[gen])  # no `g`
+    with pytest.raises(jinja2.UndefinedError):
+        render(**base, complex=False, syms=[{"index": 0, "layer": "0", "t0": "(0, 1)"}], gens=[])
+    with pytest.raises(jinja2.UndefinedError):
+        render(**base, syms=[], gens=[])  # `complex` is required
+
+
+IMPLICIT_META = {
+    **EXAMPLE_META,
+    "module": "Certificates.Implicit_square",
+    "name": "square",
+    "claim": "F(x) = x + (w x + b)^2 satisfies (c1 - 1)^2 = 4 c0 c2.",
+}
+
+
+def render_implicit(meta: dict[str, str], inst: R.ResNetInstance, free: list[bool],
+                    degree: int, eq: list) -> str:  # fmt: skip
+    context = {
+        "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
+        "theta": L.lean(inst.theta), "free": L.lean(free), "degree": str(degree),
+        "eqn": L.lean(eq),
+    }  # fmt: skip
+    return JINJA.get_template(IMPLICIT_TEMPLATE.name).render(**meta, **context)
+
+
+def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
+    kind, inst = read_structure(text, "inst")
+    assert kind == "ResNetInstance"
+    [free] = re.findall(r"^def free : List Bool :=\n  (.*)$", text, re.M)
+    [degree] = re.findall(r"^def degree : Nat :=\n  (\d+)$", text, re.M)
+    [eq] = re.findall(r"^def eqn : List \(\(Int × Int\) × List Nat\) :=\n  (.*?)\n\n", text,
+                      re.M | re.S)  # fmt: skip
+    assert re.search(
+        THEOREM + r"implicit_check : NNCert\.checkImplicit inst free degree eqn" + KERNEL, text,
+        re.M,
+    )  # fmt: skip
+    assert text.count("\ntheorem ") == 1
+    flags = ast.literal_eval(free.replace("true", "True").replace("false", "False"))
+    assert isinstance(flags, list) and all(isinstance(f, bool) for f in flags)
+    return R.ResNetInstance(**inst), flags, int(degree), read_literal(eq)
+
+
+def test_the_implicit_certificate_renders_reads_back_and_passes_the_python_twin():
+    inst = R.ResNetInstance(1, [SQUARE], False, [(2, 1), (1, 3)])
+    text = render_implicit(IMPLICIT_META, inst, [True, True], 2, square_equation())
+    back, free, degree, eq = read_implicit(text)
+    assert (back, free, degree) == (inst, [True, True], 2)
+    assert [(tuple(c), list(es)) for c, es in eq] == square_equation()
+    assert R.check_implicit(back, free, degree, eq) is True
+    assert lean_check_implicit(back, free, degree, eq) is True
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+    bad = swap(text, "def eqn :", "((-4, 1), [1, 0, 1])", "((-3, 1), [1, 0, 1])")
+    back, free, degree, eq = read_implicit(bad)
+    assert R.check_implicit(back, free, degree, eq) is False
+    assert lean_check_implicit(back, free, degree, eq) is False
+
+
+# ---------------------------------------------------------------- (i) diagnostics
+def lean_all_zero_rat(xs):
+    return not xs or (xs[0][0] == 0 and lean_all_zero_rat(xs[1:]))  # `allZeroQ`
+
+
+def lean_row_is_zero(n, outer, th, layer, i):
+    return lean_all_zero_rat(
+        K.take_n(n, K.drop_n(i * (n + 1), lean_layer_params(n, outer, layer, th)))
+    )
+
+
+def lean_zero_rows_in(n, outer, th, ell, i, count):
+    if count == 0:
+        return []
+    rest = lean_zero_rows_in(n, outer, th, ell, i + 1, count - 1)
+    return [(ell, i), *rest] if lean_row_is_zero(n, outer, th, ell, i) else rest
+
+
+def lean_zero_rows_from(inst, ell, count):
+    if count == 0:
+        return []
+    head = lean_zero_rows_in(inst.width, inst.outer, inst.theta, ell, 0, inst.width)
+    return head + lean_zero_rows_from(inst, ell + 1, count - 1)
+
+
+def lean_zero_rows(inst):
+    return lean_zero_rows_from(inst, 0, len(inst.acts))
+
+
+def lean_rows_zero_from(n, outer, th, layer, i, count):
+    if count == 0:
+        return True
+    return lean_row_is_zero(n, outer, th, layer, i) and lean_rows_zero_from(
+        n, outer, th, layer, i + 1, count - 1
+    )
+
+
+def lean_layer_dead(inst, layer):
+    n = inst.width
+    v = K.drop_n(n * (n + 1), lean_layer_params(n, inst.outer, layer, inst.theta))
+    return lean_rows_zero_from(n, inst.outer, inst.theta, layer, 0, n) or (
+        inst.outer and lean_all_zero_rat(v)
+    )
+
+
+def lean_dead_layers_from(inst, ell, count):
+    if count == 0:
+        return []
+    rest = lean_dead_layers_from(inst, ell + 1, count - 1)
+    return [ell, *rest] if lean_layer_dead(inst, ell) else rest
+
+
+def lean_dead_layers(inst):
+    return lean_dead_layers_from(inst, 0, len(inst.acts))
+
+
+def lean_eq_pairs(a, b):
+    if not a and not b:
+        return True
+    if a and b:
+        return a[0][0] == b[0][0] and a[0][1] == b[0][1] and lean_eq_pairs(a[1:], b[1:])
+    return False
+
+
+def lean_check_diagnostics(inst, rows, dead):
+    return (
+        R.resnet_shape_ok(inst, [])
+        and K.rats_pos(inst.theta)
+        and lean_eq_pairs(rows, lean_zero_rows(inst))
+        and C.exps_eq(dead, lean_dead_layers(inst))  # Lean's `expsEq`
+    )
+
+
+def sparse_instance(rng: random.Random) -> R.ResNetInstance:
+    """Like `random_instance`, with many zero parameters (so zero rows and dead layers)."""
+    inst = random_instance(rng, ACTS_POOL)
+    theta = [(0, d) if rng.random() < 0.6 else (a, d) for a, d in inst.theta]
+    return R.ResNetInstance(inst.width, inst.acts, inst.outer, theta)
+
+
+def test_the_lean_diagnostics_agree_with_the_python_twin():
+    rng = random.Random(41)
+    seen = {"rows": 0, "dead": 0, "ok": 0}
+    for _ in range(1500):
+        inst = sparse_instance(rng)
+        n, th = inst.width, inst.theta
+        layer, i = rng.randrange(4), rng.randrange(4)
+        assert lean_all_zero_rat(th) == R.all_zero_rat(th)
+        assert lean_row_is_zero(n, inst.outer, th, layer, i) == R.row_is_zero(
+            n, inst.outer, th, layer, i
+        )
+        assert lean_layer_dead(inst, layer) == R.layer_dead(inst, layer)
+        rows, dead = R.zero_rows(inst), R.dead_layers(inst)
+        assert lean_zero_rows(inst) == rows and lean_dead_layers(inst) == dead
+        count = rng.randrange(4)
+        assert lean_zero_rows_in(n, inst.outer, th, layer, i, count) == [
+            (layer, j) for j in range(i, i + count) if R.row_is_zero(n, inst.outer, th, layer, j)
+        ]
+        assert lean_rows_zero_from(n, inst.outer, th, layer, i, count) == all(
+            R.row_is_zero(n, inst.outer, th, layer, j) for j in range(i, i + count)
+        )
+        assert lean_dead_layers_from(inst, layer, count) == [
+            ell for ell in range(layer, layer + count) if R.layer_dead(inst, ell)
+        ]
+        claims = [(rows, dead), (rows[:-1], dead), (rows, dead[1:]), (rows, [*dead, 9]),
+                  ([(b, a) for a, b in rows], dead), ([], [])]  # fmt: skip
+        for r, d in claims:
+            want = R.check_diagnostics(inst, r, d)
+            assert lean_check_diagnostics(inst, r, d) == want
+            seen["ok"] += want
+        seen["rows"] += bool(rows)
+        seen["dead"] += bool(dead)
+    assert min(seen.values()) > 50
+
+
+def test_the_diagnostics_mean_constant_neurons_and_layers_that_add_a_constant_or_nothing():
+    """A zero row makes the neuron's output sigma(b_i) constant in x; a dead layer adds a
+    constant vector (or nothing): its directional derivative in x vanishes everywhere."""
+    rng = random.Random(42)
+    checked = 0
+    for _ in range(300):
+        inst = sparse_instance(rng)
+        if not (R.resnet_shape_ok(inst, []) and K.rats_pos(inst.theta) and inst.width):
+            continue
+        n = inst.width
+        for layer in R.dead_layers(inst):
+            checked += 1
+            th = R.layer_params(n, inst.outer, layer, inst.theta)
+            cs = [R.act_at(inst.acts, layer)]
+            z = K.zeros(K.ARITH_Q, len(th))
+            for x in K.lattice(n, 2):
+                for j in range(n):  # d/dx_j of the layer's increment is 0
+                    dx = K.unit_vec(K.ARITH_Q, n, j)
+                    out = R.resnet_dual(K.ARITH_Q, n, inst.outer, cs, th, z, K.ints_q(x), dx)
+                    assert [frac(a) for a in out[1]] == fracs(dx), (inst, layer)
+    assert checked > 20
+
+
+CRITICAL_META = {**EXAMPLE_META, "module": "Certificates.Critical_dead", "name": "dead",
+                 "claim": "Layer 1 of the ResNet is dead at theta."}  # fmt: skip
+
+
+def render_critical(meta: dict[str, str], inst: R.ResNetInstance, rows: list, dead: list) -> str:
+    context = {
+        "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
+        "theta": L.lean(inst.theta), "rows": L.lean(rows), "dead": L.lean(dead),
+        "attached": "at_theta, generic",
+    }  # fmt: skip
+    return JINJA.get_template(CRITICAL_TEMPLATE.name).render(**meta, **context)
+
+
+def read_critical(text: str) -> tuple[R.ResNetInstance, list, list]:
+    kind, inst = read_structure(text, "inst")
+    assert kind == "ResNetInstance"
+    [rows] = re.findall(r"^def zeroRows : List \(Nat × Nat\) :=\n  (.*)$", text, re.M)
+    [dead] = re.findall(r"^def deadLayers : List Nat :=\n  (.*)$", text, re.M)
+    assert re.search(
+        THEOREM + r"diagnostics_check : NNCert\.checkDiagnostics inst zeroRows deadLayers" + KERNEL,
+        text,
+        re.M,
+    )
+    assert text.count("\ntheorem ") == 1
+    return R.ResNetInstance(**inst), read_literal(rows), read_literal(dead)
+
+
+def test_the_critical_certificate_renders_reads_back_and_passes_the_python_twin():
+    theta = [(2, 1), (1, 1), (0, 1), (3, 1), (0, 1), (0, 1)]  # layer 1: W = 0 (dead)
+    inst = R.ResNetInstance(1, [SQUARE, SQUARE, SQUARE], False, theta)
+    rows, dead = R.zero_rows(inst), R.dead_layers(inst)
+    assert (rows, dead) == ([(1, 0), (2, 0)], [1, 2])
+    text = render_critical(CRITICAL_META, inst, rows, dead)
+    back, read_rows, read_dead = read_critical(text)
+    assert (back, read_rows, read_dead) == (inst, rows, dead)
+    assert R.check_diagnostics(back, read_rows, read_dead) is True
+    assert lean_check_diagnostics(back, read_rows, read_dead) is True
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+    for old, new in [("[1, 2]", "[1]"), ("[(1, 0), (2, 0)]", "[(1, 0)]")]:
+        _, r, d = read_critical(swap(text, "def zeroRows :", old, new) if "(" in old
+                                else swap(text, "def deadLayers :", old, new))  # fmt: skip
+        assert R.check_diagnostics(inst, r, d) is False
+        assert lean_check_diagnostics(inst, r, d) is False

@@ -1,15 +1,22 @@
 /-
 NNCert.ResNet: constant-width ResNets `x ↦ x + σ_l(W_l x + b_l)` (or `x + V_l σ_l(W_l x + b_l)`
-when `outer`), evaluated in forward mode, and the rank checks on them (math.md §2).
+when `outer`), evaluated in forward mode, the rank checks on them, their orbits under roots of
+unity (over `ℚ` and over `ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets
+(math.md §2), and the diagnostics of critical points.
 Python twin: certify/checker/kernel_resnet.py (NNCert/ResNet); Coq twin: coq/NNCert/ResNet.v.
-Same names (camelCase here), same order.
+Same names (camelCase here), same order; the Lean-only helpers `flipParamsFrom`,
+`layerSymmetricAt`, `rootParamsFrom`, `paramTermsFrom`, `coeffsXFrom`, `zeroRowsIn`,
+`zeroRowsFrom`, `rowsZeroFrom`, `deadLayersFrom` and `eqPairs` stand for loops, `enumerate`,
+comprehensions and list comparisons of the Python twin and sit just before their only caller.
 Parameter layout per layer: `W_l` row by row with each row's bias after it (as an MLP layer with
-biases), then `V_l` row by row when `outer`. Same conventions as the rest of the library.
+biases), then `V_l` row by row when `outer`. Same conventions as the rest of the library;
+polynomials in several variables are term lists as in NNCert.Compind.
 -/
 import NNCert.Lists
 import NNCert.Arith
 import NNCert.Net
 import NNCert.Rank
+import NNCert.Compind
 
 namespace NNCert
 
@@ -175,8 +182,8 @@ def flipParam (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int) (k
     v
 
 /-- `flipParamsFrom n outer layer neuron t0 k th` is `flipParam n outer layer neuron t0 i v`
-for each entry `v` of `th`, its index `i` counted from `k` (Lean-only helper: the Python twin
-`flip_params` uses `enumerate`). -/
+for each entry `v` of `th`, its index `i` counted from `k`. Lean-only helper of `flipParams`
+(the Python twin `flip_params` uses `enumerate`). -/
 def flipParamsFrom (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int) (k : Nat)
     (th : List (Int × Int)) : List (Int × Int) :=
   match th with
@@ -200,26 +207,48 @@ def qeqAll (a b : List (Int × Int)) : Bool :=
   | _, _ => false
 termination_by structural a
 
-/-- `sameFunction inst th2 pts` holds when `F_θ(x) = F_θ2(x)` exactly (over `ℚ`), with
-`θ = inst.theta`, at every point `x` of `pts` (the value parts of `resnetDual`, zero tangents). -/
-def sameFunction (inst : ResNetInstance) (th2 : List (Int × Int)) (pts : List (List Int)) :
-    Bool :=
+/-- `actAt acts layer` is the activation (coefficient list, constant term first) of layer
+`layer`, and `[]` past the last layer (`nthRow`). -/
+def actAt (acts : List (List (Int × Int))) (layer : Nat) : List (Int × Int) :=
+  nthRow acts layer
+
+/-- `layerParams n outer layer th` is the block of parameters of layer `layer`: with
+`size = layerSize n outer`, the `size` entries of `th` from index `layer * size` on (`W` row by
+row with each row's bias after it, then `V` row by row when `outer`); shorter, or empty, when
+`th` runs out. -/
+def layerParams {α : Type} (n : Nat) (outer : Bool) (layer : Nat) (th : List α) : List α :=
+  let size := layerSize n outer
+  takeN size (dropN (layer * size) th)
+
+/-- `sameLayer inst layer th2 pts` holds when the maps `h ↦ h + σ(W h + b)` (`h + V σ(W h + b)`
+when `outer`) of layer `layer` under `θ = inst.theta` and under `th2` agree exactly (over `ℚ`)
+at every point `h` of `pts`: `σ = actAt inst.acts layer`, the parameters are the blocks
+`layerParams … layer` of `θ` and `th2`, and the values are those of a one-layer `resnetDual`
+with zero tangents. -/
+def sameLayer (inst : ResNetInstance) (layer : Nat) (th2 : List (Int × Int))
+    (pts : List (List Int)) : Bool :=
   match pts with
   | [] => true
   | x :: pts' =>
-    let z := zeros arithQ inst.theta.length
-    let a := resnetDual arithQ inst.width inst.outer inst.acts inst.theta z (intsQ x)
-      (zeros arithQ inst.width)
-    let b := resnetDual arithQ inst.width inst.outer inst.acts th2 z (intsQ x)
-      (zeros arithQ inst.width)
-    qeqAll a.1 b.1 && sameFunction inst th2 pts'
+    let n := inst.width
+    let cs := [actAt inst.acts layer]
+    let aTh := layerParams n inst.outer layer inst.theta
+    let bTh := layerParams n inst.outer layer th2
+    let z := zeros arithQ aTh.length
+    let zx := zeros arithQ n
+    let a := resnetDual arithQ n inst.outer cs aTh z (intsQ x) zx
+    let b := resnetDual arithQ n inst.outer cs bTh z (intsQ x) zx
+    qeqAll a.1 b.1 && sameLayer inst layer th2 pts'
 termination_by structural pts
 
 /-- `checkOrbitGenerator inst layer neuron t0 th2` holds when `th2` is the flip of neuron
-`neuron` of layer `layer` at `t0` applied to `θ = inst.theta`, and realises the same function:
-`F_θ2 = F_θ` on the lattice `{x ∈ ℕ^n : |x| ≤ D}` with `D = Π_l deg σ_l` (unisolvent for the
-output's total degree `≤ D`), hence everywhere. (A single generator; the group they generate
-then lies in the fiber.) -/
+`neuron` of layer `layer` at `t0` applied to `θ = inst.theta`, and the map of that layer is
+unchanged: equal (`sameLayer`) on the lattice `{h ∈ ℕ^n : |h| ≤ deg σ_layer}` (unisolvent for
+the layer map's total degree `≤ deg σ_layer`), hence everywhere; the other layers are
+untouched, so `F_θ2 = F_θ`. (A single generator; the group they generate then lies in the
+fiber.) The degree `(actAt inst.acts layer).length - 1` is a `Nat` subtraction; it would
+differ from the Python twin's `-1` only for an empty activation, which `resnetShapeOk` and
+`layer < inst.acts.length`, checked first, exclude. -/
 def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int × Int)
     (th2 : List (Int × Int)) : Bool :=
   resnetShapeOk inst [] &&
@@ -230,6 +259,422 @@ def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int �
   Nat.blt neuron inst.width &&
   ratsPos th2 &&
   qeqAll th2 (flipParams inst.width inst.outer layer neuron t0 inst.theta) &&
-  sameFunction inst th2 (lattice inst.width (degreeBound inst.acts))
+  sameLayer inst layer th2 (lattice inst.width ((actAt inst.acts layer).length - 1))
+
+/-! Roots of unity (math.md §2): the ring `ℚ[z]/(z^g - 1)`. An element is the list of its `g`
+rational coefficients on `1, z, ..., z^(g-1)`. Every `ζ` in `μ_g` is a root of `z^g - 1`, so an
+identity in this ring holds for every complex `g`-th root of unity substituted for `z`. -/
+
+/-- `cycAdd a b` is the sum in `ℚ[z]/(z^g - 1)`: the coefficientwise sums `a[i] + b[i]`
+(`qadd`), over the shorter of `a` and `b`. -/
+def cycAdd (a b : List (Int × Int)) : List (Int × Int) :=
+  match a, b with
+  | x :: a', y :: b' => (qadd x y) :: cycAdd a' b'
+  | _, _ => []
+termination_by structural a
+
+/-- `cycScale c b` is the rational multiple `c * b`: every coefficient of `b` multiplied by `c`
+(`qmul`). -/
+def cycScale (c : Int × Int) (b : List (Int × Int)) : List (Int × Int) :=
+  match b with
+  | [] => []
+  | y :: b' => (qmul c y) :: cycScale c b'
+termination_by structural b
+
+/-- `cycRot b` is `z * b`: every coefficient moves up one power of `z`, and the coefficient of
+`z^(g-1)` wraps round to `1` because `z^g = 1` (the last entry of `b` moves to the front; `[]`
+stays `[]`). -/
+def cycRot (b : List (Int × Int)) : List (Int × Int) :=
+  match b.reverse with
+  | [] => []
+  | l :: r => l :: r.reverse
+
+/-- `cycMulAcc a b acc` is `acc + a * b` in `ℚ[z]/(z^g - 1)`: for the coefficients `c` of `a`
+in turn (`c` the coefficient of `z^i`), `c * b` is added to `acc` and `b` is multiplied by `z`
+(`cycRot`), so that step `i` adds `c * z^i * b`. -/
+def cycMulAcc (a b acc : List (Int × Int)) : List (Int × Int) :=
+  match a with
+  | [] => acc
+  | c :: a' => cycMulAcc a' (cycRot b) (cycAdd acc (cycScale c b))
+termination_by structural a
+
+/-- `cycMul a b` is the product `a * b` in `ℚ[z]/(z^g - 1)`, `g = b.length`: `cycMulAcc` from
+the zero element. -/
+def cycMul (a b : List (Int × Int)) : List (Int × Int) :=
+  cycMulAcc a b (zeros arithQ b.length)
+
+/-- `cycConst g r` is the rational `r` as an element of `ℚ[z]/(z^g - 1)`: `r` on `1`, then
+`g - 1` zeros (`[]` when `g = 0`). -/
+def cycConst (g : Nat) (r : Int × Int) : List (Int × Int) :=
+  match g with
+  | 0 => []
+  | g' + 1 => r :: zeros arithQ g'
+
+/-- `arithCyc g` is the ring `ℚ[z]/(z^g - 1)` on coefficient lists of length `g`: sum
+`cycAdd`, product `cycMul`, zero the `g` zeros, one `cycConst g 1`. -/
+def arithCyc (g : Nat) : Arith (List (Int × Int)) :=
+  { add := cycAdd,
+    mul := cycMul,
+    zero := zeros arithQ g,
+    one := cycConst g (1, 1) }
+
+/-- `cycZ g` is the class of `z` in `ℚ[z]/(z^g - 1)`: a formal `g`-th root of unity (`z * 1`;
+for `g = 1` it is `1`). -/
+def cycZ (g : Nat) : List (Int × Int) :=
+  cycRot (cycConst g (1, 1))
+
+/-- `cycsOk g xs` holds when every element of `xs` has `g` coefficients, all with positive
+denominators. -/
+def cycsOk (g : Nat) (xs : List (List (Int × Int))) : Bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => Nat.beq x.length g && ratsPos x && cycsOk g xs'
+termination_by structural xs
+
+/-- `cycEqAll a b` holds when `a` and `b` have the same length and `a[i] = b[i]` coefficient by
+coefficient as rationals (`qeqAll`); false on a length mismatch. -/
+def cycEqAll (a b : List (List (Int × Int))) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => qeqAll x y && cycEqAll a' b'
+  | _, _ => false
+termination_by structural a
+
+/-- `cycConsts g xs` is the rationals `xs` as constants of `ℚ[z]/(z^g - 1)` (`cycConst g` on
+every entry). -/
+def cycConsts (g : Nat) (xs : List (Int × Int)) : List (List (Int × Int)) :=
+  match xs with
+  | [] => []
+  | x :: xs' => (cycConst g x) :: cycConsts g xs'
+termination_by structural xs
+
+/-- `cycInts g xs` is the integers `xs` as constants of `ℚ[z]/(z^g - 1)` (`cycConst g (x, 1)`
+for every entry `x`). -/
+def cycInts (g : Nat) (xs : List Int) : List (List (Int × Int)) :=
+  match xs with
+  | [] => []
+  | x :: xs' => (cycConst g (x, 1)) :: cycInts g xs'
+termination_by structural xs
+
+/-- `qsub a b` is the difference `a - b` of rational pairs: `qadd a (-b.1, b.2)` (not
+normalised). -/
+def qsub (a b : Int × Int) : Int × Int :=
+  qadd a (-(b.1), b.2)
+
+/-- `layerSymmetricAt g cs t0 ys` holds when `σ(t0 + z (y - t0)) = σ(y)` in `ℚ[z]/(z^g - 1)`
+(`σ` with the coefficients `cs`, both sides by Horner's scheme) at every `y` of `ys`.
+Lean-only helper of `layerSymmetric` (the Python twin loops over
+`range_from(0, len(cs))`). -/
+def layerSymmetricAt (g : Nat) (cs : List (Int × Int)) (t0 : Int × Int) (ys : List Int) : Bool :=
+  match ys with
+  | [] => true
+  | y :: ys' =>
+    let ar := arithCyc g
+    let a := cycAdd (cycConst g t0) (cycMul (cycZ g) (cycConst g (qsub (y, 1) t0)))
+    let lhs := (hornerDual ar (cycConsts g cs) a ar.zero).1
+    let rhs := (hornerDual arithQ cs (y, 1) arithQ.zero).1
+    qeqAll lhs (cycConst g rhs) && layerSymmetricAt g cs t0 ys'
+termination_by structural ys
+
+/-- `layerSymmetric g cs t0` holds when `σ(t0 + z (y - t0)) = σ(y)` in `ℚ[z]/(z^g - 1)` at
+`y = 0, 1, ..., cs.length - 1`: both sides are polynomials in `y` of degree `< cs.length`, so
+(Vandermonde) they are equal as polynomials, and `σ(t0 + ζ (y - t0)) = σ(y)` for every complex
+`y` and every `ζ` in `μ_g`. -/
+def layerSymmetric (g : Nat) (cs : List (Int × Int)) (t0 : Int × Int) : Bool :=
+  layerSymmetricAt g cs t0 (rangeFrom 0 cs.length)
+
+/-- `checkLayerSymmetry inst layer g t0` holds when every neuron of layer `layer` may be acted
+on by `μ_g` at `t0` (`w ↦ ζ w`, `b ↦ ζ (b - t0) + t0`) without changing its output function,
+for every weight and bias: the instance is well formed, `t0` has a positive denominator,
+`g ≥ 1`, and the activation of the layer satisfies the identity of `layerSymmetric`. -/
+def checkLayerSymmetry (inst : ResNetInstance) (layer g : Nat) (t0 : Int × Int) : Bool :=
+  resnetShapeOk inst [] &&
+  actsPos inst.acts &&
+  decide (t0.2 > 0) &&
+  Nat.ble 1 g &&
+  Nat.blt layer inst.acts.length &&
+  layerSymmetric g (actAt inst.acts layer) t0
+
+/-- `rootParam n outer layer neuron g t0 k v` is entry `k` (value `v`) of the parameters acted
+on by `z` at one neuron, as an element of `ℚ[z]/(z^g - 1)`: the weights `w` of neuron `neuron`
+of layer `layer` map to `z w` and its bias `b` to `z (b - t0) + t0`; every other entry is the
+constant `v`. The index tests are those of `flipParam` (same `Nat` arithmetic, same caveat:
+when `n = 0` the Python twin raises `ZeroDivisionError` while `k / 0 = 0` here and the result
+is the constant `v`; unreachable from `checkRootGenerator`, which requires `width ≥ 1`
+first). -/
+def rootParam (n : Nat) (outer : Bool) (layer neuron g : Nat) (t0 : Int × Int) (k : Nat)
+    (v : Int × Int) : List (Int × Int) :=
+  let size := layerSize n outer
+  let rem := k - layer * size
+  cond (Nat.beq (k / size) layer && Nat.blt rem (n * (n + 1)) && Nat.beq (rem / (n + 1)) neuron)
+    (cond (Nat.blt (rem % (n + 1)) n)
+      (cycMul (cycZ g) (cycConst g v))
+      (cycAdd (cycMul (cycZ g) (cycConst g (qsub v t0))) (cycConst g t0)))
+    (cycConst g v)
+
+/-- `rootParamsFrom n outer layer neuron g t0 k th` is `rootParam n outer layer neuron g t0 i v`
+for each entry `v` of `th`, its index `i` counted from `k`. Lean-only helper of `rootParams`
+(the Python twin uses `enumerate`). -/
+def rootParamsFrom (n : Nat) (outer : Bool) (layer neuron g : Nat) (t0 : Int × Int) (k : Nat)
+    (th : List (Int × Int)) : List (List (Int × Int)) :=
+  match th with
+  | [] => []
+  | v :: th' =>
+    (rootParam n outer layer neuron g t0 k v) ::
+      rootParamsFrom n outer layer neuron g t0 (k + 1) th'
+termination_by structural th
+
+/-- `rootParams n outer layer neuron g t0 th` is the parameter vector `th` acted on by `z` at
+neuron `neuron` of layer `layer` (point `t0`), over `ℚ[z]/(z^g - 1)` (`rootParam` at every
+index, from `0`). -/
+def rootParams (n : Nat) (outer : Bool) (layer neuron g : Nat) (t0 : Int × Int)
+    (th : List (Int × Int)) : List (List (Int × Int)) :=
+  rootParamsFrom n outer layer neuron g t0 0 th
+
+/-- `sameLayerCyc inst g layer th2 pts` is `sameLayer` over `ℚ[z]/(z^g - 1)`: the maps of
+layer `layer` under `θ = inst.theta` (as constants) and under `th2` (entries in that ring)
+agree exactly at every point `h` of `pts` (as constants). -/
+def sameLayerCyc (inst : ResNetInstance) (g layer : Nat) (th2 : List (List (Int × Int)))
+    (pts : List (List Int)) : Bool :=
+  match pts with
+  | [] => true
+  | x :: pts' =>
+    let n := inst.width
+    let ar := arithCyc g
+    let cs := [cycConsts g (actAt inst.acts layer)]
+    let aTh := cycConsts g (layerParams n inst.outer layer inst.theta)
+    let bTh := layerParams n inst.outer layer th2
+    let z := zeros ar aTh.length
+    let zx := zeros ar n
+    let a := resnetDual ar n inst.outer cs aTh z (cycInts g x) zx
+    let b := resnetDual ar n inst.outer cs bTh z (cycInts g x) zx
+    cycEqAll a.1 b.1 && sameLayerCyc inst g layer th2 pts'
+termination_by structural pts
+
+/-- `checkRootGenerator inst layer neuron g t0 th2` holds when `th2` (entries in
+`ℚ[z]/(z^g - 1)`, each with `g` coefficients) is `θ = inst.theta` acted on by `z` at neuron
+`neuron` of layer `layer` (point `t0`), and the map of that layer is unchanged: equal
+(`sameLayerCyc`) on the lattice `{h ∈ ℕ^n : |h| ≤ deg σ_layer}`, unisolvent for its degree.
+So `F_θ2 = F_θ` in that ring, hence for every complex `ζ` in `μ_g` substituted for `z`. The
+degree is a `Nat` subtraction, as in `checkOrbitGenerator`. -/
+def checkRootGenerator (inst : ResNetInstance) (layer neuron g : Nat) (t0 : Int × Int)
+    (th2 : List (List (Int × Int))) : Bool :=
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  actsPos inst.acts &&
+  decide (t0.2 > 0) &&
+  Nat.ble 1 g &&
+  Nat.blt layer inst.acts.length &&
+  Nat.blt neuron inst.width &&
+  cycsOk g th2 &&
+  cycEqAll th2 (rootParams inst.width inst.outer layer neuron g t0 inst.theta) &&
+  sameLayerCyc inst g layer th2 (lattice inst.width ((actAt inst.acts layer).length - 1))
+
+/-! Implicit equations of scalar ResNets (Figure 1, math.md §2): for width 1,
+`F(x) = Σ_k c_k(θ) x^k` with the `c_k` polynomials in the parameters. An equation
+`P(c_0, ..., c_D) = 0` holds on the whole image of `θ ↦ (c_0, ..., c_D)` iff `P(c(θ))` is the
+zero polynomial. Polynomials are term lists `((num, den), exponents)` as in `NNCert.Compind`. -/
+
+/-- `arithTerms nvars` is the ring of polynomials in `nvars` variables as term lists: sum
+`normalize (a ++ b)`, product `normalize (polyMulT a b)` (like terms combined after each step),
+zero `[]`, one the constant term `1`. -/
+def arithTerms (nvars : Nat) : Arith (List ((Int × Int) × List Nat)) :=
+  { add := fun a b => normalize (a ++ b),
+    mul := fun a b => normalize (polyMulT a b),
+    zero := [],
+    one := [constTerm (1, 1) nvars] }
+
+/-- `unitExps nvars k` is the exponent vector of the variable `k` among `nvars` variables: `1`
+at index `k`, `0` elsewhere (all `0` when `k ≥ nvars`). -/
+def unitExps (nvars k : Nat) : List Nat :=
+  match nvars, k with
+  | 0, _ => []
+  | nvars' + 1, 0 => 1 :: zeroExps nvars'
+  | nvars' + 1, k' + 1 => 0 :: unitExps nvars' k'
+termination_by structural nvars
+
+/-- `varTerms nvars k` is the variable `k` as a polynomial in `nvars` variables: one term with
+coefficient `1` and exponents `unitExps nvars k`. -/
+def varTerms (nvars k : Nat) : List ((Int × Int) × List Nat) :=
+  [((1, 1), unitExps nvars k)]
+
+/-- `paramTermsFrom nvars k free` is, for each flag `f` of `free` at index `i` counted from `k`,
+the variable `i` (`varTerms nvars i`) when `f`, else the zero polynomial `[]`. Lean-only helper
+of `paramTerms` (the Python twin uses `enumerate`). -/
+def paramTermsFrom (nvars k : Nat) (free : List Bool) : List (List ((Int × Int) × List Nat)) :=
+  match free with
+  | [] => []
+  | f :: free' => (cond f (varTerms nvars k) []) :: paramTermsFrom nvars (k + 1) free'
+termination_by structural free
+
+/-- `paramTerms nvars free` is the parameter vector as polynomials: parameter `k` is the
+variable `k` where `free[k]`, else the constant `0`. -/
+def paramTerms (nvars : Nat) (free : List Bool) : List (List ((Int × Int) × List Nat)) :=
+  paramTermsFrom nvars 0 free
+
+/-- `scalarMapTerms inst free` is `F(x)` of the width-1 ResNet `inst` as a polynomial in the
+parameters (variables `0 .. P-1`, `P = free.length`, fixed at `0` where not free) and `x`
+(variable `P`): `resnetDual` over `arithTerms (P + 1)` with the activations' coefficients as
+constants, from the input `x`; `[]` when there is no output. -/
+def scalarMapTerms (inst : ResNetInstance) (free : List Bool) : List ((Int × Int) × List Nat) :=
+  let nv := free.length + 1
+  let ar := arithTerms nv
+  let acts := inst.acts.map (fun cs => cs.map (fun c => [constTerm c nv]))
+  let th := paramTerms nv free
+  nthRow
+    (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms nv free.length] [[]]).1 0
+
+/-- `nthNat xs j` is the entry `xs[j]` of a list of naturals, and `0` past the end. -/
+def nthNat (xs : List Nat) (j : Nat) : Nat :=
+  match xs, j with
+  | [], _ => 0
+  | x :: _, 0 => x
+  | _ :: xs', j' + 1 => nthNat xs' j'
+termination_by structural xs
+
+/-- `coeffX ts x k` is the coefficient of `x^k` (`x` the variable with index `x`) in the
+polynomial `ts`, as a polynomial in the others: the terms whose exponent of `x` is `k`, with
+their exponents cut after the first `x` entries and a `0` appended (so the variable `x` no longer
+occurs), in the order of `ts`. -/
+def coeffX (ts : List ((Int × Int) × List Nat)) (x k : Nat) : List ((Int × Int) × List Nat) :=
+  match ts with
+  | [] => []
+  | t :: ts' =>
+    cond (Nat.beq (nthNat t.2 x) k) ((t.1, takeN x t.2 ++ [0]) :: coeffX ts' x k)
+      (coeffX ts' x k)
+termination_by structural ts
+
+/-- `coeffsXFrom ts x k count` is `[coeffX ts x k, coeffX ts x (k + 1), ...]`, `count` entries.
+Lean-only helper of `coeffsX` (the Python twin's comprehension over `range(degree + 1)` becomes
+structural recursion on the count). -/
+def coeffsXFrom (ts : List ((Int × Int) × List Nat)) (x k count : Nat) :
+    List (List ((Int × Int) × List Nat)) :=
+  match count with
+  | 0 => []
+  | count' + 1 => (coeffX ts x k) :: coeffsXFrom ts x (k + 1) count'
+termination_by structural count
+
+/-- `coeffsX ts x degree` is `[c_0, ..., c_degree]`: the coefficients of `x^0, ..., x^degree`
+in `ts` (`coeffX`). -/
+def coeffsX (ts : List ((Int × Int) × List Nat)) (x degree : Nat) :
+    List (List ((Int × Int) × List Nat)) :=
+  coeffsXFrom ts x 0 (degree + 1)
+
+/-- `checkImplicit inst free degree eq` holds when `eq(c_0, ..., c_degree)` is the zero
+polynomial in the free parameters, where `F(x) = Σ_k c_k x^k` for the width-1 ResNet `inst`:
+then every point of the image of `θ ↦ (c_0, ..., c_degree)` (parameters fixed at `0` where not
+free) satisfies `eq = 0`. The instance has width 1, at least one layer, nonconstant activations
+with positive denominators and one flag per parameter; `eq` has exponent vectors of length
+`degree + 1` and positive denominators; `eq(c(θ))` is computed over `arithTerms` and every
+coefficient of it, like terms combined, is zero. -/
+def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)
+    (eq : List ((Int × Int) × List Nat)) : Bool :=
+  let P := free.length
+  let nv := P + 1
+  let ar := arithTerms nv
+  let cs := coeffsX (scalarMapTerms inst free) P degree
+  let value := polyEval ar ((termCoeffs eq).map (fun c => [constTerm c nv])) (termExps eq) cs
+  Nat.beq inst.width 1 &&
+  Nat.ble 1 inst.acts.length &&
+  actsNonconst inst.acts &&
+  actsPos inst.acts &&
+  Nat.beq P (resnetParams 1 inst.acts inst.outer) &&
+  expsOk (degree + 1) eq &&
+  ratsPos (termCoeffs eq) &&
+  allZeroTerms (normalize value)
+
+/-! Diagnostics of critical points (math.md §2): the zero rows of the weight matrices `W_l` (the
+neurons that are constant) and the dead layers (adding a constant, or nothing). -/
+
+/-- `allZeroRat xs` holds when every rational pair of `xs` is zero: numerator `0` (the same test
+as `allZeroQ`). -/
+def allZeroRat (xs : List (Int × Int)) : Bool :=
+  allZeroQ xs
+
+/-- `rowIsZero n outer th layer i` holds when row `i` of `W_layer` is zero (its `n` weights, not
+its bias): neuron `i` of the layer is constant. The row is read from `layerParams n outer layer
+th` at offset `i * (n + 1)`. -/
+def rowIsZero (n : Nat) (outer : Bool) (th : List (Int × Int)) (layer i : Nat) : Bool :=
+  allZeroRat (takeN n (dropN (i * (n + 1)) (layerParams n outer layer th)))
+
+/-- `zeroRowsIn n outer th ell i count` is `(ell, j)` for every `j = i, ..., i + count - 1`
+whose row of `W_ell` is zero (`rowIsZero`), in increasing order. Lean-only helper of
+`zeroRowsFrom` (the inner loop, over the neurons, of the Python twin's comprehension in
+`zero_rows`). -/
+def zeroRowsIn (n : Nat) (outer : Bool) (th : List (Int × Int)) (ell i count : Nat) :
+    List (Nat × Nat) :=
+  match count with
+  | 0 => []
+  | count' + 1 =>
+    let rest := zeroRowsIn n outer th ell (i + 1) count'
+    cond (rowIsZero n outer th ell i) ((ell, i) :: rest) rest
+termination_by structural count
+
+/-- `zeroRowsFrom inst ell count` is the zero rows `(l, i)` of `W_l` for the layers
+`l = ell, ..., ell + count - 1`, layer by layer, neurons in increasing order. Lean-only helper
+of `zeroRows` (the outer loop, over the layers, of the Python twin's comprehension). -/
+def zeroRowsFrom (inst : ResNetInstance) (ell count : Nat) : List (Nat × Nat) :=
+  match count with
+  | 0 => []
+  | count' + 1 =>
+    zeroRowsIn inst.width inst.outer inst.theta ell 0 inst.width ++
+      zeroRowsFrom inst (ell + 1) count'
+termination_by structural count
+
+/-- `zeroRows inst` is `(layer, neuron)` for every zero row of a weight matrix `W_layer` of
+`θ = inst.theta`, layer by layer, neurons in increasing order. -/
+def zeroRows (inst : ResNetInstance) : List (Nat × Nat) :=
+  zeroRowsFrom inst 0 inst.acts.length
+
+/-- `rowsZeroFrom n outer th layer i count` holds when the rows `i, ..., i + count - 1` of
+`W_layer` are all zero (`rowIsZero`). Lean-only helper of `layerDead` (the Python twin's
+`all(...)` over `range(n)`). -/
+def rowsZeroFrom (n : Nat) (outer : Bool) (th : List (Int × Int)) (layer i count : Nat) : Bool :=
+  match count with
+  | 0 => true
+  | count' + 1 => rowIsZero n outer th layer i && rowsZeroFrom n outer th layer (i + 1) count'
+termination_by structural count
+
+/-- `layerDead inst layer` holds when layer `layer` adds a constant (`W_layer = 0`: every row
+zero) or nothing (`V_layer = 0` when `outer`: the entries of the layer's block after its
+`n * (n + 1)` weights and biases are zero). -/
+def layerDead (inst : ResNetInstance) (layer : Nat) : Bool :=
+  let n := inst.width
+  let v := dropN (n * (n + 1)) (layerParams n inst.outer layer inst.theta)
+  rowsZeroFrom n inst.outer inst.theta layer 0 n || (inst.outer && allZeroRat v)
+
+/-- `deadLayersFrom inst ell count` is every dead layer (`layerDead`) among
+`ell, ..., ell + count - 1`, in increasing order. Lean-only helper of `deadLayers` (the Python
+twin's comprehension over `range(len(inst.acts))`). -/
+def deadLayersFrom (inst : ResNetInstance) (ell count : Nat) : List Nat :=
+  match count with
+  | 0 => []
+  | count' + 1 =>
+    let rest := deadLayersFrom inst (ell + 1) count'
+    cond (layerDead inst ell) (ell :: rest) rest
+termination_by structural count
+
+/-- `deadLayers inst` is every dead layer of `θ = inst.theta`, in increasing order. -/
+def deadLayers (inst : ResNetInstance) : List Nat :=
+  deadLayersFrom inst 0 inst.acts.length
+
+/-- `eqPairs a b` holds when the lists of pairs of naturals `a` and `b` are equal: same length,
+same pairs. Lean-only helper of `checkDiagnostics` (the Python twin compares with `==`; the
+lists of naturals are compared with `expsEq`). -/
+def eqPairs (a b : List (Nat × Nat)) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Nat.beq x.1 y.1 && Nat.beq x.2 y.2 && eqPairs a' b'
+  | _, _ => false
+termination_by structural a
+
+/-- `checkDiagnostics inst rows dead` holds when the instance is well formed with positive
+denominators and `rows` and `dead` are exactly the zero rows (`zeroRows`) and the dead layers
+(`deadLayers`) of `θ = inst.theta`, in that order. -/
+def checkDiagnostics (inst : ResNetInstance) (rows : List (Nat × Nat)) (dead : List Nat) : Bool :=
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  eqPairs rows (zeroRows inst) &&
+  expsEq dead (deadLayers inst)
 
 end NNCert
