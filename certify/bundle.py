@@ -375,6 +375,9 @@ def build(
     return manifest
 
 
+FIGURE_ONE_EQUATION = "-4*c2*c3*c4 + c3^3 + 8*c4^2"  # canonical text of c3^3 - 4 c2 c3 c4 + 8 c4^2
+
+
 def is_figure_one(cert: dict[str, Any]) -> bool:
     """An implicit certificate about Figure 1's network (bias-free scalar quadratic, depth 2)."""
     if cert.get("kind") != "implicit":
@@ -386,6 +389,7 @@ def is_figure_one(cert: dict[str, Any]) -> bool:
         and not net.get("outer")
         and all(a == ["0", "0", "1"] for a in net.get("activations", []))
         and cert["result"].get("fixed_at_zero") == ["b1", "b2"]
+        and cert["result"].get("equation") == FIGURE_ONE_EQUATION
     )
 
 

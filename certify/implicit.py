@@ -26,15 +26,27 @@ def free_mask(rn: ResNet, bias: bool) -> list[bool]:
     return [bias or not name.startswith("b") for name in parameter_names(rn)]
 
 
+MAX_EQUATION_DEGREE = 32  # bounds the kernel's work (exponents are unary in Coq)
+
+
+def canonical_terms(terms: list[Term]) -> list[Term]:
+    """Like terms combined, zero terms dropped, lowest form, sorted (highest exponents first):
+    the only form a certificate may carry, so that the claim text is the checked polynomial."""
+    acc: dict[tuple[int, ...], Fraction] = {}
+    for (a, b), e in terms:
+        acc[tuple(e)] = acc.get(tuple(e), Fraction(0)) + Fraction(a, b)
+    return [
+        ((c.numerator, c.denominator), list(e))
+        for e, c in sorted(acc.items(), key=lambda kv: tuple(-x for x in kv[0]))
+        if c != 0
+    ]
+
+
 def equation_terms(text: str, degree: int) -> list[Term]:
     """The equation as kernel terms (coefficient (num, den), exponents of c_0..c_degree),
     in a canonical order."""
     poly = parse_polynomial(text, coefficient_names(degree))
-    return [
-        ((c.numerator, c.denominator), list(e))
-        for e, c in sorted(poly.items(), key=lambda kv: tuple(-x for x in kv[0]))
-        if c != 0
-    ]
+    return canonical_terms([((c.numerator, c.denominator), list(e)) for e, c in poly.items()])
 
 
 def equation_text(terms: list[Term], degree: int) -> str:

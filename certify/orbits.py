@@ -226,11 +226,18 @@ def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
             + ("an even translate" if result["field"] == "real" else "exponent gcd g >= 2")
             + "; computed, not kernel-checked)."
         )
-    parts.append(
-        "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
-        "linear term, the generic fiber equals the orbit of this group (math.md §2); with a "
-        "rank certificate of full rank at theta the fiber is locally finite there."
-    )
+    if rn.outer:
+        parts.append(
+            "With the outer matrices V the fiber is larger than this orbit (permuting neurons "
+            "with the columns of V, and rescaling for monomial activations, also fix F); only "
+            "the inclusion is claimed."
+        )
+    else:
+        parts.append(
+            "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
+            "linear term, the generic fiber equals the orbit of this group (math.md §2); with "
+            "a rank certificate of full rank at theta the fiber is locally finite there."
+        )
     if result["field"] == "real" and any(s["g"] >= 3 for s in result["layers"]):
         parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
     return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}

@@ -927,7 +927,8 @@ def lean_check_layer_symmetry(inst, layer, g, t0):
         R.resnet_shape_ok(inst, [])
         and K.acts_pos(inst.acts)
         and t0[1] > 0
-        and g >= 1
+        and g >= 2
+        and g <= len(lean_act_at(inst.acts, layer))
         and layer < len(inst.acts)
         and lean_layer_symmetric(g, lean_act_at(inst.acts, layer), t0)
     )
@@ -979,7 +980,8 @@ def lean_check_root_generator(inst, layer, neuron, g, t0, th2):
         and K.rats_pos(inst.theta)
         and K.acts_pos(inst.acts)
         and t0[1] > 0
-        and g >= 1
+        and g >= 2
+        and g <= len(lean_act_at(inst.acts, layer))
         and layer < len(inst.acts)
         and neuron < inst.width
         and lean_cycs_ok(g, th2)
@@ -1093,7 +1095,7 @@ def test_the_lean_layer_symmetry_check_agrees_with_the_python_twin():
     good = 0
     for _ in range(400):
         inst = random_instance(rng, ACTS_POOL)
-        layer, g = rng.randrange(3), rng.choice((0, 1, 2, 2, 3, 3, 4))
+        layer, g = rng.randrange(3), rng.choice((0, 1, 2, 2, 2, 2, 3, 3, 4))
         t0 = (rng.choice((0, 0, 1, -1)), rng.choice((1, 1, 2, 0)))
         want = R.check_layer_symmetry(inst, layer, g, t0)
         assert lean_check_layer_symmetry(inst, layer, g, t0) == want
@@ -1103,7 +1105,7 @@ def test_the_lean_layer_symmetry_check_agrees_with_the_python_twin():
             lean_layer_symmetric_at(g, cs, t0, [y]) for y in ys
         )
         good += want
-    assert good > 10
+    assert good > 4
 
 
 def test_the_lean_root_param_agrees_with_the_python_twin_on_small_naturals():
@@ -1167,7 +1169,7 @@ def root_instance() -> R.ResNetInstance:
 def test_the_lean_check_root_generator_agrees_with_the_python_twin():
     rng = random.Random(23)
     verdicts = {True: 0, False: 0}
-    pool = [*ACTS_POOL, CUBE, CUBE, SQUARE]
+    pool = [*ACTS_POOL, CUBE, CUBE, CUBE, CUBE, SQUARE, SQUARE, SQUARE]
     for _ in range(400):
         inst = random_instance(rng, pool)
         layer, neuron = rng.randrange(len(inst.acts) + 1), rng.randrange(inst.width + 1)
@@ -1183,10 +1185,18 @@ def test_the_lean_check_root_generator_agrees_with_the_python_twin():
         want = R.check_root_generator(inst, layer, neuron, g, t0, th2)
         assert lean_check_root_generator(inst, layer, neuron, g, t0, th2) == want
         verdicts[want] += 1
+    for act, g, t0 in ((CUBE, 3, (0, 1)), (CUBE_AT_1, 3, (1, 1)), (SQUARE, 2, (0, 1))):
+        for n, outer in ((1, False), (2, True)):
+            inst = R.ResNetInstance(n, [act, act], outer, [(k % 5 - 2, 1) for k in range(
+                2 * R.layer_size(n, outer))])  # fmt: skip
+            th2 = R.root_params(n, outer, 1, n - 1, g, t0, inst.theta)
+            want = R.check_root_generator(inst, 1, n - 1, g, t0, th2)
+            assert want and lean_check_root_generator(inst, 1, n - 1, g, t0, th2)
+            verdicts[want] += 1
     assert min(verdicts.values()) > 5
     inst = root_instance()
     for layer, t0 in [(0, (0, 1)), (1, (1, 1))]:
-        for g, want in [(1, True), (3, True), (2, False), (4, False)]:
+        for g, want in [(1, False), (3, True), (2, False), (4, False)]:
             th2 = R.root_params(1, False, layer, 0, g, t0, inst.theta)
             assert R.check_root_generator(inst, layer, 0, g, t0, th2) is want, (layer, g)
             assert lean_check_root_generator(inst, layer, 0, g, t0, th2) is want
@@ -1321,6 +1331,7 @@ def lean_check_implicit(inst, free, degree, eq):
         and P == R.resnet_params(1, inst.acts, inst.outer)
         and lean_exps_ok(degree + 1, eq)
         and K.rats_pos(C.term_coeffs(eq))
+        and not C.all_zero_terms(C.normalize(eq))
         and C.all_zero_terms(C.normalize(value))
     )
 
@@ -1450,7 +1461,7 @@ def test_the_lean_check_implicit_agrees_with_the_python_twin():
         want = R.check_implicit(inst, free, degree, eq)
         assert lean_check_implicit(inst, free, degree, eq) == want
         verdicts[want] += 1
-    assert min(verdicts.values()) > 10
+    assert min(verdicts.values()) > 5  # zero equations are refused: fewer accepted cases
 
 
 # ---------------------------------------------------------------- (h) orbit and implicit files

@@ -325,3 +325,78 @@ def test_a_bundle_with_the_figure_one_certificate_embeds_the_picture(tmp_path: P
     )
     manifest = json.loads((out / "manifest.json").read_text())
     assert set(manifest["figures"]) == {"resnet-quadratic.png"}
+
+
+# ------------------------------------------- regressions from the independent review
+def test_an_equation_with_repeated_terms_cannot_misstate_the_checked_polynomial():
+    (cert,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
+    from certify.implicit import implicit_claim, implicit_result
+    from certify.spec import ResNet
+
+    rn = ResNet(1, ((Fraction(0), Fraction(0), Fraction(1)),) * 2, False)
+    bad = copy.deepcopy(cert)
+    terms = [((1, 1), [0, 0, 0, 3, 0]), ((-4, 1), [0, 0, 1, 1, 1]), ((7, 1), [0, 0, 0, 0, 2]),
+             ((1, 1), [0, 0, 0, 0, 2])]  # fmt: skip
+    bad["witness"]["equation"] = [[str(a), e] for (a, _), e in terms]
+    bad["result"] = implicit_result(rn, terms, bad["witness"]["free"])
+    bad["claim"] = implicit_claim(rn, bad["result"])
+    assert check_certificate(bad)
+
+
+def test_the_zero_equation_is_refused_by_generator_checker_and_coqc(coq):
+    with pytest.raises(CertifyError, match="zero polynomial"):
+        certs_for(FIG, {"kind": "implicit", "equation": "c2 - c2", "bias": False})
+    (cert,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
+    zero = copy.deepcopy(cert)
+    zero["witness"]["equation"] = [["0", [0, 0, 1, 0, 0]]]
+    assert check_certificate(zero)
+    assert coq.verdict(zero).status == "failed"
+
+
+def test_only_the_figure_one_equation_brings_the_picture():
+    from certify.bundle import is_figure_one
+
+    (fig,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
+    (other,) = certs_for(FIG, {"kind": "implicit", "equation": "c0", "bias": False})
+    assert is_figure_one(fig) and not is_figure_one(other)
+
+
+def test_orbits_with_outer_matrices_do_not_cite_fiber_equality():
+    (cert,) = certs_for({"width": 2, "depth": 1, "activation": "t^4", "outer": True},
+                        {"kind": "orbit"})  # fmt: skip
+    assert "generic fiber equals" not in cert["claim"]["text"]
+    assert "only the inclusion is claimed" in cert["claim"]["text"]
+
+
+def test_trivial_or_oversized_orders_are_rejected_quickly(coq):
+    (cert,) = certs_for({"width": 1, "depth": 2, "activation": "t^3"},
+                        {"kind": "orbit", "field": "complex"})  # fmt: skip
+    trivial = copy.deepcopy(cert)
+    for s in trivial["witness"]["layers"]:
+        s["g"] = 1
+    for f in trivial["witness"]["facts"]:
+        f["g"] = 1
+        f["theta"] = [[c[0]] for c in f["theta"]]
+    assert check_certificate(trivial)
+    assert coq.verdict(trivial).status == "failed"
+    huge = copy.deepcopy(cert)
+    huge["witness"]["layers"][0]["g"] = 3000
+    assert check_certificate(huge)  # refused before any ring arithmetic
+
+
+def test_a_network_table_that_misdescribes_the_activation_is_rejected():
+    (cert,) = certs_for({"width": 1, "depth": 2, "activation": "t^3"},
+                        {"kind": "orbit", "field": "complex"})  # fmt: skip
+    bad = copy.deepcopy(cert)
+    bad["instance"]["network"]["activations_text"] = ["t^5 + 7", "relu"]
+    assert check_certificate(bad)
+    stray = copy.deepcopy(cert)
+    stray["instance"]["network"]["note"] = "x"
+    assert check_certificate(stray)
+
+
+def test_a_non_critical_certificate_carries_no_generic_rank():
+    certs = certs_for({"width": 1, "depth": 2, "activation": "t^3 + t^2"}, {"kind": "critical"})
+    bad = copy.deepcopy(certs[0])
+    bad["result"]["generic_rank_lower"] = -3
+    assert check_certificate(bad)

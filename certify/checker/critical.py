@@ -8,7 +8,16 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.rank import Malformed, _dict, _int, _list, _same, decode_instance, network_of
+from certify.checker.rank import (
+    Malformed,
+    _dict,
+    _int,
+    _list,
+    _same,
+    decode_instance,
+    network_of,
+    network_problems,
+)
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -18,6 +27,8 @@ def check(cert: dict[str, Any]) -> list[str]:
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
         raise Malformed("instance.network: kind critical needs a resnet")
+    if network_problems(cert, inst):
+        return network_problems(cert, inst)
     wit = _dict(cert["witness"], "witness")
     rows = [
         (_int(r[0], "zero_rows"), _int(r[1], "zero_rows"))
@@ -52,9 +63,9 @@ def check(cert: dict[str, Any]) -> list[str]:
         "rank_bound": bound,
         "rank_lower_at_theta": r_at,
         "rank_upper_at_theta": u_at,
-        "generic_rank_lower": r_gen,
+        "generic_rank_lower": r_gen if critical else None,
         "at_certificate": res.get("at_certificate"),
-        "generic_certificate": res.get("generic_certificate"),
+        "generic_certificate": res.get("generic_certificate") if critical else None,
         "diagnostics": diagnostics(rn, theta),  # type: ignore[arg-type]
     }
     if not isinstance(expect["at_certificate"], str):

@@ -15,15 +15,23 @@ from certify.checker.rank import (
     _same,
     decode_instance,
     network_of,
+    network_problems,
 )
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.implicit import implicit_claim, implicit_result
+    from certify.implicit import (
+        MAX_EQUATION_DEGREE,
+        canonical_terms,
+        implicit_claim,
+        implicit_result,
+    )
 
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
         raise Malformed("instance.network: kind implicit needs a resnet")
+    if network_problems(cert, inst):
+        return network_problems(cert, inst)
     wit = _dict(cert["witness"], "witness")
     free = _list(wit["free"], "witness.free")
     if not all(isinstance(f, bool) for f in free):
@@ -37,9 +45,14 @@ def check(cert: dict[str, Any]) -> list[str]:
         if len(t) != 2:
             raise Malformed(f"witness.equation[{i}]: expected [coefficient, exponents]")
         es = [_int(e, f"witness.equation[{i}]") for e in _list(t[1], "exponents")]
-        if any(e < 0 for e in es):
-            raise Malformed(f"witness.equation[{i}]: exponents are naturals")
+        if any(e < 0 for e in es) or sum(es) > MAX_EQUATION_DEGREE:
+            raise Malformed(
+                f"witness.equation[{i}]: exponents are naturals of total degree <= "
+                f"{MAX_EQUATION_DEGREE}"
+            )
         terms.append((_rat(t[0], f"witness.equation[{i}]"), es))
+    if terms != canonical_terms(terms):
+        return ["witness.equation: not in canonical form (distinct exponents, nonzero, sorted)"]
     if not KR.check_implicit(inst, free, degree, terms):
         return ["witness: rejected by check_implicit"]
     rn = network_of(inst)

@@ -364,12 +364,14 @@ def layer_symmetric(g: int, cs: list[Rat], t0: Rat) -> bool:
 def check_layer_symmetry(inst: ResNetInstance, layer: int, g: int, t0: Rat) -> bool:
     """Every neuron of `layer` may be acted on by mu_g at t0 (w -> zeta w,
     b -> zeta (b - t0) + t0) without changing its output function, for every weight and bias:
-    the activation satisfies the identity of `layer_symmetric`."""
+    the activation satisfies the identity of `layer_symmetric` (2 <= g <= deg sigma + 1: g = 1
+    says nothing, and larger g cannot divide an exponent)."""
     return (
         resnet_shape_ok(inst, [])
         and acts_pos(inst.acts)
         and t0[1] > 0
-        and g >= 1
+        and g >= 2
+        and g <= len(act_at(inst.acts, layer))
         and layer < len(inst.acts)
         and layer_symmetric(g, act_at(inst.acts, layer), t0)
     )
@@ -423,7 +425,8 @@ def check_root_generator(
         and rats_pos(inst.theta)
         and acts_pos(inst.acts)
         and t0[1] > 0
-        and g >= 1
+        and g >= 2
+        and g <= len(act_at(inst.acts, layer))
         and layer < len(inst.acts)
         and neuron < inst.width
         and cycs_ok(g, th2)
@@ -507,6 +510,7 @@ def check_implicit(inst: ResNetInstance, free: list[bool], degree: int, eq: list
         and P == resnet_params(1, inst.acts, inst.outer)
         and exps_ok(degree + 1, eq)
         and rats_pos(term_coeffs(eq))
+        and not all_zero_terms(normalize(eq))
         and all_zero_terms(normalize(value))
     )
 

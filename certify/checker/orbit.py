@@ -17,6 +17,7 @@ from certify.checker.rank import (
     _same,
     decode_instance,
     network_of,
+    network_problems,
 )
 
 
@@ -34,13 +35,15 @@ def check(cert: dict[str, Any]) -> list[str]:
     facts = _list(wit["facts"], "witness.facts")
     if not layers or not facts:
         return ["witness: expected at least one layer identity and one generator"]
+    if network_problems(cert, inst):
+        return network_problems(cert, inst)
     checked: dict[int, tuple[int, Fraction]] = {}
     for j, s in enumerate(layers):
         s = _dict(s, f"witness.layers[{j}]")
         layer, g = _int(s["layer"], "layer"), _int(s["g"], "g")
         t0 = _rat(s["t0"], f"witness.layers[{j}].t0")
-        if layer < 0 or g < 1:
-            raise Malformed(f"witness.layers[{j}]: layer >= 0 and g >= 1")
+        if layer < 0 or not 2 <= g <= max((len(a) for a in inst.acts), default=0):
+            raise Malformed(f"witness.layers[{j}]: layer >= 0 and 2 <= g <= deg sigma")
         if field == "real" and g != 2:
             return [f"witness.layers[{j}]: the real group needs g = 2 (zeta = -1)"]
         if not KR.check_layer_symmetry(inst, layer, g, t0):
@@ -59,8 +62,8 @@ def check(cert: dict[str, Any]) -> list[str]:
             g = 2
         else:
             g = _int(f["g"], "g")
-            if g < 1:
-                raise Malformed(f"witness.facts[{i}].g: expected g >= 1")
+            if not 2 <= g <= max((len(a) for a in inst.acts), default=0):
+                raise Malformed(f"witness.facts[{i}].g: expected 2 <= g <= deg sigma")
             cyc = [[_rat(c, "theta") for c in _list(r, "theta")] for r in rows]
             ok = KR.check_root_generator(inst, layer, neuron, g, t0, cyc)
         if not ok:

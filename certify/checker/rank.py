@@ -136,6 +136,16 @@ def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
     return MLP(tuple(inst.widths), acts, inst.bias)
 
 
+def network_problems(cert: dict[str, Any], inst: K.RankInstance | KR.ResNetInstance) -> list[str]:
+    """The instance's network table must be exactly the canonical one of the decoded network
+    (no stray keys, activation texts that match the coefficients)."""
+    from certify.spec import network_json
+
+    if not _same(cert["instance"]["network"], network_json(network_of(inst))):
+        return ["instance.network is not the canonical table of its network"]
+    return []
+
+
 def lower_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
     if isinstance(inst, KR.ResNetInstance):
         return KR.check_rank_lower_resnet(inst, w, r)

@@ -29,6 +29,8 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         raise CertifyError(f"{req.name}: kind implicit needs a resnet of width 1")
     D = rn.degree_bound()
     terms = equation_terms(req.equation or "", D)
+    if not terms:
+        raise CertifyError(f"{req.name}: the equation is the zero polynomial (no hypersurface)")
     free = free_mask(rn, req.bias)
     inst = instance_of(rn, list(spec.theta))
     if not KR.check_implicit(inst, free, D, terms):

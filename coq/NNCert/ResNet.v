@@ -308,7 +308,8 @@ Definition check_layer_symmetry (inst : resnet_instance) (layer g : nat) (t0 : Z
   resnet_shape_ok inst [] &&
   acts_pos (rn_acts inst) &&
   (0 <? snd t0) &&
-  Nat.leb 1 g &&
+  Nat.leb 2 g &&
+  Nat.leb g (length (act_at (rn_acts inst) layer)) &&
   Nat.ltb layer (length (rn_acts inst)) &&
   layer_symmetric g (act_at (rn_acts inst) layer) t0.
 
@@ -366,7 +367,8 @@ Definition check_root_generator (inst : resnet_instance) (layer neuron g : nat) 
   rats_pos (rn_theta inst) &&
   acts_pos (rn_acts inst) &&
   (0 <? snd t0) &&
-  Nat.leb 1 g &&
+  Nat.leb 2 g &&
+  Nat.leb g (length (act_at (rn_acts inst) layer)) &&
   Nat.ltb layer (length (rn_acts inst)) &&
   Nat.ltb neuron (rn_width inst) &&
   cycs_ok g th2 &&
@@ -447,6 +449,7 @@ Definition check_implicit (inst : resnet_instance) (free : list bool) (degree : 
   Nat.eqb P (resnet_params 1 (rn_acts inst) (rn_outer inst)) &&
   exps_ok (S degree) eq &&
   rats_pos (term_coeffs eq) &&
+  negb (all_zero_terms (normalize eq)) &&
   all_zero_terms (normalize value).
 
 (** * Diagnostics of critical points (math.md §2). *)

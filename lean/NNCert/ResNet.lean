@@ -391,7 +391,8 @@ def checkLayerSymmetry (inst : ResNetInstance) (layer g : Nat) (t0 : Int × Int)
   resnetShapeOk inst [] &&
   actsPos inst.acts &&
   decide (t0.2 > 0) &&
-  Nat.ble 1 g &&
+  Nat.ble 2 g &&
+  Nat.ble g (actAt inst.acts layer).length &&
   Nat.blt layer inst.acts.length &&
   layerSymmetric g (actAt inst.acts layer) t0
 
@@ -463,7 +464,8 @@ def checkRootGenerator (inst : ResNetInstance) (layer neuron g : Nat) (t0 : Int 
   ratsPos inst.theta &&
   actsPos inst.acts &&
   decide (t0.2 > 0) &&
-  Nat.ble 1 g &&
+  Nat.ble 2 g &&
+  Nat.ble g (actAt inst.acts layer).length &&
   Nat.blt layer inst.acts.length &&
   Nat.blt neuron inst.width &&
   cycsOk g th2 &&
@@ -581,6 +583,7 @@ def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)
   Nat.beq P (resnetParams 1 inst.acts inst.outer) &&
   expsOk (degree + 1) eq &&
   ratsPos (termCoeffs eq) &&
+  !allZeroTerms (normalize eq) &&
   allZeroTerms (normalize value)
 
 /-! Diagnostics of critical points (math.md §2): the zero rows of the weight matrices `W_l` (the
