@@ -19,13 +19,13 @@ from certify.errors import PolynomialSyntaxError, SpecError
 
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable", "orbit")
-NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit")
+KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable", "orbit", "equiv")
+NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "equiv")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
 )  # not "z": that names the activation's variable
-FAMILIES = ("mlp", "resnet")
+FAMILIES = ("mlp", "resnet", "relu")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -131,6 +131,7 @@ class CertRequest:
     max_grid: int
     attempts: int
     compind: CompindSpec | None = None
+    batch: tuple[tuple[Fraction, ...], ...] | None = None  # ReLU rank: a given batch Z
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class Spec:
     theta: tuple[Fraction, ...]
     param_range: int
     certificates: tuple[CertRequest, ...] = field(default=())
+    other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
 
 
 def load_spec(path: str | Path) -> Spec:
@@ -212,7 +214,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     """Validate a decoded spec (dict) and normalise it."""
     if not isinstance(data, dict):
         raise SpecError(src, "<top>", "a table of fields")
-    known = {"name", "network", "parameters", "certificate"}
+    known = {"name", "network", "parameters", "certificate", "other"}
     for k in data:
         if k not in known:
             raise SpecError(src, k, f"one of the fields {sorted(known)}", "unknown field")
@@ -248,14 +250,21 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
-    return Spec(name, src, mlp, seed, theta, prange, tuple(certs))
+    from certify.spec_relu import ReLUNet, check_relu_requests
+
+    other = None
+    if isinstance(mlp, ReLUNet) or "other" in data:
+        other = check_relu_requests(data, mlp, theta, certs_raw, certs, src)
+    elif any(req.batch is not None for req in certs) or "equiv" in kinds:
+        raise SpecError(src, "network.family", "relu (certificate kind equiv, or a batch)")
+    return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other)
 
 
 def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
-    if net.get("family") != "resnet":
+    if net.get("family") not in ("resnet", "relu"):
         for k in net:
             if k not in {"family", "widths", "activation", "bias"}:
                 raise SpecError(
@@ -266,6 +275,10 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
         raise SpecError(src, "network.family", f"one of {list(FAMILIES)}", family)
     if family == "resnet":
         return _resnet(data, net, src)
+    if family == "relu":
+        from certify.spec_relu import parse_relu_network
+
+        return parse_relu_network(data, net, src)  # type: ignore[return-value]
     widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
     if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
         raise SpecError(
@@ -412,6 +425,8 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
     allowed = {"kind", "name", "prime", "upper", "max_grid", "attempts"}
+    if kind in ("rank", "equiv"):
+        allowed.add("batch")  # ReLU only; checked with the family in spec_relu
     if kind in COMPIND_KINDS:
         allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
     for k in c:
@@ -432,7 +447,12 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
     ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
-    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci)
+    batch = None
+    if "batch" in c:
+        from certify.spec_relu import parse_batch
+
+        batch = parse_batch(c["batch"], src, f"{where}.batch")
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci, batch)
 
 
 COMPIND_FIELDS = {
@@ -601,6 +621,8 @@ def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
 
 def network_json(mlp: MLP | ResNet) -> dict[str, Any]:
     """The normalised network as canonical JSON data (rationals as strings)."""
+    if getattr(mlp, "family", None) == "relu":
+        return {"family": "relu", "widths": list(mlp.widths)}
     if isinstance(mlp, ResNet):
         return {
             "family": "resnet",
