@@ -56,6 +56,7 @@ from certify.checker.kernel import (
     unit_vec,
     zeros,
 )
+from certify.checker.kernel_compind import nth_q
 from certify.checker.kernel_resnet import qeq_all
 
 
@@ -193,29 +194,29 @@ def relu_shape_ok(widths: list[int], th: list[Rat], batch: list[list[Rat]]) -> b
 
 
 # ---------------------------------------------------------------- rank
-def nth_qrow(rows: list[list[Rat]], i: int) -> list[Rat]:
-    """Row i of a list of rational rows, [] past the end."""
-    return rows[i] if 0 <= i < len(rows) else []
+def batch_patterns(
+    widths: list[int], th: list[Rat], batch: list[list[Rat]]
+) -> list[list[list[bool]]]:
+    """The activation pattern of every batch point, computed once, exactly over Q."""
+    return [pattern_of(relu_eval(widths, th, x)[1]) for x in batch]
 
 
 def relu_jac_entry(
     p: int,
     widths: list[int],
-    th: list[Rat],
+    pats_all: list[list[list[bool]]],
     th_m: list[int],
-    batch: list[list[Rat]],
     batch_m: list[list[int]],
     row: tuple[int, int],
     c: int,
 ) -> int:
-    """d F_theta(z_s)[k] / d theta_c mod p for row = (s, k): the pattern of z_s exactly over Q,
-    then one forward-mode pass mod p with that pattern."""
+    """d F_theta(z_s)[k] / d theta_c mod p for row = (s, k): one forward-mode pass mod p with
+    the activation pattern of z_s fixed."""
     ar = arith_mod(p)
-    pats = pattern_of(relu_eval(widths, th, nth_qrow(batch, row[0]))[1])
     x = nth_row(batch_m, row[0])
     out = relu_dual(
-        ar, first_width(widths), widths[1:], pats, th_m, unit_vec(ar, len(th_m), c), x,
-        zeros(ar, len(x)),
+        ar, first_width(widths), widths[1:], nth_row(pats_all, row[0]), th_m,
+        unit_vec(ar, len(th_m), c), x, zeros(ar, len(x)),
     )  # fmt: skip
     return nth(out[1], row[1])
 
@@ -223,15 +224,14 @@ def relu_jac_entry(
 def relu_jac_minor(
     p: int,
     widths: list[int],
-    th: list[Rat],
+    pats_all: list[list[list[bool]]],
     th_m: list[int],
-    batch: list[list[Rat]],
     batch_m: list[list[int]],
     rows: list[tuple[int, int]],
     cols: list[int],
 ) -> list[list[int]]:
     """The minor J[rows, cols] mod p of the batch Jacobian of theta -> (F_theta(z_s))_s."""
-    return [[relu_jac_entry(p, widths, th, th_m, batch, batch_m, r, c) for c in cols] for r in rows]
+    return [[relu_jac_entry(p, widths, pats_all, th_m, batch_m, r, c) for c in cols] for r in rows]
 
 
 def check_relu_rank_lower(inst: ReluInstance, w: ReluLowerWitness, r: int) -> bool:
@@ -252,9 +252,8 @@ def check_relu_rank_lower(inst: ReluInstance, w: ReluLowerWitness, r: int) -> bo
             relu_jac_minor(
                 w.p,
                 inst.widths,
-                inst.theta,
+                batch_patterns(inst.widths, inst.theta, w.batch),
                 rats_mod(w.p, inst.theta, w.theta_inv),
-                w.batch,
                 acts_mod(w.p, w.batch, w.batch_inv),
                 w.rows,
                 w.cols,
@@ -433,11 +432,6 @@ def perms_ok(ws: list[int], perms: list[list[int]], scales: list[list[Rat]]) -> 
     return all(
         is_perm(w, pm) and len(sc) == w and all_pos_q(sc) for w, pm, sc in zip(ws, perms, scales)
     )
-
-
-def nth_q(xs: list[Rat], j: int) -> Rat:
-    """Entry j of a rational list, 0 past the end."""
-    return xs[j] if 0 <= j < len(xs) else (0, 1)
 
 
 def qinv_pos(a: Rat) -> Rat:
