@@ -24,6 +24,10 @@ EXPECTED_RANKS = {
     "resnet-1-2-quadratic": (4, 4),
     "resnet-2-2-cubic": (12, 12),
     "resnet-orbit-quartic-rank": (4, 4),
+    "relu-1-1-1": (3, 3),
+    "relu-2-2-1": (7, 7),
+    "relu-2-3-1": (10, 10),
+    "relu-2-3-1-given-batch": (9, 10),
 }
 
 
@@ -56,6 +60,9 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["mlp-ident-width-one"]["theorem"] == "width one (Prop. 3.3)"
     assert others["mlp-ident-z2z"]["theorem"] == "none"
     assert others["resnet-orbit-quartic"]["orbit_size"] == 4
+    assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
+    assert others["relu-equiv-hidden"]["symmetry"] == "hidden"
+    assert others["relu-equiv-differ"]["equivalent"] is False
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]
@@ -184,7 +191,7 @@ def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certifi
             assert not _re.search(pat, text, _re.M), f"{e['lean_file']}: {why}"
         theorems = _re.findall(r"^theorem (\w+) : (.*)$", text, _re.M)
         assert theorems and all(t[1].endswith(":= by decide +kernel") for t in theorems)
-        if e["kind"] != "rank" or "ResNetInstance" in text:
+        if e["kind"] != "rank" or "ResNetInstance" in text or "ReluInstance" in text:
             continue  # other families: read back by their own tests (test_lean_*.py)
         cert = read_certificate(text)
         assert cert["rank_lower"] == e["result"]["rank_lower"]
