@@ -126,13 +126,13 @@ def relu_eval(widths: list[int], th: list[Rat], x: list[Rat]) -> tuple[list[Rat]
     return relu_forward(widths[0], widths[1:], th, x)
 
 
-def nonzero_q(xs: list[Rat]) -> bool:
+def all_nonzero_q(xs: list[Rat]) -> bool:
     return all(x[0] != 0 for x in xs)
 
 
 def pres_nonzero(pres: list[list[Rat]]) -> bool:
     """No hidden pre-activation is zero: x lies on no bent hyperplane of the network."""
-    return all(nonzero_q(pre) for pre in pres)
+    return all(all_nonzero_q(pre) for pre in pres)
 
 
 def pattern_of(pres: list[list[Rat]]) -> list[list[bool]]:
@@ -173,8 +173,8 @@ def relu_dual(
         pre, dpre = layer_dual(ar, prev + 1, d, th, dth, [*h, ar.one], [*dh, ar.zero])
         if not rest:
             return pre, dpre
-        h, dh = mask_dual(ar, pats[0] if pats else [], pre, dpre)
-        pats = pats[1:]
+        h, dh = mask_dual(ar, nth_row(pats, 0), pre, dpre)
+        pats = drop_n(1, pats)
         th, dth = drop_n(d * (prev + 1), th), drop_n(d * (prev + 1), dth)
         prev = d
     return h, dh
@@ -215,7 +215,7 @@ def relu_jac_entry(
     ar = arith_mod(p)
     x = nth_row(batch_m, row[0])
     out = relu_dual(
-        ar, first_width(widths), widths[1:], nth_row(pats_all, row[0]), th_m,
+        ar, first_width(widths), drop_n(1, widths), nth_row(pats_all, row[0]), th_m,
         unit_vec(ar, len(th_m), c), x, zeros(ar, len(x)),
     )  # fmt: skip
     return nth(out[1], row[1])
@@ -267,8 +267,9 @@ def tangent_vanishes_relu(inst: ReluInstance, batch: list[list[Rat]], t: list[in
     """d/ds F_{theta + s t}(z) = 0 exactly (over Q, pattern of z fixed) at every z in batch."""
     for x in batch:
         pats = pattern_of(relu_eval(inst.widths, inst.theta, x)[1])
+        w = inst.widths
         out = relu_dual(
-            ARITH_Q, first_width(inst.widths), inst.widths[1:], pats, inst.theta, ints_q(t), x,
+            ARITH_Q, first_width(w), drop_n(1, w), pats, inst.theta, ints_q(t), x,
             zeros(ARITH_Q, len(x)),
         )  # fmt: skip
         if not all_zero_q(out[1]):
@@ -476,14 +477,14 @@ def apply_sym(
     while rest:
         d, rest = rest[0], rest[1:]
         if rest:  # a hidden layer: its permutation and scaling come from the witness
-            perm = perms[0] if perms else []
-            scale = scales[0] if scales else []
+            perm = nth_row(perms, 0)
+            scale = nth_row(scales, 0)
         else:  # the output layer keeps its neurons
             perm, scale = nat_range(0, d), ones_q(d)
         out.extend(sym_layer(prev + 1, take_n(d * (prev + 1), th), perm_prev, scale_prev, perm,
                              scale))  # fmt: skip
         th = drop_n(d * (prev + 1), th)
-        perms, scales = perms[1:], scales[1:]
+        perms, scales = drop_n(1, perms), drop_n(1, scales)
         perm_prev, scale_prev, prev = perm, scale, d
     return out
 
@@ -499,9 +500,9 @@ def check_relu_symmetry(
         and relu_shape_ok(w, th2, [])
         and len(perms) + 2 == len(w)
         and len(scales) + 2 == len(w)
-        and perms_ok(w[1:], perms, scales)
+        and perms_ok(drop_n(1, w), perms, scales)
         and qeq_all(
-            apply_sym(first_width(w), w[1:], perms, scales, nat_range(0, first_width(w)),
+            apply_sym(first_width(w), drop_n(1, w), perms, scales, nat_range(0, first_width(w)),
                       ones_q(first_width(w)), inst.theta),
             th2,
         )

@@ -63,11 +63,11 @@ Definition relu_eval (widths : list nat) (th x : list (Z * Z))
   end.
 
 (** No entry is zero. *)
-Definition nonzero_q (xs : list (Z * Z)) : bool :=
+Definition all_nonzero_q (xs : list (Z * Z)) : bool :=
   forallb (fun x => negb (Z.eqb (fst x) 0)) xs.
 
 (** No hidden pre-activation is zero. *)
-Definition pres_nonzero (pres : list (list (Z * Z))) : bool := forallb nonzero_q pres.
+Definition pres_nonzero (pres : list (list (Z * Z))) : bool := forallb all_nonzero_q pres.
 
 (** The activation pattern: which hidden neurons are active. *)
 Definition pattern_of (pres : list (list (Z * Z))) : list (list bool) :=
