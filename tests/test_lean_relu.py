@@ -171,7 +171,8 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
     recursive = {d.name for d in relu_defs() if calls(d.body, d.name)}
     assert recursive == {
         "reluVecQ", "layerVals", "reluForward", "allNonzeroQ", "presNonzero", "batchNonzero",
-        "maskDual", "reluDual", "reluJacMinor", "tangentVanishesRelu", "tangentsVanishRelu",
+        "maskDual", "reluDual", "maskVals", "addScaledRow", "backRows", "scaleEach", "reluBack",
+        "reluJacMinor", "tangentVanishesRelu", "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
         "strictlyIncreasing", "natRange", "onesQ", "memNat", "nodupNat", "allPosQ", "permsOk",
         "gatherRow", "symLayer", "applySym",

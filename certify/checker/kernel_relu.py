@@ -201,24 +201,67 @@ def batch_patterns(
     return [pattern_of(relu_eval(widths, th, x)[1]) for x in batch]
 
 
-def relu_jac_entry(
-    p: int,
-    widths: list[int],
-    pats_all: list[list[list[bool]]],
-    th_m: list[int],
-    batch_m: list[list[int]],
-    row: tuple[int, int],
-    c: int,
-) -> int:
-    """d F_theta(z_s)[k] / d theta_c mod p for row = (s, k): one forward-mode pass mod p with
-    the activation pattern of z_s fixed."""
-    ar = arith_mod(p)
-    x = nth_row(batch_m, row[0])
-    out = relu_dual(
-        ar, first_width(widths), drop_n(1, widths), nth_row(pats_all, row[0]), th_m,
-        unit_vec(ar, len(th_m), c), x, zeros(ar, len(x)),
+def mask_vals(ar: Arith[A], pat: list[bool], xs: list[A]) -> list[A]:
+    """ReLU with a fixed pattern on plain values: x where active, 0 elsewhere."""
+    return [x if b else ar.zero for b, x in zip(pat, xs)]
+
+
+def add_scaled_row(ar: Arith[A], z: A, r: list[A], acc: list[A]) -> list[A]:
+    """z * r + acc entrywise, to the shorter length."""
+    return [ar.add(ar.mul(z, x), y) for x, y in zip(r, acc)]
+
+
+def back_rows(ar: Arith[A], rowlen: int, g: list[A], th: list[A], acc: list[A]) -> list[A]:
+    """acc + sum_i g[i] * (row i of th), rows of rowlen parameters: W^T g (with the bias
+    column last)."""
+    for gi in g:
+        acc = add_scaled_row(ar, gi, take_n(rowlen, th), acc)
+        th = drop_n(rowlen, th)
+    return acc
+
+
+def scale_each(ar: Arith[A], g: list[A], hb: list[A]) -> list[A]:
+    """g[i] * hb for every neuron i, flat: the gradient of one layer's weights and biases when
+    g is the gradient of its pre-activations and hb = h ++ [1] its input."""
+    out: list[A] = []
+    for gi in g:
+        out.extend(ar.mul(gi, v) for v in hb)
+    return out
+
+
+def back_layer(
+    ar: Arith[A], prev: int, hb: list[A], g: list[A], th: list[A]
+) -> tuple[list[A], list[A]]:
+    """(gradient of a layer's parameters, gradient of its input h) from the gradient g of its
+    pre-activations W h + b."""
+    return scale_each(ar, g, hb), take_n(prev, back_rows(ar, prev + 1, g, th, zeros(ar, prev + 1)))
+
+
+def relu_back(
+    ar: Arith[A],
+    prev: int,
+    rest: list[int],
+    pats: list[list[bool]],
+    th: list[A],
+    h: list[A],
+    k: int,
+) -> tuple[list[A], list[A]]:
+    """(dF_k/dtheta for the layers of widths `rest`, dF_k/dh) by reverse mode with the
+    activation pattern `pats` fixed: the gradient of output k at theta whenever `pats` is the
+    pattern of the input and no pre-activation is zero."""
+    if not rest:
+        return [], []
+    d, rest2 = rest[0], rest[1:]
+    hb = [*h, ar.one]
+    if not rest2:
+        return back_layer(ar, prev, hb, unit_vec(ar, d, k), th)
+    pat = nth_row(pats, 0)
+    grest, gh = relu_back(
+        ar, d, rest2, drop_n(1, pats), drop_n(d * (prev + 1), th),
+        mask_vals(ar, pat, layer_vals(ar, prev + 1, d, th, hb)), k,
     )  # fmt: skip
-    return nth(out[1], row[1])
+    gthis, gin = back_layer(ar, prev, hb, mask_vals(ar, pat, gh), th)
+    return gthis + grest, gin
 
 
 def relu_jac_minor(
@@ -230,8 +273,18 @@ def relu_jac_minor(
     rows: list[tuple[int, int]],
     cols: list[int],
 ) -> list[list[int]]:
-    """The minor J[rows, cols] mod p of the batch Jacobian of theta -> (F_theta(z_s))_s."""
-    return [[relu_jac_entry(p, widths, pats_all, th_m, batch_m, r, c) for c in cols] for r in rows]
+    """The minor J[rows, cols] mod p of the batch Jacobian of theta -> (F_theta(z_s))_s: for
+    row (s, k), the gradient of F_k at z_s mod p by one reverse-mode pass with the pattern of
+    z_s fixed, read at the columns."""
+    ar = arith_mod(p)
+    out = []
+    for s, k in rows:
+        g = relu_back(
+            ar, first_width(widths), drop_n(1, widths), nth_row(pats_all, s), th_m,
+            nth_row(batch_m, s), k,
+        )[0]  # fmt: skip
+        out.append([nth(g, c) for c in cols])
+    return out
 
 
 def check_relu_rank_lower(inst: ReluInstance, w: ReluLowerWitness, r: int) -> bool:

@@ -132,20 +132,72 @@ Fixpoint nth_row_int (rows : list (list int)) (i : nat) : list int :=
   | _ :: rows', S i' => nth_row_int rows' i'
   end.
 
-(** [d F_theta(z_s)[k] / d theta_c mod p] for [row = (s, k)], pattern of [z_s] fixed. *)
-Definition relu_jac_entry (p : Z) (widths : list nat) (pats_all : list (list (list bool)))
-    (th_m : list int) (batch_m : list (list int)) (row : nat * nat) (c : nat) : Z :=
-  let ar := arith_mod (Uint63.of_Z p) in
-  let x := nth_row_int batch_m (fst row) in
-  let out := relu_dual ar (first_width widths) (tl widths) (nth (fst row) pats_all []) th_m
-               (unit_vec ar (length th_m) c) x (zeros ar (length x)) in
-  Uint63.to_Z (nth_int (snd out) (snd row)).
+Section Back.
+Context {A : Type} (ar : arith A).
 
-(** The minor [J[rows, cols] mod p] of the batch Jacobian. *)
+(** ReLU with a fixed pattern on plain values. *)
+Fixpoint mask_vals (pat : list bool) (xs : list A) : list A :=
+  match pat, xs with
+  | b :: pat', x :: xs' => (if b then x else zero ar) :: mask_vals pat' xs'
+  | _, _ => []
+  end.
+
+(** [z * r + acc] entrywise, to the shorter length. *)
+Fixpoint add_scaled_row (z : A) (r acc : list A) : list A :=
+  match r, acc with
+  | x :: r', y :: acc' => add ar (mul ar z x) y :: add_scaled_row z r' acc'
+  | _, _ => []
+  end.
+
+(** [acc + sum_i g[i] * (row i of th)]: [W^T g] with the bias column last. *)
+Fixpoint back_rows (rowlen : nat) (g th acc : list A) : list A :=
+  match g with
+  | [] => acc
+  | gi :: g' => back_rows rowlen g' (drop_n rowlen th) (add_scaled_row gi (take_n rowlen th) acc)
+  end.
+
+(** [g[i] * hb] for every neuron [i], flat: the gradient of one layer's parameters. *)
+Fixpoint scale_each (g hb : list A) : list A :=
+  match g with
+  | [] => []
+  | gi :: g' => map (fun v => mul ar gi v) hb ++ scale_each g' hb
+  end.
+
+(** (gradient of a layer's parameters, gradient of its input) from that of its
+    pre-activations. *)
+Definition back_layer (prev : nat) (hb g th : list A) : list A * list A :=
+  (scale_each g hb, take_n prev (back_rows (prev + 1) g th (zeros ar (prev + 1)))).
+
+(** [(dF_k/dtheta, dF_k/dh)] by reverse mode with the pattern [pats] fixed. *)
+Fixpoint relu_back (prev : nat) (rest : list nat) (pats : list (list bool)) (th h : list A)
+    (k : nat) : list A * list A :=
+  match rest with
+  | [] => ([], [])
+  | d :: rest' =>
+      let hb := h ++ [one ar] in
+      match rest' with
+      | [] => back_layer prev hb (unit_vec ar d k) th
+      | _ :: _ =>
+          let pat := hd [] pats in
+          let '(grest, gh) := relu_back d rest' (tl pats) (drop_n (d * (prev + 1)) th)
+                                (mask_vals pat (layer_vals ar (prev + 1) d th hb)) k in
+          let '(gthis, gin) := back_layer prev hb (mask_vals pat gh) th in
+          (gthis ++ grest, gin)
+      end
+  end.
+
+End Back.
+
+(** The minor [J[rows, cols] mod p] of the batch Jacobian: for row [(s, k)] one reverse-mode
+    pass mod p with the pattern of [z_s] fixed, read at the columns. *)
 Definition relu_jac_minor (p : Z) (widths : list nat) (pats_all : list (list (list bool)))
     (th_m : list int) (batch_m : list (list int)) (rows : list (nat * nat)) (cols : list nat)
   : list (list Z) :=
-  map (fun r => map (fun c => relu_jac_entry p widths pats_all th_m batch_m r c) cols) rows.
+  let ar := arith_mod (Uint63.of_Z p) in
+  map (fun r =>
+         let g := fst (relu_back ar (first_width widths) (tl widths) (nth (fst r) pats_all [])
+                         th_m (nth_row_int batch_m (fst r)) (snd r)) in
+         map (fun c => Uint63.to_Z (nth_int g c)) cols) rows.
 
 (** rank over Q of the Jacobian of [theta -> (F_theta(z))_(z in batch)] at theta is [>= r]. *)
 Definition check_relu_rank_lower (inst : relu_instance) (w : relu_lower_witness) (r : nat)

@@ -153,26 +153,73 @@ def batchPatterns (widths : List Nat) (th : List (Int × Int)) (batch : List (Li
     List (List (List Bool)) :=
   batch.map (fun x => patternOf (reluEval widths th x).2)
 
-/-- `reluJacEntry p widths patsAll thM batchM row c` is `∂ F_θ(z_s)[k] / ∂ θ_c mod p` for
-`row = (s, k)`: one forward-mode pass mod `p` with the pattern of `z_s` fixed (`thM`, `batchM`
-already reduced mod `p`). -/
-def reluJacEntry (p : Int) (widths : List Nat) (patsAll : List (List (List Bool)))
-    (thM : List Int) (batchM : List (List Int)) (row : Nat × Nat) (c : Nat) : Int :=
-  let ar := arithMod p
-  let x := nthRow batchM row.1
-  nth (reluDual ar (firstWidth widths) (dropN 1 widths) (nthRow patsAll row.1) thM
-    (unitVec ar thM.length c) x (zeros ar x.length)).2 row.2
+/-- `maskVals ar pat xs` is ReLU with the fixed pattern `pat` on plain values: `x` where active,
+`0` elsewhere (over the shorter list). -/
+def maskVals {α : Type} (ar : Arith α) (pat : List Bool) (xs : List α) : List α :=
+  match pat, xs with
+  | b :: pat', x :: xs' => (cond b x ar.zero) :: maskVals ar pat' xs'
+  | _, _ => []
+termination_by structural pat
+
+/-- `addScaledRow ar z r acc` is `z * r + acc` entrywise, over the shorter of `r` and `acc`. -/
+def addScaledRow {α : Type} (ar : Arith α) (z : α) (r acc : List α) : List α :=
+  match r, acc with
+  | x :: r', y :: acc' => (ar.add (ar.mul z x) y) :: addScaledRow ar z r' acc'
+  | _, _ => []
+termination_by structural r
+
+/-- `backRows ar rowlen g th acc` is `acc + Σ_i g[i] * (row i of th)` for rows of `rowlen`
+parameters: `Wᵀ g` with the bias column last. -/
+def backRows {α : Type} (ar : Arith α) (rowlen : Nat) (g th acc : List α) : List α :=
+  match g with
+  | [] => acc
+  | gi :: g' => backRows ar rowlen g' (dropN rowlen th) (addScaledRow ar gi (takeN rowlen th) acc)
+termination_by structural g
+
+/-- `scaleEach ar g hb` is `g[i] * hb` for every neuron `i`, flat: the gradient of one layer's
+weights and biases when `g` is the gradient of its pre-activations and `hb = h ++ [1]`. -/
+def scaleEach {α : Type} (ar : Arith α) (g hb : List α) : List α :=
+  match g with
+  | [] => []
+  | gi :: g' => hb.map (fun v => ar.mul gi v) ++ scaleEach ar g' hb
+termination_by structural g
+
+/-- `backLayer ar prev hb g th` is `(gradient of a layer's parameters, gradient of its input h)`
+from the gradient `g` of its pre-activations `W h + b`. -/
+def backLayer {α : Type} (ar : Arith α) (prev : Nat) (hb g th : List α) : List α × List α :=
+  (scaleEach ar g hb, takeN prev (backRows ar (prev + 1) g th (zeros ar (prev + 1))))
+
+/-- `reluBack ar prev rest pats th h k` is `(∂F_k/∂θ for the layers of widths rest, ∂F_k/∂h)`
+by reverse mode with the activation pattern `pats` fixed: the gradient of output `k` at `θ`
+whenever `pats` is the pattern of the input and no pre-activation is zero. -/
+def reluBack {α : Type} (ar : Arith α) (prev : Nat) (rest : List Nat) (pats : List (List Bool))
+    (th h : List α) (k : Nat) : List α × List α :=
+  match rest with
+  | [] => ([], [])
+  | d :: rest' =>
+    let hb := h ++ [ar.one]
+    let pat := nthRow pats 0
+    cond rest'.isEmpty (backLayer ar prev hb (unitVec ar d k) th)
+      (match reluBack ar d rest' (dropN 1 pats) (dropN (d * (prev + 1)) th)
+          (maskVals ar pat (layerVals ar (prev + 1) d th hb)) k with
+        | (grest, gh) =>
+          match backLayer ar prev hb (maskVals ar pat gh) th with
+          | (gthis, gin) => (gthis ++ grest, gin))
+termination_by structural rest
 
 /-- `reluJacMinor p widths patsAll thM batchM rows cols` is the minor `J[rows, cols] mod p` of
-the batch Jacobian `J` of `θ ↦ (F_θ(z_s))_s`. -/
+the batch Jacobian `J` of `θ ↦ (F_θ(z_s))_s`: for the row `(s, k)`, the gradient of `F_k` at
+`z_s` mod `p` by one reverse-mode pass with the pattern of `z_s` fixed, read at the columns
+(`thM`, `batchM` already reduced mod `p`). -/
 def reluJacMinor (p : Int) (widths : List Nat) (patsAll : List (List (List Bool)))
     (thM : List Int) (batchM : List (List Int)) (rows : List (Nat × Nat)) (cols : List Nat) :
     List (List Int) :=
   match rows with
   | [] => []
   | r :: rows' =>
-    (cols.map (fun c => reluJacEntry p widths patsAll thM batchM r c)) ::
-      reluJacMinor p widths patsAll thM batchM rows' cols
+    let g := (reluBack (arithMod p) (firstWidth widths) (dropN 1 widths) (nthRow patsAll r.1) thM
+      (nthRow batchM r.1) r.2).1
+    (cols.map (fun c => nth g c)) :: reluJacMinor p widths patsAll thM batchM rows' cols
 termination_by structural rows
 
 /-- `checkReluRankLower inst w r` holds when the rank over `ℚ` of the Jacobian of
