@@ -172,7 +172,7 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
     assert recursive == {
         "reluVecQ", "layerVals", "reluForward", "allNonzeroQ", "presNonzero", "batchNonzero",
         "maskDual", "reluDual", "maskVals", "addScaledRow", "backRows", "scaleEach", "reluBack",
-        "reluJacMinor", "tangentVanishesRelu", "tangentsVanishRelu",
+        "reluJacMinor", "gradKills", "outputsKill", "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
         "strictlyIncreasing", "natRange", "onesQ", "memNat", "nodupNat", "allPosQ", "permsOk",
         "gatherRow", "symLayer", "applySym",
@@ -427,3 +427,27 @@ def test_the_relu_templates_refuse_a_missing_variable():
     for t in (RANK_TEMPLATE, EQUIV_TEMPLATE):
         with pytest.raises(jinja2.UndefinedError):
             JINJA.get_template(t.name).render(module="M", widths="[1, 1]")
+
+
+def lean_outputs_kill(inst, pats, x, ts, k, count):
+    if count == 0:
+        return True
+    w = inst.widths
+    g = R.relu_back(K.ARITH_Q, K.first_width(w), K.drop_n(1, w), pats, inst.theta, x, k)[0]
+    return R.grad_kills(g, ts) and lean_outputs_kill(inst, pats, x, ts, k + 1, count - 1)
+
+
+def test_the_lean_outputs_kill_agrees_with_the_python_twin():
+    rng = random.Random(13)
+    for _ in range(200):
+        widths = [rng.randrange(1, 3) for _ in range(rng.randrange(2, 5))]
+        n = K.n_params(widths, True)
+        inst = R.ReluInstance(
+            widths, [(rng.randrange(-3, 4), rng.randrange(1, 3)) for _ in range(n)]
+        )
+        x = [(rng.randrange(-3, 4), 1) for _ in range(widths[0])]
+        pats = R.pattern_of(R.relu_eval(widths, inst.theta, x)[1])
+        ts = [[rng.randrange(-1, 2) * rng.randrange(2) for _ in range(n)] for _ in range(2)]
+        k, count = rng.randrange(2), rng.randrange(widths[-1] + 1)
+        want = R.outputs_kill(inst, pats, x, ts, k, count)
+        assert lean_outputs_kill(inst, pats, x, ts, k, count) == want

@@ -219,24 +219,34 @@ Definition check_relu_rank_lower (inst : relu_instance) (w : relu_lower_witness)
        (rl_rows w) (rl_cols w))
     (rl_inv w).
 
-(** [d/ds F_(theta + s t)(z) = 0] exactly (pattern of [z] fixed) at every [z] in the batch. *)
-Fixpoint tangent_vanishes_relu (inst : relu_instance) (batch : list (list (Z * Z)))
-    (t : list Z) : bool :=
+(** Every tangent is orthogonal to the exact gradient [g] over Q. *)
+Fixpoint grad_kills (g : list (Z * Z)) (ts : list (list Z)) : bool :=
+  match ts with
+  | [] => true
+  | t :: ts' => Z.eqb (fst (dot arith_q g (ints_q t))) 0 && grad_kills g ts'
+  end.
+
+(** [grad_kills] for the exact gradients (reverse mode over Q, pattern fixed) of the outputs
+    [k, ..., k + count - 1] at [x]. *)
+Fixpoint outputs_kill (inst : relu_instance) (pats : list (list bool)) (x : list (Z * Z))
+    (ts : list (list Z)) (k count : nat) : bool :=
+  match count with
+  | O => true
+  | S c =>
+      grad_kills (fst (relu_back arith_q (first_width (ri_widths inst)) (tl (ri_widths inst))
+                         pats (ri_theta inst) x k)) ts &&
+      outputs_kill inst pats x ts (S k) c
+  end.
+
+(** Every tangent lies in the kernel of the batch Jacobian (exactly, pattern fixed). *)
+Fixpoint tangents_vanish_relu (inst : relu_instance) (batch : list (list (Z * Z)))
+    (ts : list (list Z)) : bool :=
   match batch with
   | [] => true
   | x :: batch' =>
-      let pats := pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) x)) in
-      all_zero_q (snd (relu_dual arith_q (first_width (ri_widths inst)) (tl (ri_widths inst))
-                         pats (ri_theta inst) (ints_q t) x (zeros arith_q (length x)))) &&
-      tangent_vanishes_relu inst batch' t
-  end.
-
-(** [tangent_vanishes_relu] for every tangent. *)
-Fixpoint tangents_vanish_relu (inst : relu_instance) (batch : list (list (Z * Z)))
-    (ts : list (list Z)) : bool :=
-  match ts with
-  | [] => true
-  | t :: ts' => tangent_vanishes_relu inst batch t && tangents_vanish_relu inst batch ts'
+      outputs_kill inst (pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) x))) x ts
+        0 (last_width (ri_widths inst)) &&
+      tangents_vanish_relu inst batch' ts
   end.
 
 (** The tangents are independent vectors in the kernel of the batch Jacobian at theta, so

@@ -242,27 +242,38 @@ def checkReluRankLower (inst : ReluInstance) (w : ReluLowerWitness) (r : Nat) : 
       (ratsMod w.p inst.theta w.thetaInv) (actsMod w.p w.batch w.batchInv) w.rows w.cols)
     w.inv
 
-/-- `tangentVanishesRelu inst batch t` holds when `d/ds F_{θ + s t}(z) = 0` exactly (over `ℚ`,
-the pattern of `z` fixed) at every point `z` of `batch`. -/
-def tangentVanishesRelu (inst : ReluInstance) (batch : List (List (Int × Int))) (t : List Int) :
-    Bool :=
+/-- `gradKills g ts` holds when every tangent `t` of `ts` is orthogonal to the exact gradient
+`g`: `g · t = 0` over `ℚ`. -/
+def gradKills (g : List (Int × Int)) (ts : List (List Int)) : Bool :=
+  match ts with
+  | [] => true
+  | t :: ts' => decide ((dot arithQ g (intsQ t)).1 = 0) && gradKills g ts'
+termination_by structural ts
+
+/-- `outputsKill inst pats x ts k count` is `gradKills` for the exact gradients (reverse mode
+over `ℚ`, pattern `pats` fixed) of the outputs `k, k + 1, …, k + count - 1` at `x`. -/
+def outputsKill (inst : ReluInstance) (pats : List (List Bool)) (x : List (Int × Int))
+    (ts : List (List Int)) (k count : Nat) : Bool :=
+  match count with
+  | 0 => true
+  | c + 1 =>
+    gradKills (reluBack arithQ (firstWidth inst.widths) (dropN 1 inst.widths) pats inst.theta x
+      k).1 ts &&
+    outputsKill inst pats x ts (k + 1) c
+termination_by structural count
+
+/-- `tangentsVanishRelu inst batch ts` holds when `d/ds F_{θ + s t}(z) = 0` exactly (over `ℚ`,
+the pattern of `z` fixed) for every tangent `t` of `ts` and every point `z` of `batch`: each
+tangent lies in the kernel of the batch Jacobian. -/
+def tangentsVanishRelu (inst : ReluInstance) (batch : List (List (Int × Int)))
+    (ts : List (List Int)) : Bool :=
   match batch with
   | [] => true
   | x :: batch' =>
-    allZeroQ (reluDual arithQ (firstWidth inst.widths) (dropN 1 inst.widths)
-      (patternOf (reluEval inst.widths inst.theta x).2) inst.theta (intsQ t) x
-      (zeros arithQ x.length)).2 &&
-    tangentVanishesRelu inst batch' t
+    outputsKill inst (patternOf (reluEval inst.widths inst.theta x).2) x ts 0
+      (lastWidth inst.widths) &&
+    tangentsVanishRelu inst batch' ts
 termination_by structural batch
-
-/-- `tangentsVanishRelu inst batch ts` holds when `tangentVanishesRelu inst batch t` holds for
-every tangent `t` of `ts`. -/
-def tangentsVanishRelu (inst : ReluInstance) (batch : List (List (Int × Int)))
-    (ts : List (List Int)) : Bool :=
-  match ts with
-  | [] => true
-  | t :: ts' => tangentVanishesRelu inst batch t && tangentsVanishRelu inst batch ts'
-termination_by structural ts
 
 /-- `checkReluRankUpper inst batch w u` holds when the `s` tangents `w.tangents` are independent
 vectors in the kernel of the batch Jacobian at `θ` (exactly; no batch point on a bent
