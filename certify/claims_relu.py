@@ -44,11 +44,12 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
     cites = [LOWER_CITE]
     if H and u is not None and u < D:
         parts.append(
-            f"Kernel-checked: the {H} positive-scaling tangents (w_in(v), b_v, -w_out(v)) of the "
-            f"hidden neurons are independent and annihilate the batch Jacobian exactly, so its "
-            f"rank is <= {u} = D - H. Cited, not kernel-checked: the scaling symmetry acts at "
-            f"every point and input, so the functional dimension at theta is <= D - H for every "
-            f"batch."
+            f"Kernel-checked: {H} independent integer vectors annihilate the batch Jacobian "
+            f"exactly (exact gradients over Q at every batch point), so its rank is <= {u} = "
+            f"D - H; checked by the Python checker: they are the positive-scaling tangents "
+            f"(w_in(v), b_v, -w_out(v)) of the {H} hidden neurons. Cited, not kernel-checked: the "
+            f"scaling symmetry acts at every point and input, so the functional dimension at "
+            f"theta is <= D - H for every batch."
         )
         cites.append(SCALING)
     elif u == D:
