@@ -400,3 +400,54 @@ def test_a_batch_point_on_a_hyperplane_exits_2_without_a_bundle(tmp_path: Path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "'certificate[0].batch[0]'" in r.stderr and "hyperplane" in r.stderr
     assert not out.exists()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.integers(1, 3), min_size=1, max_size=2),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+    st.booleans(),
+)
+def test_the_equivalence_kernel_accepts_only_equal_functions(hidden, seed, pick, perturb):
+    """Soundness of check_relu_equiv beyond generated witnesses: random point sets (a random
+    part of the true kinks plus random points) for theta against itself or a perturbed copy;
+    whenever the kernel twin accepts, the two functions agree at many other points."""
+    import random as _random
+
+    from certify.checker import kernel_relu as KR
+    from certify.models.relu import breakpoints
+
+    widths = [1, *hidden, 1]
+    spec = spec_of(widths, {"seed": seed})
+    th1 = list(spec.theta)
+    rng = _random.Random(pick)
+    th2 = list(th1)
+    if perturb:
+        i = rng.randrange(len(th2))
+        th2[i] += rng.choice((-1, 1))
+    kinks = breakpoints(widths, th1) + breakpoints(widths, th2)
+    pts = {k for k in kinks if rng.random() < 0.8}
+    pts |= {Fraction(rng.randrange(-40, 41), rng.randrange(1, 5)) for _ in range(rng.randrange(4))}
+    pts = sorted(pts)
+    q = [(t.numerator, t.denominator) for t in th1]
+    q2 = [(t.numerator, t.denominator) for t in th2]
+    accepted = KR.check_relu_equiv(KR.ReluInstance(widths, q), q2, [(t.numerator, t.denominator)
+                                                                     for t in pts])  # fmt: skip
+    if accepted:
+        for k in range(-60, 61):
+            x = Fraction(k, 4)
+            assert plain_f(widths, th1, x) == plain_f(widths, th2, x)
+
+
+def test_a_false_equivalence_claim_or_result_is_rejected_by_the_checker():
+    cert = make([1, 1, 1, 1], HIDDEN_PARAMS, HIDDEN_OTHER, EQUIV)
+    for edit in (
+        lambda c: c["claim"].__setitem__("text", c["claim"]["text"].replace("hidden", "a")),
+        lambda c: c["result"].__setitem__("symmetry", "permutation-scaling"),
+        lambda c: c["result"].__setitem__("pieces", 99),
+        lambda c: c["result"].__setitem__("equivalent", False),
+    ):
+        bad = copy.deepcopy(cert)
+        edit(bad)
+        assert check_certificate(bad)
