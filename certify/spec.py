@@ -253,10 +253,14 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     from certify.spec_relu import ReLUNet, check_relu_requests
 
     other = None
-    if isinstance(mlp, ReLUNet) or "other" in data:
+    if isinstance(mlp, ReLUNet):
         other = check_relu_requests(data, mlp, theta, certs_raw, certs, src)
-    elif any(req.batch is not None for req in certs) or "equiv" in kinds:
-        raise SpecError(src, "network.family", "relu (certificate kind equiv, or a batch)")
+    elif any(req.batch is not None for req in certs):
+        raise SpecError(src, "network.family", "relu (a certificate with a batch)")
+    elif isinstance(mlp, (MLP, ResNet)) and "equiv" in kinds:
+        raise SpecError(src, "network.family", "relu (certificate kind equiv)")
+    elif isinstance(mlp, (MLP, ResNet)) and "other" in data:
+        raise SpecError(src, "other", "only with a network of family relu")
     return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other)
 
 

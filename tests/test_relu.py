@@ -379,6 +379,11 @@ def test_claiming_a_hidden_symmetry_when_a_group_element_exists_is_rejected():
          "certificate[0].kind"),
         ({"network": {"family": "mlp", "widths": [1, 2, 1], "activation": "t^2"},
           "certificate": [{"kind": "rank", "batch": [[1]]}]}, "network.family"),
+        ({"network": {"family": "mlp", "widths": [1, 2, 1], "activation": "t^2"},
+          "certificate": [{"kind": "equiv"}]}, "network.family"),
+        ({"network": {"family": "mlp", "widths": [1, 2, 1], "activation": "t^2"},
+          "other": {"seed": 1}}, "other"),
+        ({"network": {"family": "relu", "widths": [1, 2, 1]}, "other": {"seed": 1}}, "other"),
     ],
 )  # fmt: skip
 def test_bad_relu_specs_name_the_field(data, field):
