@@ -171,7 +171,7 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
     recursive = {d.name for d in relu_defs() if calls(d.body, d.name)}
     assert recursive == {
         "reluVecQ", "layerVals", "reluForward", "allNonzeroQ", "presNonzero", "batchNonzero",
-        "maskDual", "reluDual", "maskVals", "addScaledRow", "backRows", "scaleEach", "reluBack",
+        "maskVals", "addScaledRow", "backRows", "scaleEach", "reluBack",
         "reluJacMinor", "gradKills", "outputsKill", "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
         "strictlyIncreasing", "natRange", "onesQ", "memNat", "nodupNat", "allPosQ", "permsOk",
@@ -219,23 +219,22 @@ def test_every_relu_def_and_structure_has_a_docstring():
 
 # Python transcriptions, clause by clause, of the Lean defs whose shape differs from the loops
 # of the twin (structural recursion, `cond rest'.isEmpty`, `nthRow _ 0`, `dropN 1`).
-def lean_relu_dual(ar, prev, rest, pats, th, dth, h, dh):
+def lean_relu_back(ar, prev, rest, pats, th, h, k):
+    """Clause by clause: `match rest`, `let hb`, `let pat := nthRow pats 0`, `cond
+    rest'.isEmpty`, then the two nested matches of the recursive case."""
     if not rest:
-        return (h, dh)
+        return ([], [])
     d, rest2 = rest[0], rest[1:]
-    pre, dpre = K.layer_dual(ar, prev + 1, d, th, dth, [*h, ar.one], [*dh, ar.zero])
+    hb = [*h, ar.one]
+    pat = K.nth_row(pats, 0)
     if not rest2:
-        return (pre, dpre)
-    h2, dh2 = lean_mask_dual(ar, K.nth_row(pats, 0), pre, dpre)
-    return lean_relu_dual(ar, d, rest2, K.drop_n(1, pats), K.drop_n(d * (prev + 1), th),
-                          K.drop_n(d * (prev + 1), dth), h2, dh2)  # fmt: skip
-
-
-def lean_mask_dual(ar, pat, hs, dhs):
-    if pat and hs and dhs:
-        vs, dvs = lean_mask_dual(ar, pat[1:], hs[1:], dhs[1:])
-        return ([hs[0] if pat[0] else ar.zero, *vs], [dhs[0] if pat[0] else ar.zero, *dvs])
-    return ([], [])
+        return R.back_layer(ar, prev, hb, K.unit_vec(ar, d, k), th)
+    below = R.mask_vals(ar, pat, R.layer_vals(ar, prev + 1, d, th, hb))
+    grest, gh = lean_relu_back(
+        ar, d, rest2, K.drop_n(1, pats), K.drop_n(d * (prev + 1), th), below, k
+    )
+    gthis, gin = R.back_layer(ar, prev, hb, R.mask_vals(ar, pat, gh), th)
+    return (gthis + grest, gin)
 
 
 def lean_relu_forward(prev, rest, th, h):
@@ -273,7 +272,7 @@ def lean_apply_sym(prev, rest, perms, scales, perm_prev, scale_prev, th):
     return here + rest_out
 
 
-def test_the_lean_relu_dual_and_forward_agree_with_the_python_twin_on_edge_cases():
+def test_the_lean_relu_back_and_forward_agree_with_the_python_twin_on_edge_cases():
     rng = random.Random(5)
     P = 2147483647
     ar = K.arith_mod(P)
@@ -288,8 +287,10 @@ def test_the_lean_relu_dual_and_forward_agree_with_the_python_twin_on_edge_cases
                 for _ in range(rng.randrange(4))]  # fmt: skip
         h = [rng.randrange(5) for _ in range(prev + rng.choice((0, 0, 1, -1)) if prev else 0)]
         dh = [rng.randrange(5) for _ in range(len(h))]
-        want = R.relu_dual(ar, prev, rest, pats, th, dth, h, dh)
-        assert lean_relu_dual(ar, prev, rest, pats, th, dth, h, dh) == want
+        k = rng.randrange(3)
+        want = R.relu_back(ar, prev, rest, pats, th, h, k)
+        assert lean_relu_back(ar, prev, rest, pats, th, h, k) == want
+        assert len(dth) >= 0 and len(dh) == len(h)
         thq = [(v - 3, rng.randrange(1, 3)) for v in th]
         hq = [(v, 1) for v in h]
         assert lean_relu_forward(prev, rest, thq, hq) == R.relu_forward(prev, rest, thq, hq)

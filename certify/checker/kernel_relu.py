@@ -6,10 +6,11 @@ flat as for an MLP with biases: layer by layer, neuron by neuron, incoming weigh
 Three checks, each recomputing from the instance what the claim is about:
 - rank lower bound: every hidden pre-activation on the batch is recomputed exactly over Q and
   must be nonzero (so the activation pattern is constant near theta and F is a polynomial in
-  theta there); the Jacobian minor is rebuilt mod p by forward mode with that pattern fixed
-  and must have the given inverse;
-- rank upper bound on the batch: integer vectors whose directional derivative of F vanishes
-  exactly (over Q, pattern fixed) at every batch point, independent by a minor mod p;
+  theta there); the rows of the Jacobian minor are rebuilt mod p by reverse mode with that
+  pattern fixed, and the minor must have the given inverse;
+- rank upper bound on the batch: integer vectors orthogonal to the exact gradient (reverse
+  mode over Q, pattern fixed) of every output at every batch point, independent by a minor
+  mod p;
 - one-dimensional input: F_theta = F_theta2 on the whole line, from exact values at sorted
   points between which every hidden pre-activation of both networks keeps its sign (so both
   functions are affine on every piece and on the two rays); a point where they differ; a
@@ -40,7 +41,6 @@ from certify.checker.kernel import (
     first_width,
     ints_q,
     last_width,
-    layer_dual,
     n_params,
     nth,
     nth_row,
@@ -141,42 +141,6 @@ def pattern_of(pres: list[list[Rat]]) -> list[list[bool]]:
 
 def batch_nonzero(widths: list[int], th: list[Rat], batch: list[list[Rat]]) -> bool:
     return all(pres_nonzero(relu_eval(widths, th, x)[1]) for x in batch)
-
-
-# ---------------------------------------------------------------- forward mode, pattern fixed
-def mask_dual(ar: Arith[A], pat: list[bool], hs: list[A], dhs: list[A]) -> tuple[list[A], list[A]]:
-    """ReLU with a fixed pattern on dual numbers: (h, dh) where active, (0, 0) elsewhere."""
-    vs: list[A] = []
-    dvs: list[A] = []
-    for b, h, dh in zip(pat, hs, dhs):
-        vs.append(h if b else ar.zero)
-        dvs.append(dh if b else ar.zero)
-    return vs, dvs
-
-
-def relu_dual(
-    ar: Arith[A],
-    prev: int,
-    rest: list[int],
-    pats: list[list[bool]],
-    th: list[A],
-    dth: list[A],
-    h: list[A],
-    dh: list[A],
-) -> tuple[list[A], list[A]]:
-    """(F(x), d/dt F_{theta + t dth}(x + t dh)) with the activation pattern `pats` fixed:
-    the derivative of F at theta whenever `pats` is the pattern of x and no pre-activation
-    is zero (then the pattern is constant near theta)."""
-    while rest:
-        d, rest = rest[0], rest[1:]
-        pre, dpre = layer_dual(ar, prev + 1, d, th, dth, [*h, ar.one], [*dh, ar.zero])
-        if not rest:
-            return pre, dpre
-        h, dh = mask_dual(ar, nth_row(pats, 0), pre, dpre)
-        pats = drop_n(1, pats)
-        th, dth = drop_n(d * (prev + 1), th), drop_n(d * (prev + 1), dth)
-        prev = d
-    return h, dh
 
 
 def relu_shape_ok(widths: list[int], th: list[Rat], batch: list[list[Rat]]) -> bool:

@@ -1,7 +1,8 @@
 """Exact semantics of ReLU networks for the generator (untrusted; math.md §3).
 
 Forward evaluation in Fractions, Jacobian rows mod p by backpropagation with the activation
-pattern fixed (a different algorithm from the kernels' forward mode), the positive-scaling
+pattern fixed (written apart from the kernels' reverse mode, on (W, b) matrices; the tests
+cross-check both with exact finite differences), the positive-scaling
 tangents, the breakpoints of a one-dimensional network, and an exact search for a
 permutation-and-positive-scaling group element mapping one parameter vector to another."""
 

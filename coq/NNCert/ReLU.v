@@ -1,5 +1,5 @@
 (** ReLU networks [F = A_L o ReLU o ... o ReLU o A_1] (math.md §3): exact evaluation over Q,
-    forward mode with the activation pattern fixed, and the rank, equivalence and symmetry
+    reverse mode with the activation pattern fixed, and the rank, equivalence and symmetry
     checks. Python twin: certify/checker/kernel_relu.py; Lean twin: lean/NNCert/ReLU.lean.
     Parameter layout as an MLP with biases: layer by layer, neuron by neuron, the incoming
     weights then the bias. Rationals are unnormalised pairs [(num, den)] with [den > 0]. *)
@@ -77,38 +77,6 @@ Definition pattern_of (pres : list (list (Z * Z))) : list (list bool) :=
 Definition batch_nonzero (widths : list nat) (th : list (Z * Z)) (batch : list (list (Z * Z)))
   : bool :=
   forallb (fun x => pres_nonzero (snd (relu_eval widths th x))) batch.
-
-(** * Forward mode with the pattern fixed *)
-
-Section Generic.
-Context {A : Type} (ar : arith A).
-
-(** ReLU with a fixed pattern on dual numbers. *)
-Fixpoint mask_dual (pat : list bool) (hs dhs : list A) : list A * list A :=
-  match pat, hs, dhs with
-  | b :: pat', h :: hs', dh :: dhs' =>
-      let '(vs, dvs) := mask_dual pat' hs' dhs' in
-      ((if b then h else zero ar) :: vs, (if b then dh else zero ar) :: dvs)
-  | _, _, _ => ([], [])
-  end.
-
-(** [(F(x), dF)] with the activation pattern [pats] fixed. *)
-Fixpoint relu_dual (prev : nat) (rest : list nat) (pats : list (list bool)) (th dth h dh : list A)
-  : list A * list A :=
-  match rest with
-  | [] => (h, dh)
-  | d :: rest' =>
-      let '(pre, dpre) := layer_dual ar (prev + 1) d th dth (h ++ [one ar]) (dh ++ [zero ar]) in
-      match rest' with
-      | [] => (pre, dpre)
-      | _ :: _ =>
-          let '(h', dh') := mask_dual (hd [] pats) pre dpre in
-          relu_dual d rest' (tl pats) (drop_n (d * (prev + 1)) th) (drop_n (d * (prev + 1)) dth)
-            h' dh'
-      end
-  end.
-
-End Generic.
 
 (** Well-formed instance and batch. *)
 Definition relu_shape_ok (widths : list nat) (th : list (Z * Z)) (batch : list (list (Z * Z)))

@@ -1,6 +1,6 @@
 /-
 NNCert.ReLU: ReLU networks `F = A_L ∘ ReLU ∘ … ∘ ReLU ∘ A_1` (math.md §3): exact evaluation over
-`ℚ`, forward mode with the activation pattern fixed, and the rank, equivalence and symmetry
+`ℚ`, reverse mode with the activation pattern fixed, and the rank, equivalence and symmetry
 checks.
 Python twin: certify/checker/kernel_relu.py (NNCert/ReLU); Coq twin: coq/NNCert/ReLU.v.
 Same names (camelCase here), same order.
@@ -103,35 +103,6 @@ def batchNonzero (widths : List Nat) (th : List (Int × Int)) (batch : List (Lis
   | [] => true
   | x :: batch' => presNonzero (reluEval widths th x).2 && batchNonzero widths th batch'
 termination_by structural batch
-
-/-! Forward mode with the activation pattern fixed. -/
-
-/-- `maskDual ar pat hs dhs` is ReLU with the fixed pattern `pat` on the dual numbers
-`hs[i] + dhs[i] ε`: unchanged where active, `0` elsewhere (over the shortest list). -/
-def maskDual {α : Type} (ar : Arith α) (pat : List Bool) (hs dhs : List α) : List α × List α :=
-  match pat, hs, dhs with
-  | b :: pat', h :: hs', dh :: dhs' =>
-    match maskDual ar pat' hs' dhs' with
-    | (vs, dvs) => ((cond b h ar.zero) :: vs, (cond b dh ar.zero) :: dvs)
-  | _, _, _ => ([], [])
-termination_by structural pat
-
-/-- `reluDual ar prev rest pats th dth h dh` is `(F(x), d/dt F_{θ + t dθ}(x + t dh))` with the
-activation pattern `pats` (one list per hidden layer) fixed: the derivative of `F` at `θ`
-whenever `pats` is the pattern of `x` and no pre-activation is zero. -/
-def reluDual {α : Type} (ar : Arith α) (prev : Nat) (rest : List Nat) (pats : List (List Bool))
-    (th dth h dh : List α) : List α × List α :=
-  match rest with
-  | [] => (h, dh)
-  | d :: rest' =>
-    match layerDual ar (prev + 1) d th dth (h ++ [ar.one]) (dh ++ [ar.zero]) with
-    | (pre, dpre) =>
-      cond rest'.isEmpty (pre, dpre)
-        (match maskDual ar (nthRow pats 0) pre dpre with
-          | (h', dh') =>
-            reluDual ar d rest' (dropN 1 pats) (dropN (d * (prev + 1)) th)
-              (dropN (d * (prev + 1)) dth) h' dh')
-termination_by structural rest
 
 /-- `reluShapeOk widths th batch` holds when there is at least one layer, every width is
 positive, `th` has `D = Σ n_l (n_{l-1} + 1)` entries with positive denominators, and every batch
