@@ -180,6 +180,15 @@ RANK_TAMPERS = {
         "rank", c["witness"]["lower"]["rank"] + 1
     ),
     "a wrong prime": lambda c: c["witness"]["lower"].__setitem__("prime", 2147483629),
+    "a column index": lambda c: c["witness"]["lower"]["cols"].__setitem__(
+        0, next(j for j in range(9) if j not in c["witness"]["lower"]["cols"])
+    ),
+    "a row label": lambda c: c["witness"]["lower"]["rows"].__setitem__(
+        0, [c["witness"]["lower"]["rows"][1][0], 0]
+    ),
+    "a batch denominator inverse": lambda c: c["witness"]["lower"]["batch_inv"][0].__setitem__(
+        0, 2
+    ),
     "a scaling tangent": lambda c: c["witness"]["upper"]["tangents"][0].__setitem__(
         0, c["witness"]["upper"]["tangents"][0][0] + 1
     ),
