@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from certify import __version__, certificate
-from certify.checker import check_certificate, cross_check
+from certify.checker import _family, check_certificate, cross_check
 from certify.errors import BundleError, CertifyError
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
@@ -96,7 +96,14 @@ class Rendered:
 def render_certificate(cert: dict[str, Any]) -> Rendered:
     """The Coq and Lean files of a certificate (literals read back), by certificate family."""
     sha = certificate.sha256(cert)
-    if cert.get("kind") == "rank":
+    if _family(cert) == "relu":  # kinds rank and equiv of ReLU networks
+        from certify.render import relu as render_relu
+
+        module = render_relu.module_name(cert["kind"], cert["name"])
+        theorems = render_relu.theorem_names(cert)
+        coq_text = render_relu.render_prover(cert, sha, "coq")
+        lean_text = render_relu.render_prover(cert, sha, "lean")
+    elif cert.get("kind") == "rank":
         module = render_rank.module_name(cert["name"])
         theorems = ["rank_lower_check"]
         if cert["witness"].get("upper") is not None:
@@ -273,6 +280,10 @@ def summary_line(e: dict[str, Any]) -> str:
             + (f", <= {up} at theta" if up is not None else "")
             + f" (#params {r['params']}, expected {r['expected_dim']})"
         )
+    if e["kind"] == "equiv":
+        if not r["equivalent"]:
+            return f"not equivalent (they differ at x = {r['x']})"
+        return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
     if e["kind"] == "orbit":

@@ -28,14 +28,15 @@ KINDS = (
     "orbit",
     "critical",
     "implicit",
+    "equiv",
 )
-NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit")
+NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit", "equiv")
 RESNET_KINDS = ("orbit", "critical", "implicit")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
 )  # not "z": that names the activation's variable
-FAMILIES = ("mlp", "resnet")
+FAMILIES = ("mlp", "resnet", "relu")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -144,6 +145,7 @@ class CertRequest:
     field: str = "real"  # orbit: the real group or the complex one (mu_g per neuron)
     equation: str | None = None  # implicit: a polynomial in c0, c1, ... (coefficients of F)
     bias: bool = True  # implicit: False sets every bias to 0 (the bias-free parametrisation)
+    batch: tuple[tuple[Fraction, ...], ...] | None = None  # ReLU rank: a given batch Z
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class Spec:
     theta: tuple[Fraction, ...]
     param_range: int
     certificates: tuple[CertRequest, ...] = field(default=())
+    other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
 
 
 def load_spec(path: str | Path) -> Spec:
@@ -225,7 +228,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     """Validate a decoded spec (dict) and normalise it."""
     if not isinstance(data, dict):
         raise SpecError(src, "<top>", "a table of fields")
-    known = {"name", "network", "parameters", "certificate"}
+    known = {"name", "network", "parameters", "certificate", "other"}
     for k in data:
         if k not in known:
             raise SpecError(src, k, f"one of the fields {sorted(known)}", "unknown field")
@@ -262,14 +265,25 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
-    return Spec(name, src, mlp, seed, theta, prange, tuple(certs))
+    from certify.spec_relu import ReLUNet, check_relu_requests
+
+    other = None
+    if isinstance(mlp, ReLUNet):
+        other = check_relu_requests(data, mlp, theta, certs_raw, certs, src)
+    elif any(req.batch is not None for req in certs):
+        raise SpecError(src, "network.family", "relu (a certificate with a batch)")
+    elif isinstance(mlp, (MLP, ResNet)) and "equiv" in kinds:
+        raise SpecError(src, "network.family", "relu (certificate kind equiv)")
+    elif isinstance(mlp, (MLP, ResNet)) and "other" in data:
+        raise SpecError(src, "other", "only with a network of family relu")
+    return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other)
 
 
 def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
-    if net.get("family") != "resnet":
+    if net.get("family") not in ("resnet", "relu"):
         for k in net:
             if k not in {"family", "widths", "activation", "bias"}:
                 raise SpecError(
@@ -280,6 +294,10 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
         raise SpecError(src, "network.family", f"one of {list(FAMILIES)}", family)
     if family == "resnet":
         return _resnet(data, net, src)
+    if family == "relu":
+        from certify.spec_relu import parse_relu_network
+
+        return parse_relu_network(data, net, src)  # type: ignore[return-value]
     widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
     if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
         raise SpecError(
@@ -432,7 +450,9 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         allowed = {"kind", "name", "prime", "max_grid", "attempts"}
     elif kind == "implicit":
         allowed = {"kind", "name", "equation", "bias"}
-    elif kind in COMPIND_KINDS:
+    elif kind in ("rank", "equiv"):
+        allowed.add("batch")  # ReLU only; checked with the family in spec_relu
+    if kind in COMPIND_KINDS:
         allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
     for k in c:
         if k not in allowed:
@@ -463,7 +483,14 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
                 src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation
             )
     bias = _bool(c, "bias", True, src, where)
-    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci, field, equation, bias)
+    batch = None
+    if "batch" in c:
+        from certify.spec_relu import parse_batch
+
+        batch = parse_batch(c["batch"], src, f"{where}.batch")
+    return CertRequest(
+        kind, cname, prime, upper, max_grid, attempts, ci, field, equation, bias, batch
+    )
 
 
 def coefficient_names(degree: int) -> tuple[str, ...]:
@@ -654,6 +681,8 @@ def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
 
 def network_json(mlp: MLP | ResNet) -> dict[str, Any]:
     """The normalised network as canonical JSON data (rationals as strings)."""
+    if getattr(mlp, "family", None) == "relu":
+        return {"family": "relu", "widths": list(mlp.widths)}
     if isinstance(mlp, ResNet):
         return {
             "family": "resnet",

@@ -54,7 +54,7 @@ class CoqRunner:
         from certify.bundle import render_certificate
 
         self.count += 1
-        if cert.get("kind") == "rank":
+        if cert.get("kind") == "rank" and cert["instance"]["network"].get("family") != "relu":
             mod = f"{module_name(cert['name'])}_{self.count}"
             text = render_coq(cert, certificate.sha256(cert))
         else:

@@ -30,6 +30,10 @@ EXPECTED_RANKS = {
     "resnet-cubic-plus-square-critical-at": (4, 4),
     "resnet-critical-dead-layer-at": (3, 3),
     "resnet-critical-dead-layer-generic": (4, 4),
+    "relu-1-1-1": (3, 3),
+    "relu-2-2-1": (7, 7),
+    "relu-2-3-1": (10, 10),
+    "relu-2-3-1-given-batch": (9, 10),
 }
 
 
@@ -71,6 +75,9 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["resnet-critical-dead-layer"]["critical"] is True
     assert others["resnet-cubic-plus-square-critical"]["critical"] is False
     assert set(m["figures"]) == {"resnet-quadratic.png"}
+    assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
+    assert others["relu-equiv-hidden"]["symmetry"] == "hidden"
+    assert others["relu-equiv-differ"]["equivalent"] is False
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]
@@ -199,7 +206,7 @@ def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certifi
             assert not _re.search(pat, text, _re.M), f"{e['lean_file']}: {why}"
         theorems = _re.findall(r"^theorem (\w+) : (.*)$", text, _re.M)
         assert theorems and all(t[1].endswith(":= by decide +kernel") for t in theorems)
-        if e["kind"] != "rank" or "ResNetInstance" in text:
+        if e["kind"] != "rank" or "ResNetInstance" in text or "ReluInstance" in text:
             continue  # other families: read back by their own tests (test_lean_*.py)
         cert = read_certificate(text)
         assert cert["rank_lower"] == e["result"]["rank_lower"]

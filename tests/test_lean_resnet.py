@@ -217,7 +217,8 @@ def test_the_resnet_file_names_its_python_twin_and_fills_the_nncert_namespace():
 
 def test_the_library_root_imports_resnet_last():
     imports = re.findall(r"^import (\S+)$", (LEAN_DIR / "NNCert.lean").read_text(), re.M)
-    assert imports == [f"NNCert.{m}" for m in MODULES] + ["NNCert.Compind", "NNCert.ResNet"]
+    resnet = [f"NNCert.{m}" for m in MODULES] + ["NNCert.Compind", "NNCert.ResNet"]
+    assert imports[: len(resnet)] == resnet  # later families (ReLU) follow
 
 
 def test_resnet_imports_every_library_module_whose_defs_it_uses():

@@ -21,6 +21,10 @@ def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
 
 
 def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
+    if getattr(spec.network, "family", None) == "relu":  # kinds rank and equiv of ReLU nets
+        from certify.witness import relu
+
+        return relu.generate(spec, req)
     if req.kind == "rank":
         from certify.witness import rank
 

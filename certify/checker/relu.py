@@ -1,0 +1,166 @@
+"""Independent checker for ReLU certificates (kinds rank and equiv of family relu): decode
+the JSON into kernel data, run the twin of the kernel checkers (kernel_relu.py), then rebuild
+every derived field and the claim text from what was checked."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certify.checker import kernel as K
+from certify.checker import kernel_relu as KR
+from certify.checker.rank import Malformed, _dict, _int, _list, _matrix, _nats, _rat, _same
+
+
+def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
+    inst = _dict(cert["instance"], "instance")
+    net = _dict(inst["network"], "instance.network")
+    if net.get("family") != "relu" or set(net) != {"family", "widths"}:
+        raise Malformed("instance.network: expected {family: relu, widths}")
+    widths = _nats(net["widths"], "instance.network.widths")
+    theta = [_rat(t, f"instance.theta[{i}]") for i, t in enumerate(_list(inst["theta"], "th"))]
+    return KR.ReluInstance(widths, theta)
+
+
+def decode_other(cert: dict[str, Any]) -> list[K.Rat]:
+    return [
+        _rat(t, f"instance.other[{i}]") for i, t in enumerate(_list(cert["instance"]["other"], "o"))
+    ]
+
+
+def _rats(xs: Any, where: str) -> list[K.Rat]:
+    return [_rat(x, f"{where}[{i}]") for i, x in enumerate(_list(xs, where))]
+
+
+def decode_lower(w: Any) -> tuple[KR.ReluLowerWitness, int]:
+    w = _dict(w, "witness.lower")
+    rows = _matrix(w["rows"], "witness.lower.rows")
+    if not all(len(r) == 2 and min(r) >= 0 for r in rows):
+        raise Malformed("witness.lower.rows: expected [point, output] pairs of naturals")
+    batch = [_rats(z, f"witness.lower.batch[{i}]") for i, z in enumerate(_list(w["batch"], "b"))]
+    lw = KR.ReluLowerWitness(
+        p=_int(w["prime"], "witness.lower.prime"),
+        batch=batch,
+        theta_inv=[_int(x, "witness.lower.theta_inv") for x in _list(w["theta_inv"], "ti")],
+        batch_inv=_matrix(w["batch_inv"], "witness.lower.batch_inv"),
+        rows=[(r[0], r[1]) for r in rows],
+        cols=_nats(w["cols"], "witness.lower.cols"),
+        inv=_matrix(w["inverse"], "witness.lower.inverse"),
+    )
+    return lw, _int(w["rank"], "witness.lower.rank")
+
+
+def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
+    w = _dict(w, "witness.upper")
+    uw = K.UpperWitness(
+        p=_int(w["prime"], "witness.upper.prime"),
+        tangents=_matrix(w["tangents"], "witness.upper.tangents"),
+        cols=_nats(w["cols"], "witness.upper.cols"),
+        inv=_matrix(w["inverse"], "witness.upper.inverse"),
+    )
+    bound = _int(w["bound"], "witness.upper.bound")
+    if bound < 0 or w.get("kind") != "scaling":
+        raise Malformed("witness.upper: expected kind 'scaling' and a natural bound")
+    return uw, bound
+
+
+def network_of(inst: KR.ReluInstance) -> Any:
+    from certify.spec_relu import ReLUNet
+
+    if len(inst.widths) < 2 or min(inst.widths) < 1:
+        raise Malformed("instance.network.widths: at least two positive widths")
+    return ReLUNet(tuple(inst.widths))
+
+
+def fractions(xs: list[K.Rat]) -> list[Fraction]:
+    return [Fraction(a, b) for a, b in xs]
+
+
+def check(cert: dict[str, Any]) -> list[str]:
+    if cert.get("kind") == "rank":
+        return check_rank(cert)
+    if cert.get("kind") == "equiv":
+        return check_equiv(cert)
+    return [f"kind {cert.get('kind')!r}: family relu has kinds rank and equiv"]
+
+
+def check_rank(cert: dict[str, Any]) -> list[str]:
+    from certify.claims_relu import rank_claim, rank_result
+    from certify.models.relu import pattern, scaling_tangents
+
+    inst = decode_instance(cert)
+    lw, r = decode_lower(cert["witness"]["lower"])
+    up = cert["witness"].get("upper")
+    if not KR.check_relu_rank_lower(inst, lw, r):
+        return [f"lower bound: check_relu_rank_lower rejects the witness for rank {r}"]
+    net = network_of(inst)
+    u: int | None = None
+    problems = []
+    if up is not None:
+        uw, u = decode_upper(up)
+        if not KR.check_relu_rank_upper(inst, lw.batch, uw, u):
+            return [f"upper bound: check_relu_rank_upper rejects the witness for bound {u}"]
+        if uw.p != lw.p:
+            problems.append("witness.upper.prime differs from witness.lower.prime")
+        if uw.tangents != scaling_tangents(net.widths, fractions(inst.theta)):
+            problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
+    elif net.n_hidden == 0:
+        u = net.n_params
+    batch = [fractions(z) for z in lw.batch]
+    from certify.models.relu import forward
+
+    pats = len({pattern(forward(net.widths, fractions(inst.theta), z)[1]) for z in batch})
+    expect = rank_result(net, r, u, len(batch), pats)
+    if not _same(cert.get("result"), expect):
+        problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
+    if not _same(cert.get("claim"), rank_claim(net, expect, lw.p)):
+        problems.append("claim does not match the text rebuilt from the checked witness")
+    return problems
+
+
+def check_equiv(cert: dict[str, Any]) -> list[str]:
+    from certify.claims_relu import equiv_claim, equiv_result
+    from certify.models.relu import SearchExhausted, find_symmetry
+
+    inst = decode_instance(cert)
+    th2 = decode_other(cert)
+    net = network_of(inst)
+    w = _dict(cert["witness"], "witness")
+    problems: list[str] = []
+    search = None
+    if w.get("kind") == "differ":
+        if set(w) != {"kind", "x"}:
+            raise Malformed("witness: a differ witness has the fields kind and x")
+        if not KR.check_relu_differ(inst, th2, _rat(w["x"], "witness.x")):
+            return ["witness.x: check_relu_differ rejects it (the functions agree there)"]
+    elif w.get("kind") == "equivalent":
+        if not set(w) <= {"kind", "points", "perms", "scales"}:
+            raise Malformed("witness: unexpected fields")
+        pts = _rats(w["points"], "witness.points")
+        if not KR.check_relu_equiv(inst, th2, pts):
+            return ["witness.points: check_relu_equiv rejects them"]
+        if "perms" in w:
+            perms = [_nats(pm, "witness.perms") for pm in _list(w["perms"], "witness.perms")]
+            scales = [_rats(sc, "witness.scales") for sc in _list(w["scales"], "witness.scales")]
+            if not KR.check_relu_symmetry(inst, th2, perms, scales):
+                return ["witness.perms/scales: check_relu_symmetry rejects the group element"]
+            search = "found"
+        else:
+            # The claim "no group element" is the checker's own exhaustive exact search.
+            try:
+                found = find_symmetry(net.widths, fractions(inst.theta), fractions(th2))
+                search = "none" if found is None else "found"
+            except SearchExhausted:
+                search = "undecided"
+            if search == "found":
+                problems.append(
+                    "witness: a permutation-scaling group element exists but is not given"
+                )
+    else:
+        raise Malformed("witness.kind: expected 'differ' or 'equivalent'")
+    expect = equiv_result(net, w, search)
+    if not _same(cert.get("result"), expect):
+        problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
+    if not _same(cert.get("claim"), equiv_claim(net, expect)):
+        problems.append("claim does not match the text rebuilt from the checked witness")
+    return problems

@@ -1,0 +1,139 @@
+"""Claim texts and result fields of ReLU certificates (math.md §3).
+
+Shared by the generator (which writes them) and the checker (which rebuilds them from what it
+checked and compares exactly), so no sentence can say more than what was checked or cited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
+SCALING = "math.md §3: positive scaling of a hidden neuron preserves F (ReLU(lam a) = lam ReLU(a))"
+GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)"
+WIDTH_ONE = "math.md §3: width-one layers break identifiability"
+
+
+def rank_result(net: Any, r: int, u: int | None, batch_size: int, patterns: int) -> dict[str, Any]:
+    D, H = net.n_params, net.n_hidden
+    return {
+        "params": D,
+        "symmetry_dim": H,
+        "expected_dim": D - H,
+        "rank_lower": r,
+        "rank_upper_at_point": u,
+        "rank_at_point": r if u == r else None,
+        "batch_size": batch_size,
+        "activation_patterns": patterns,
+        "grillo_montufar": net.grillo_montufar(),
+    }
+
+
+def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
+    D, H, r = result["params"], result["symmetry_dim"], result["rank_lower"]
+    u = result["rank_upper_at_point"]
+    parts = [
+        f"Kernel-checked: for the ReLU network with widths {list(net.widths)} at the given "
+        f"rational point theta, no hidden pre-activation vanishes at the "
+        f"{result['batch_size']} batch points ({result['activation_patterns']} distinct "
+        f"activation patterns; recomputed exactly), and the Jacobian of theta -> "
+        f"(F_theta(z))_z on the batch, with that activation pattern fixed, has a nonsingular "
+        f"{r}x{r} minor mod {p}; so the rank of the parametrisation at theta (its functional "
+        f"dimension there) is >= {r}, and >= {r} on a neighbourhood of theta (D = {D} "
+        f"parameters)."
+    ]
+    cites = [LOWER_CITE]
+    if H and u is not None and u < D:
+        parts.append(
+            f"Kernel-checked: {H} independent integer vectors annihilate the batch Jacobian "
+            f"exactly (exact gradients over Q at every batch point), so its rank is <= {u} = "
+            f"D - H; checked by the Python checker: they are the positive-scaling tangents "
+            f"(w_in(v), b_v, -w_out(v)) of the {H} hidden neurons. Cited, not kernel-checked: the "
+            f"scaling symmetry acts at every point and input, so the functional dimension at "
+            f"theta is <= D - H for every batch."
+        )
+        cites.append(SCALING)
+    elif u == D:
+        parts.append(f"The rank is trivially <= D = {D} (no hidden neurons).")
+    if u is not None and u == r:
+        parts.append(
+            f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
+            f"theta is exactly {r} = D - H."
+        )
+    if result["grillo_montufar"]:
+        parts.append(
+            f"Cited, not kernel-checked: for input and hidden widths >= 2 the functional "
+            f"dimension of the architecture is D - H = {D - H} ({GRILLO_MONTUFAR})"
+            + ("; this instance attains it." if r == D - H else ".")
+        )
+        cites.append(GRILLO_MONTUFAR)
+    else:
+        parts.append(
+            "An input or hidden width is 1: outside the setting of Grillo-Montufar; the "
+            f"certified rank {r} is what a seeded, bounded search over theta and batches reached "
+            "(attempts listed in the generator section)."
+        )
+    if r < D - H:
+        parts.append(f"The certified rank {r} is below D - H = {D - H}.")
+    return {"text": " ".join(parts), "cites": cites}
+
+
+def equiv_result(net: Any, witness: dict[str, Any], search: str | None) -> dict[str, Any]:
+    if witness["kind"] == "differ":
+        return {"equivalent": False, "x": witness["x"], "symmetry": None, "group_element": None}
+    g = None
+    if "perms" in witness:
+        g = {"perms": witness["perms"], "scales": witness["scales"]}
+    kind = {"found": "permutation-scaling", "none": "hidden", "undecided": "undecided"}[
+        search or ""
+    ]
+    return {
+        "equivalent": True,
+        "pieces": len(witness["points"]) + 1,
+        "symmetry": kind,
+        "group_element": g,
+        "width_one_hidden_layer": any(w == 1 for w in net.widths[1:-1]),
+    }
+
+
+def equiv_claim(net: Any, result: dict[str, Any]) -> dict[str, Any]:
+    net_text = f"the ReLU network with widths {list(net.widths)} (one-dimensional input)"
+    if not result["equivalent"]:
+        return {
+            "text": (
+                f"Kernel-checked: for {net_text}, F_theta(x) != F_theta2(x) at x = {result['x']} "
+                f"(exact rational arithmetic): the two parameter vectors realise different "
+                f"functions."
+            ),
+            "cites": [],
+        }
+    m = result["pieces"] - 1
+    parts = [
+        f"Kernel-checked: for {net_text}, F_theta = F_theta2 on all of R: at {m} sorted points "
+        f"every hidden pre-activation of both networks keeps its sign between consecutive "
+        f"points and on the two outer rays, so both functions are affine on each of the "
+        f"{m + 1} pieces, and they agree at every point (exact rational arithmetic)."
+    ]
+    cites: list[str] = []
+    if result["symmetry"] == "permutation-scaling":
+        parts.append(
+            "Kernel-checked: theta2 = g.theta for the permutations and positive scalings of the "
+            "hidden neurons listed in the result (group_element); such a g preserves F for every "
+            "input."
+        )
+        cites.append(SCALING)
+    elif result["symmetry"] == "hidden":
+        parts.append(
+            "Checked by the Python checker (an exhaustive exact search), not by the kernel: no "
+            "permutation with positive scaling of the hidden neurons maps theta to theta2, so "
+            "this equivalence is a hidden symmetry, outside the permutation-scaling group."
+        )
+        if result["width_one_hidden_layer"]:
+            parts.append("The architecture has a width-one hidden layer (math.md §3).")
+            cites.append(WIDTH_ONE)
+    else:
+        parts.append(
+            "Whether a permutation with positive scaling maps theta to theta2 is not claimed: "
+            "the search was not exhaustive (a hidden neuron with zero incoming weights and bias "
+            "leaves its scaling free, or the node bound was reached)."
+        )
+    return {"text": " ".join(parts), "cites": cites}

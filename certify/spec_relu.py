@@ -1,0 +1,178 @@
+"""Spec parsing for ReLU networks (family "relu", math.md §3): widths, parameters, the second
+parameter vector of kind equiv (`[other]`), and given batches of kind rank.
+
+Every error names the file, the field and what was expected (SpecError, exit code 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from certify.errors import SpecError
+
+MAX_RELU_WIDTH = 1024
+MAX_RELU_LAYERS = 16
+
+
+@dataclass(frozen=True)
+class ReLUNet:
+    """F = A_L o ReLU o ... o ReLU o A_1, A_l(x) = W_l x + b_l, widths (n_0, ..., n_L).
+
+    Parameter layout (flat theta): layer by layer, neuron by neuron, the incoming weights
+    W_l[i, 0..n_(l-1)-1] then the bias b_l[i] (as an MLP with biases)."""
+
+    widths: tuple[int, ...]
+
+    family = "relu"
+    bias = True
+
+    @property
+    def depth(self) -> int:
+        return len(self.widths) - 1
+
+    @property
+    def n_params(self) -> int:
+        """D = sum_l n_l (n_(l-1) + 1)."""
+        return sum(self.widths[i + 1] * (self.widths[i] + 1) for i in range(self.depth))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return self.widths[1:-1]
+
+    @property
+    def n_hidden(self) -> int:
+        """H = n_1 + ... + n_(L-1): the dimension of the positive scaling group."""
+        return sum(self.hidden)
+
+    def grillo_montufar(self) -> bool:
+        """Input and hidden widths >= 2: the setting where the functional dimension is D - H."""
+        return all(w >= 2 for w in self.widths[:-1])
+
+
+def _widths(net: dict[str, Any], src: str) -> tuple[int, ...]:
+    widths = net.get("widths")
+    if not isinstance(widths, list) or not 2 <= len(widths) <= MAX_RELU_LAYERS + 1:
+        raise SpecError(
+            src,
+            "network.widths",
+            f"a list of 2 to {MAX_RELU_LAYERS + 1} positive integer widths (n0, ..., nL)",
+            widths,
+        )
+    out = []
+    for i, w in enumerate(widths):
+        fld = f"network.widths[{i}]"
+        if isinstance(w, bool) or not isinstance(w, int):
+            raise SpecError(src, fld, "an integer width", w)
+        if w < 1:
+            raise SpecError(src, fld, "a positive width (a layer of width 0 has no neurons)", w)
+        if w > MAX_RELU_WIDTH:
+            raise SpecError(src, fld, f"a width <= {MAX_RELU_WIDTH}", w)
+        out.append(w)
+    return tuple(out)
+
+
+def _theta(
+    table: Any, net: ReLUNet, src: str, where: str, seed_tag: str
+) -> tuple[int | None, tuple[Fraction, ...], int]:
+    """(seed, theta, range) of a [parameters] or [other] table."""
+    from certify.spec import _explicit_theta, _int, random_theta
+
+    if not isinstance(table, dict):
+        raise SpecError(src, where, f"a [{where}] table", table)
+    for k in table:
+        if k not in {"seed", "range", "weights", "biases"}:
+            raise SpecError(src, f"{where}.{k}", "seed, range, weights or biases", "unknown")
+    prange = _int(table.get("range", 5), src, f"{where}.range", 1, 10**6)
+    if "weights" not in table:
+        if "biases" in table:
+            raise SpecError(src, f"{where}.biases", f"only together with {where}.weights")
+        seed = _int(table.get("seed", 0), src, f"{where}.seed", 0)
+        return seed, random_theta(net, seed if seed_tag == "" else seed + 10**9, prange), prange
+    if "seed" in table:
+        raise SpecError(src, where, "either seed or explicit weights and biases, not both")
+    if "biases" not in table:
+        raise SpecError(src, f"{where}.biases", "one bias vector per layer (missing)")
+    try:
+        theta = _explicit_theta(table, net, src)  # type: ignore[arg-type]
+    except SpecError as e:
+        raise SpecError(src, e.field.replace("parameters", where, 1), e.expected, e.got) from None
+    return None, theta, prange
+
+
+def parse_relu_network(
+    data: dict[str, Any], net: dict[str, Any], src: str
+) -> tuple[ReLUNet, int | None, tuple[Fraction, ...], int]:
+    """The [network] and [parameters] tables of a ReLU spec."""
+    for k in net:
+        if k not in {"family", "widths"}:
+            raise SpecError(src, f"network.{k}", "family or widths (family relu)", "unknown")
+    relu = ReLUNet(_widths(net, src))
+    seed, theta, prange = _theta(data.get("parameters", {"seed": 0}), relu, src, "parameters", "")
+    return relu, seed, theta, prange
+
+
+def parse_batch(v: Any, src: str, fld: str) -> tuple[tuple[Fraction, ...], ...]:
+    """A batch: a non-empty list of points, each a list of integers or "p/q" strings."""
+    from certify.spec import _rational
+
+    if not isinstance(v, list) or not v or len(v) > 100_000:
+        raise SpecError(src, fld, "a non-empty list of input points [[x1, ...], ...]", v)
+    out = []
+    for j, z in enumerate(v):
+        if not isinstance(z, list) or not z:
+            raise SpecError(src, f"{fld}[{j}]", "an input point: a list of numbers", z)
+        out.append(tuple(_rational(c, src, f"{fld}[{j}][{i}]") for i, c in enumerate(z)))
+    return tuple(out)
+
+
+def check_relu_requests(
+    data: dict[str, Any],
+    net: Any,
+    theta: tuple[Fraction, ...],
+    certs_raw: list[Any],
+    certs: list[Any],
+    src: str,
+) -> tuple[Fraction, ...] | None:
+    """Validate the certificate requests of a ReLU spec against the network; return the
+    second parameter vector (kind equiv) or None."""
+    from certify.models.relu import forward
+
+    if not isinstance(net, ReLUNet):
+        raise SpecError(src, "other", "only with a network of family relu")
+    kinds = {req.kind for req in certs}
+    for i, req in enumerate(certs):
+        if req.kind not in ("rank", "equiv"):
+            raise SpecError(src, f"certificate[{i}].kind", "rank or equiv (family relu)", req.kind)
+        if req.kind == "equiv" and req.batch is not None:
+            raise SpecError(src, f"certificate[{i}].batch", "no batch (kind equiv)")
+        for k in ("upper", "max_grid"):
+            if isinstance(certs_raw[i], dict) and k in certs_raw[i]:
+                raise SpecError(src, f"certificate[{i}].{k}", "not a field of family relu")
+        if req.batch is None:
+            continue
+        for j, z in enumerate(req.batch):
+            fld = f"certificate[{i}].batch[{j}]"
+            if len(z) != net.widths[0]:
+                raise SpecError(src, fld, f"a point of the input width {net.widths[0]}", len(z))
+            _, pres = forward(net.widths, theta, z)
+            for ell, pre in enumerate(pres):
+                for k, a in enumerate(pre):
+                    if a == 0:
+                        raise SpecError(
+                            src,
+                            fld,
+                            f"a point on no bent hyperplane (the pre-activation of hidden neuron "
+                            f"{k} of layer {ell + 1} is 0 there)",
+                            [str(c) for c in z],
+                        )
+    if "equiv" in kinds:
+        if net.widths[0] != 1:
+            raise SpecError(src, "network.widths[0]", "1 (kind equiv: one-dimensional input)")
+        if "other" not in data:
+            raise SpecError(src, "other", "an [other] table: the second parameter vector")
+        _, other, _ = _theta(data["other"], net, src, "other", "other")
+        return other
+    if "other" in data:
+        raise SpecError(src, "other", "only with a certificate of kind equiv")
+    return None
