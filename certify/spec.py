@@ -20,12 +20,13 @@ from certify.errors import PolynomialSyntaxError, SpecError
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
 KINDS = ("rank", "compind", "prop21", "newman-slater", "mlp-identifiable", "orbit")
-NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit")
+KINDS += ("affsym", "equiv")  # tanh-type activations (certify/spec_tanh.py)
+NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "equiv")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
 )  # not "z": that names the activation's variable
-FAMILIES = ("mlp", "resnet")
+FAMILIES = ("mlp", "resnet", "tanh")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -131,13 +132,14 @@ class CertRequest:
     max_grid: int
     attempts: int
     compind: CompindSpec | None = None
+    tanh: Any = None  # affsym: the activation text; equiv: the second TanhNet
 
 
 @dataclass(frozen=True)
 class Spec:
     name: str
     source: str
-    network: MLP | ResNet | None
+    network: Any  # MLP | ResNet | certify.models.dag.TanhNet | None
     seed: int | None
     theta: tuple[Fraction, ...]
     param_range: int
@@ -237,10 +239,16 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     certs: list[CertRequest] = []
     for i, c in enumerate(certs_raw):
         certs.append(_cert_request(c, src, i, name, len(certs_raw)))
+    if "network" in data and data["network"].get("family") == "tanh":
+        from certify import spec_tanh
+
+        certs = spec_tanh.attach(certs, certs_raw, mlp, data["network"], src)
+    elif any(k in ("equiv",) for k in kinds):
+        raise SpecError(src, "network.family", "tanh (certificate kind equiv)")
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             _check_identifiable_network(mlp, theta, src, i)
-        if req.kind == "orbit":
+        if req.kind == "orbit" and not (mlp is not None and type(mlp).__name__ == "TanhNet"):
             if not isinstance(mlp, ResNet):
                 raise SpecError(src, "network.family", "resnet (certificate kind orbit)")
             if any(len(a) - 1 < 2 for a in mlp.activations):
@@ -255,6 +263,10 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
+    if net.get("family") == "tanh":
+        from certify import spec_tanh
+
+        return spec_tanh.parse_network(data, net, src), None, (), 5
     if net.get("family") != "resnet":
         for k in net:
             if k not in {"family", "widths", "activation", "bias"}:
@@ -412,6 +424,10 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
     allowed = {"kind", "name", "prime", "upper", "max_grid", "attempts"}
+    if kind in ("affsym", "equiv", "orbit"):
+        from certify.spec_tanh import REQUEST_FIELDS
+
+        allowed = allowed | REQUEST_FIELDS[kind]
     if kind in COMPIND_KINDS:
         allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
     for k in c:
@@ -432,7 +448,14 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
     ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
-    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci)
+    tanh = None
+    if kind == "affsym":
+        from certify.spec_tanh import parse_activation
+
+        if "activation" not in c:
+            raise SpecError(src, f"{where}.activation", "an activation name or expression (missing)")
+        tanh = parse_activation(c["activation"], src, f"{where}.activation")
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci, tanh)
 
 
 COMPIND_FIELDS = {
