@@ -69,6 +69,19 @@ def rat_nonzero(a: Rat) -> bool:
     return a[0] != 0
 
 
+def nth_q(xs: list[Rat], j: int) -> Rat:
+    """Entry j of a list of rationals, 0/1 past the end."""
+    return xs[j] if 0 <= j < len(xs) else (0, 1)
+
+
+def nth_nat(xs: list[int], j: int) -> int:
+    return xs[j] if 0 <= j < len(xs) else 0
+
+
+def nth_row_q(rows: list[list[Rat]], i: int) -> list[Rat]:
+    return rows[i] if 0 <= i < len(rows) else []
+
+
 # ---------------------------------------------------------------- affine symmetries
 def aff_ok(s: AffSym) -> bool:
     """Positive denominators, α ≠ 0 and γ ≠ 0."""
@@ -132,6 +145,10 @@ def check_affsym_table(table: list[AffSym], closed: bool) -> bool:
 
 
 # ---------------------------------------------------------------- well-formed networks
+def all_pos_den(xs: list[Rat]) -> bool:
+    return all(rat_pos_den(x) for x in xs)
+
+
 def row_ok(q: int, n_in: int, n_src: int, arow: list[int], wrow: list[Rat], p: int) -> bool:
     """Row q from column p on: entries 0/1, an edge p -> q only when n_in <= q and p < q and p
     is an input or hidden node (p < n_src), a zero weight without an edge, positive dens."""
@@ -168,7 +185,7 @@ def well_formed(inst: TanhInstance) -> bool:
     return (
         inst.n_in + inst.n_out <= size
         and len(inst.adj) == size
-        and all(rat_pos_den(b) for b in inst.biases)
+        and all_pos_den(inst.biases)
         and rows_ok(0, inst.n_in, size - inst.n_out, size, inst.adj, inst.weights)
     )
 
@@ -247,20 +264,7 @@ def row_maps(
     for a, w, fp, pp in zip(arow, wrow, flips, perm):
         if nth(arow2, pp) != a or not rat_eq(nth_q(wrow2, pp), new_weight(s, fq, fp, w)):
             return False
-    return len(arow) == len(flips) and len(wrow) == len(flips)
-
-
-def nth_q(xs: list[Rat], j: int) -> Rat:
-    """Entry j of a list of rationals, 0/1 past the end."""
-    return xs[j] if 0 <= j < len(xs) else (0, 1)
-
-
-def nth_nat(xs: list[int], j: int) -> int:
-    return xs[j] if 0 <= j < len(xs) else 0
-
-
-def nth_bool(xs: list[bool], j: int) -> bool:
-    return xs[j] if 0 <= j < len(xs) else False
+    return len(arow) == len(flips) and len(wrow) == len(flips) and len(perm) == len(flips)
 
 
 def maps_from(
@@ -285,11 +289,7 @@ def maps_from(
             return False
         if not rat_eq(nth_q(inst2.biases, pq), new_bias(s, fq, b, shift)):
             return False
-    return len(adj) == len(bs) and len(ws) == len(bs) and len(fl) == len(bs)
-
-
-def nth_row_q(rows: list[list[Rat]], i: int) -> list[Rat]:
-    return rows[i] if 0 <= i < len(rows) else []
+    return len(adj) == len(bs) and len(ws) == len(bs) and len(fl) == len(bs) and len(pm) == len(bs)
 
 
 def check_apply(
@@ -316,10 +316,14 @@ def column(adj: list[list[int]], v: int) -> list[int]:
     return [nth(r, v) for r in adj]
 
 
+def zlist_eq(a: list[int], b: list[int]) -> bool:
+    return a == b
+
+
 def same_nbhd(inst: TanhInstance, u: int, v: int) -> bool:
     """Hidden nodes u, v have the same predecessors (rows) and successors (columns)."""
-    return nth_row(inst.adj, u) == nth_row(inst.adj, v) and column(inst.adj, u) == column(
-        inst.adj, v
+    return zlist_eq(nth_row(inst.adj, u), nth_row(inst.adj, v)) and zlist_eq(
+        column(inst.adj, u), column(inst.adj, v)
     )
 
 
@@ -327,34 +331,44 @@ def strictly_increasing(xs: list[int]) -> bool:
     return all(a < b for a, b in zip(xs, xs[1:]))
 
 
+def all_same_nbhd(inst: TanhInstance, u: int, vs: list[int]) -> bool:
+    return all(same_nbhd(inst, u, v) for v in vs)
+
+
 def class_ok(inst: TanhInstance, c: list[int]) -> bool:
     """A nonempty class, increasing, every member interchangeable with the first."""
-    return bool(c) and strictly_increasing(c) and all(same_nbhd(inst, c[0], v) for v in c)
+    return len(c) != 0 and strictly_increasing(c) and all_same_nbhd(inst, nth_nat(c, 0), c)
+
+
+def classes_ok(inst: TanhInstance, cs: list[list[int]]) -> bool:
+    return all(class_ok(inst, c) for c in cs)
+
+
+def head_apart(inst: TanhInstance, v: int, ds: list[list[int]]) -> bool:
+    """v is not interchangeable with the first member of any class of ds."""
+    return all(not same_nbhd(inst, v, nth_nat(d, 0)) for d in ds)
 
 
 def heads_distinct(inst: TanhInstance, cs: list[list[int]]) -> bool:
     """The first members of different classes are not interchangeable (classes are maximal)."""
-    for k, c in enumerate(cs):
-        for d in cs[k + 1 :]:
-            if same_nbhd(inst, nth_nat(c, 0), nth_nat(d, 0)):
-                return False
-    return True
+    return all(head_apart(inst, nth_nat(c, 0), cs[k + 1 :]) for k, c in enumerate(cs))
 
 
 def flatten(cs: list[list[int]]) -> list[int]:
-    out: list[int] = []
-    for c in cs:
-        out = out + c
-    return out
+    return [v for c in cs for v in c]
 
 
 def range_nat(start: int, count: int) -> list[int]:
     return [start + i for i in range(count)]
 
 
+def all_mem(xs: list[int], ys: list[int]) -> bool:
+    return all(mem_nat(x, ys) for x in xs)
+
+
 def is_perm_of(xs: list[int], ys: list[int]) -> bool:
-    """xs and ys have the same length and no repetition, and every x lies in ys."""
-    return len(xs) == len(ys) and nodup_nat(xs) and all(mem_nat(x, ys) for x in xs)
+    """xs and ys have the same length and no repetition in xs, and every x lies in ys."""
+    return len(xs) == len(ys) and nodup_nat(xs) and all_mem(xs, ys)
 
 
 def check_classes(inst: TanhInstance, cs: list[list[int]]) -> bool:
@@ -364,7 +378,7 @@ def check_classes(inst: TanhInstance, cs: list[list[int]]) -> bool:
     return (
         well_formed(inst)
         and is_perm_of(flatten(cs), hidden)
-        and all(class_ok(inst, c) for c in cs)
+        and classes_ok(inst, cs)
         and heads_distinct(inst, cs)
     )
 
@@ -376,12 +390,16 @@ def factorial(n: int) -> int:
     return out
 
 
-def group_order(order: int, hidden: int, cs: list[list[int]]) -> int:
-    """|G_rho|^H · Π |C|!."""
-    out = order**hidden
+def group_order_from(cs: list[list[int]]) -> int:
+    out = 1
     for c in cs:
         out *= factorial(len(c))
     return out
+
+
+def group_order(order: int, hidden: int, cs: list[list[int]]) -> int:
+    """|G_rho|^H · Π |C|!."""
+    return order**hidden * group_order_from(cs)
 
 
 def node_key(inst: TanhInstance, v: int) -> list[Rat]:
@@ -401,7 +419,7 @@ def key_eq(a: list[Rat], b: list[Rat]) -> bool:
 
 
 def key_lt(a: list[Rat], b: list[Rat]) -> bool:
-    """a < b lexicographically (equal lengths)."""
+    """a < b lexicographically (on the common length)."""
     for x, y in zip(a, b):
         if rat_lt(x, y):
             return True
@@ -410,17 +428,22 @@ def key_lt(a: list[Rat], b: list[Rat]) -> bool:
     return False
 
 
+def pair_free(s: AffSym, flip: bool, inst: TanhInstance, u: int, vs: list[int]) -> bool:
+    """No v of vs has the key of u, or (with flips) the flipped key equal to u's key."""
+    return all(
+        not key_eq(node_key(inst, u), node_key(inst, v))
+        and not (flip and key_eq(node_key(inst, u), flipped_key(s, inst, v)))
+        for v in vs
+    )
+
+
 def free_class(s: AffSym, flip: bool, inst: TanhInstance, c: list[int]) -> bool:
     """No member fixed by its flip; no two members with keys equal up to the flip."""
-    for k, u in enumerate(c):
-        if flip and key_eq(flipped_key(s, inst, u), node_key(inst, u)):
-            return False
-        for v in c[k + 1 :]:
-            if key_eq(node_key(inst, u), node_key(inst, v)):
-                return False
-            if flip and key_eq(node_key(inst, u), flipped_key(s, inst, v)):
-                return False
-    return True
+    return all(
+        not (flip and key_eq(flipped_key(s, inst, u), node_key(inst, u)))
+        and pair_free(s, flip, inst, u, c[k + 1 :])
+        for k, u in enumerate(c)
+    )
 
 
 def check_free(s: AffSym, flip: bool, inst: TanhInstance, cs: list[list[int]]) -> bool:
@@ -432,12 +455,11 @@ def check_free(s: AffSym, flip: bool, inst: TanhInstance, cs: list[list[int]]) -
 
 def canonical_class(s: AffSym, flip: bool, inst: TanhInstance, c: list[int]) -> bool:
     """Members sign-normalised (flipped key strictly smaller) and keys strictly decreasing."""
-    for k, u in enumerate(c):
-        if flip and not key_lt(flipped_key(s, inst, u), node_key(inst, u)):
-            return False
-        if k + 1 < len(c) and not key_lt(node_key(inst, c[k + 1]), node_key(inst, u)):
-            return False
-    return True
+    return all(
+        (not flip or key_lt(flipped_key(s, inst, u), node_key(inst, u)))
+        and (k + 1 >= len(c) or key_lt(node_key(inst, c[k + 1]), node_key(inst, u)))
+        for k, u in enumerate(c)
+    )
 
 
 def check_canonical(s: AffSym, flip: bool, inst: TanhInstance, cs: list[list[int]]) -> bool:
@@ -445,70 +467,141 @@ def check_canonical(s: AffSym, flip: bool, inst: TanhInstance, cs: list[list[int
     return all(canonical_class(s, flip, inst, c) for c in cs)
 
 
+def rows_key_eq(a: list[list[Rat]], b: list[list[Rat]]) -> bool:
+    return len(a) == len(b) and all(key_eq(r1, r2) for r1, r2 in zip(a, b))
+
+
+def adj_eq(a: list[list[int]], b: list[list[int]]) -> bool:
+    return len(a) == len(b) and all(zlist_eq(x, y) for x, y in zip(a, b))
+
+
 def same_instance(a: TanhInstance, b: TanhInstance) -> bool:
     """Equal as networks: same node counts and adjacency, weights and biases equal rationals."""
     return (
         a.n_in == b.n_in
         and a.n_out == b.n_out
-        and a.adj == b.adj
-        and len(a.weights) == len(b.weights)
-        and all(key_eq(r1, r2) for r1, r2 in zip(a.weights, b.weights))
+        and adj_eq(a.adj, b.adj)
+        and rows_key_eq(a.weights, b.weights)
         and key_eq(a.biases, b.biases)
     )
 
 
 # ---------------------------------------------------------------- genericity conditions
-def out_nonzero(inst: TanhInstance, v: int) -> bool:
-    """Every edge out of v has a nonzero weight, and there is one."""
-    found = False
-    for arow, wrow in zip(inst.adj, inst.weights):
-        if nth(arow, v) == 1:
-            found = True
-            if nth_q(wrow, v)[0] == 0:
-                return False
-    return found
+def has_edge_from(v: int, adj: list[list[int]]) -> bool:
+    return any(nth(arow, v) == 1 for arow in adj)
 
 
-def in_nonzero(inst: TanhInstance, v: int) -> bool:
-    """Some incoming weight of v is nonzero."""
-    return any(w[0] != 0 for w in nth_row_q(inst.weights, v))
+def outs_nonzero(v: int, adj: list[list[int]], ws: list[list[Rat]]) -> bool:
+    """Every edge out of v has a nonzero weight (rows walked together)."""
+    return len(adj) == len(ws) and all(
+        nth(arow, v) != 1 or nth_q(wrow, v)[0] != 0 for arow, wrow in zip(adj, ws)
+    )
+
+
+def any_nonzero(ws: list[Rat]) -> bool:
+    return any(w[0] != 0 for w in ws)
+
+
+def hidden_generic(inst: TanhInstance, vs: list[int]) -> bool:
+    """Every v of vs has an outgoing edge, no zero outgoing weight, a nonzero incoming one."""
+    return all(
+        has_edge_from(v, inst.adj)
+        and outs_nonzero(v, inst.adj, inst.weights)
+        and any_nonzero(nth_row_q(inst.weights, v))
+        for v in vs
+    )
 
 
 def check_sussmann(s: AffSym, inst: TanhInstance, cs: list[list[int]]) -> bool:
     """Sussmann's irreducibility (one hidden layer): no zero outgoing weight, no zero incoming
     weight vector, no i != j with (w_i, b_i) = ±(w_j, b_j) (the flip of ρ = tanh)."""
     hidden = range_nat(inst.n_in, len(inst.biases) - inst.n_in - inst.n_out)
-    return (
-        all(out_nonzero(inst, v) and in_nonzero(inst, v) for v in hidden)
-        and check_free(s, True, inst, cs)
-    )
+    return hidden_generic(inst, hidden) and check_free(s, True, inst, cs)
 
 
 def abs_q(a: Rat) -> Rat:
-    return (-a[0], a[1]) if a[0] < 0 else a
+    return (abs(a[0]), a[1])
+
+
+def abs_apart(inst: TanhInstance, b: Rat, vs: list[int]) -> bool:
+    """|b| differs from |b_v| for every v of vs."""
+    return all(not rat_eq(abs_q(b), abs_q(nth_q(inst.biases, v))) for v in vs)
 
 
 def biases_distinct(inst: TanhInstance, c: list[int]) -> bool:
     """Nonzero biases with pairwise distinct absolute values in the class."""
-    for k, u in enumerate(c):
-        bu = nth_q(inst.biases, u)
-        if bu[0] == 0:
-            return False
-        for v in c[k + 1 :]:
-            if rat_eq(abs_q(bu), abs_q(nth_q(inst.biases, v))):
-                return False
-    return True
+    return all(
+        nth_q(inst.biases, u)[0] != 0 and abs_apart(inst, nth_q(inst.biases, u), c[k + 1 :])
+        for k, u in enumerate(c)
+    )
+
+
+def row_edges_nonzero(arow: list[int], wrow: list[Rat]) -> bool:
+    return all(a == 0 or w[0] != 0 for a, w in zip(arow, wrow))
+
+
+def edges_nonzero_rows(adj: list[list[int]], ws: list[list[Rat]]) -> bool:
+    return all(row_edges_nonzero(a, w) for a, w in zip(adj, ws))
 
 
 def all_edges_nonzero(inst: TanhInstance) -> bool:
-    return all(
-        a == 0 or w[0] != 0
-        for arow, wrow in zip(inst.adj, inst.weights)
-        for a, w in zip(arow, wrow)
-    )
+    return edges_nonzero_rows(inst.adj, inst.weights)
+
+
+def all_biases_distinct(inst: TanhInstance, cs: list[list[int]]) -> bool:
+    return all(biases_distinct(inst, c) for c in cs)
 
 
 def check_fefferman(inst: TanhInstance, cs: list[list[int]]) -> bool:
     """Fefferman-type genericity (deep nets): every edge weight nonzero, and in every class
     (layer) nonzero biases with distinct absolute values."""
-    return all_edges_nonzero(inst) and all(biases_distinct(inst, c) for c in cs)
+    return all_edges_nonzero(inst) and all_biases_distinct(inst, cs)
+
+
+# ---------------------------------------------------------------- certificate checks
+def check_orbit(
+    s: AffSym,
+    flip: bool,
+    inst: TanhInstance,
+    cs: list[list[int]],
+    flips: list[bool],
+    perm: list[int],
+    canon: TanhInstance,
+    free: bool,
+    order: int,
+) -> bool:
+    """Orbit: the classes, the canonical representative reached by a group element, the group
+    order, and freeness when claimed."""
+    hidden = len(inst.biases) - inst.n_in - inst.n_out
+    return (
+        check_classes(inst, cs)
+        and check_apply(s, inst, flips, perm, canon)
+        and check_canonical(s, flip, canon, cs)
+        and order == group_order(2 if flip else 1, hidden, cs)
+        and (not free or check_free(s, flip, inst, cs))
+    )
+
+
+def check_inequivalent(
+    s: AffSym,
+    flip: bool,
+    inst1: TanhInstance,
+    inst2: TanhInstance,
+    cs: list[list[int]],
+    flips1: list[bool],
+    perm1: list[int],
+    canon1: TanhInstance,
+    flips2: list[bool],
+    perm2: list[int],
+    canon2: TanhInstance,
+) -> bool:
+    """Both networks reach canonical forms by checked group elements, and the forms differ."""
+    return (
+        check_classes(canon1, cs)
+        and check_classes(canon2, cs)
+        and check_apply(s, inst1, flips1, perm1, canon1)
+        and check_apply(s, inst2, flips2, perm2, canon2)
+        and check_canonical(s, flip, canon1, cs)
+        and check_canonical(s, flip, canon2, cs)
+        and not same_instance(canon1, canon2)
+    )

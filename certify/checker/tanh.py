@@ -162,17 +162,15 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
         return ["witness.classes: rejected by check_classes"]
     canon = to_instance(decode_net(inst["network"], w["canonical"], "witness.canonical"))
     flips, perm = decode_element(w["to_canonical"], net.size, "witness.to_canonical")
-    if not KT.check_apply(s, ki, flips, perm, canon):
-        problems.append("witness.to_canonical: rejected by check_apply")
-    if not KT.check_canonical(s, flip, canon, cs):
-        problems.append("witness.canonical: rejected by check_canonical")
+    free = KT.check_free(s, flip, ki, cs)
+    gorder = KT.group_order(2 if flip else 1, net.n_hidden, cs)
+    if not KT.check_orbit(s, flip, ki, cs, flips, perm, canon, free, gorder):
+        problems.append("witness: rejected by check_orbit")
     for i, a in enumerate(_list(w["actions"], "witness.actions")):
         f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]")
         img = to_instance(decode_net(inst["network"], a["image"], f"witness.actions[{i}].image"))
         if not KT.check_apply(s, ki, f2, p2, img):
             problems.append(f"witness.actions[{i}]: rejected by check_apply")
-    free = KT.check_free(s, flip, ki, cs)
-    gorder = KT.group_order(2 if flip else 1, net.n_hidden, cs)
     if free:
         size: int | None = gorder
     elif gorder <= MAX_ENUMERATE:
@@ -207,20 +205,15 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
             problems.append("witness.element: rejected by check_apply")
     else:
         cs = _classes(w["classes"])
-        cans = []
-        for key, k in (("first", k1), ("second", k2)):
+        parts = []
+        for key in ("first", "second"):
             part = _dict(w[key], f"witness.{key}")
             c = to_instance(decode_net(inst["network"], part["canonical"], f"witness.{key}"))
             flips, perm = decode_element(part["element"], net.size, f"witness.{key}.element")
-            if not KT.check_classes(c, cs):
-                problems.append(f"witness.{key}: rejected by check_classes")
-            if not KT.check_apply(s, k, flips, perm, c):
-                problems.append(f"witness.{key}.element: rejected by check_apply")
-            if not KT.check_canonical(s, flip, c, cs):
-                problems.append(f"witness.{key}.canonical: rejected by check_canonical")
-            cans.append(c)
-        if KT.same_instance(cans[0], cans[1]):
-            problems.append("witness: the canonical forms are equal")
+            parts.append((flips, perm, c))
+        (f1, p1, c1), (f2, p2, c2) = parts
+        if not KT.check_inequivalent(s, flip, k1, k2, cs, f1, p1, c1, f2, p2, c2):
+            problems.append("witness: rejected by check_inequivalent")
     one_layer = net.widths is not None and len(net.widths) == 3
     sus = fef = None
     if one_layer:
