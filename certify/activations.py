@@ -170,9 +170,7 @@ class _Parser:
                 return FUNCTIONS[text](arg)
             if text in ("pi", "e", "E", "I", "oo", "inf", "nan"):
                 raise ActivationError(f"non-rational constant {text!r}")
-            raise ActivationError(
-                f"unknown name {text!r} (variables: {', '.join(self.variables)})"
-            )
+            raise ActivationError(f"unknown name {text!r} (variables: {', '.join(self.variables)})")
         if text == "(":
             e = self.expr()
             self.expect(")")
@@ -222,7 +220,9 @@ def activation(text: str) -> Activation:
     if low == "sin":
         return Activation("sin", sp.sin(X), False)
     if low in NAMED:
-        return Activation("logistic" if low == "sigmoid" else low, parse_expression(NAMED[low]), False)
+        return Activation(
+            "logistic" if low == "sigmoid" else low, parse_expression(NAMED[low]), False
+        )
     e = parse_expression(key)
     if not e.has(X):
         raise ActivationError("a nonconstant expression in x")

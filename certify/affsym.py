@@ -248,7 +248,9 @@ def compute_group(act: Activation) -> dict[str, Any]:
             m = sp.simplify((lp + lm) / 2)
             c = _midpoint(e, m)
             if c is not None:
-                elements.append(Element(sp.Integer(-1), 2 * c, sp.Integer(-1), sp.simplify(lp + lm)))
+                elements.append(
+                    Element(sp.Integer(-1), 2 * c, sp.Integer(-1), sp.simplify(lp + lm))
+                )
             complete = mono
             if not mono:
                 notes.append("rho not shown strictly monotone: other b may exist (incomplete)")

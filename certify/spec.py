@@ -453,7 +453,9 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         from certify.spec_tanh import parse_activation
 
         if "activation" not in c:
-            raise SpecError(src, f"{where}.activation", "an activation name or expression (missing)")
+            raise SpecError(
+                src, f"{where}.activation", "an activation name or expression (missing)"
+            )
         tanh = parse_activation(c["activation"], src, f"{where}.activation")
     return CertRequest(kind, cname, prime, upper, max_grid, attempts, ci, tanh)
 

@@ -46,7 +46,9 @@ def parse_activation(v: Any, src: str, fld: str) -> str:
     try:
         return activation(v).name
     except ActivationError as e:
-        raise SpecError(src, fld, f"a known activation or an expression in the grammar ({e})", v) from None
+        raise SpecError(
+            src, fld, f"a known activation or an expression in the grammar ({e})", v
+        ) from None
 
 
 def _rat(v: Any, src: str, fld: str) -> Fraction:
@@ -218,7 +220,9 @@ def dag_params(
     )
 
 
-def parse_other(c: dict[str, Any], net: TanhNet, raw_net: dict[str, Any], src: str, where: str) -> TanhNet:
+def parse_other(
+    c: dict[str, Any], net: TanhNet, raw_net: dict[str, Any], src: str, where: str
+) -> TanhNet:
     """The second network of an equiv request: same architecture, its own weights/biases."""
     params = {k: c[k] for k in ("weights", "biases") if k in c}
     if "weights" not in params:
@@ -234,8 +238,11 @@ def check_group_usable(act: str, src: str, fld: str) -> None:
     g = rho_group(act)
     if g["type"] != "finite" or g["order"] not in (1, 2):
         raise SpecError(
-            src, fld, "an activation whose affine symmetry group is finite of order 1 or 2 "
-            f"(the group of {act} is {g['type']})", act
+            src,
+            fld,
+            "an activation whose affine symmetry group is finite of order 1 or 2 "
+            f"(the group of {act} is {g['type']})",
+            act,
         )
     for row in g["elements"]:
         for k in ("alpha", "beta", "gamma", "delta"):
@@ -272,9 +279,7 @@ def attach(
     for i, req in enumerate(certs):
         where = f"certificate[{i}]"
         if req.kind not in ("orbit", "equiv", "affsym"):
-            raise SpecError(
-                src, f"{where}.kind", "orbit, equiv or affsym (family tanh)", req.kind
-            )
+            raise SpecError(src, f"{where}.kind", "orbit, equiv or affsym (family tanh)", req.kind)
         if req.kind in ("orbit", "equiv"):
             check_group_usable(net.activation, src, "network.activation")
         if req.kind == "equiv":

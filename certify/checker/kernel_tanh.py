@@ -305,9 +305,7 @@ def check_apply(
         and inst.n_out == inst2.n_out
         and len(inst.biases) == len(inst2.biases)
         and element_ok(inst, flips, perm)
-        and maps_from(
-            s, inst, flips, perm, inst2, inst.adj, inst.weights, inst.biases, flips, perm
-        )
+        and maps_from(s, inst, flips, perm, inst2, inst.adj, inst.weights, inst.biases, flips, perm)
     )
 
 

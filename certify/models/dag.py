@@ -279,7 +279,9 @@ def free(net: TanhNet, g: Aff | None) -> str | None:
             if g is not None and flipped_key(net, g, v) == key(net, v):
                 return f"the flip of hidden node {v} fixes its incoming weights and bias"
         for u, v in itertools.combinations(c, 2):
-            if key(net, u) == key(net, v) or (g is not None and key(net, u) == flipped_key(net, g, v)):
+            if key(net, u) == key(net, v) or (
+                g is not None and key(net, u) == flipped_key(net, g, v)
+            ):
                 return f"interchangeable hidden nodes {u} and {v} have (w, b) equal up to the flip"
     return None
 
@@ -362,6 +364,8 @@ def evaluate(net: TanhNet, rho: Any, x: list[Any], num: Any) -> list[Any]:
     n = net.size
     h: list[Any] = list(x) + [0] * (n - net.n_in)
     for q in range(net.n_in, n):
-        z = sum((num(net.weights[q][p]) * h[p] for p in range(q) if net.adj[q][p]), num(net.biases[q]))
+        z = sum(
+            (num(net.weights[q][p]) * h[p] for p in range(q) if net.adj[q][p]), num(net.biases[q])
+        )
         h[q] = rho(z) if q < net.n_in + net.n_hidden else z
     return h[n - net.n_out :]

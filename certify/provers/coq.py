@@ -9,6 +9,7 @@ from pathlib import Path
 from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict, run
 
 LIBRARY = ["Lists", "Arith", "Net", "Rank", "Sound", "Compind", "CompindSound", "ResNet"]
+LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms:
 # they are kernel primitives (coq-guide.md §3e). Anything else fails the audit.
 ALLOWED_PREFIX = "PrimInt63."

@@ -21,8 +21,11 @@ def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         from certify.witness import rank
 
         return rank.generate(spec, req)
-    if req.kind in ("affsym", "equiv") or (req.kind == "orbit" and spec.network is not None
-                                           and spec.network.__class__.__name__ == "TanhNet"):
+    if req.kind in ("affsym", "equiv") or (
+        req.kind == "orbit"
+        and spec.network is not None
+        and spec.network.__class__.__name__ == "TanhNet"
+    ):
         from certify.witness import tanh
 
         return {"affsym": tanh.generate_affsym, "orbit": tanh.generate_orbit,

@@ -85,7 +85,9 @@ def enumerate_orbit(net: D.TanhNet, g: D.Aff | None) -> int:
     cs = D.classes(net)
     hidden = list(net.hidden())
     seen = set()
-    flip_sets = itertools.product((False, True), repeat=len(hidden)) if g else [(False,) * len(hidden)]
+    flip_sets = (
+        itertools.product((False, True), repeat=len(hidden)) if g else [(False,) * len(hidden)]
+    )
     perms = list(itertools.product(*(itertools.permutations(c) for c in cs)))
     for fs in flip_sets:
         flips = [False] * net.size
