@@ -33,7 +33,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from certify.activations import X, Activation, ActivationError, defined_on_reals, grammar_text
+from certify.activations import Activation, ActivationError, X, defined_on_reals, grammar_text
 
 LAM = sp.Symbol("l", real=True)  # the parameter of a continuous family
 BETA_WINDOW = 20  # |beta| searched numerically in the analytic, non-tanh-type case

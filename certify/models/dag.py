@@ -309,7 +309,6 @@ def canonical(net: TanhNet, g: Aff | None) -> tuple[TanhNet, GroupElement]:
 
 
 def network_json(net: TanhNet) -> dict[str, Any]:
-    from certify.spec import rat_str
 
     return {
         "family": "tanh",

@@ -109,19 +109,17 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
     if kind == "affsym":
         w = cert["witness"]
         table = [KT.AffSym(*[CT._rat(v, "table") for v in row]) for row in w["table"]]
-        d.plain(
-            "table",
-            "list aff_sym" if coq else "List NNCert.AffSym",
-            [],
-        )
-        d.defs.pop()
-        d.expect.pop()
         for i, s in enumerate(table):
             d.sym(f"elem_{i}", s)
-        d.defs.append({"name": "table", "type": "list aff_sym" if coq else "List NNCert.AffSym",
-                       "fields": None,
-                       "value": ("[" + "; ".join(f"elem_{i}" for i in range(len(table))) + "]")
-                       if coq else ("[" + ", ".join(f"elem_{i}" for i in range(len(table))) + "]")})  # fmt: skip
+        sep = "; " if coq else ", "
+        d.defs.append(
+            {
+                "name": "table",
+                "type": "list aff_sym" if coq else "List NNCert.AffSym",
+                "fields": None,
+                "value": "[" + sep.join(f"elem_{i}" for i in range(len(table))) + "]",
+            }
+        )
         closed = "true" if w["closed"] else "false"
         d.lemma("affsym_table", "check_affsym_table", "checkAffsymTable", ["table", closed],
                 "the rational elements are well formed (and a group when closed)")  # fmt: skip
