@@ -8,3 +8,4 @@ import NNCert.Net
 import NNCert.Rank
 import NNCert.Compind
 import NNCert.ResNet
+import NNCert.Tanh

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from certify.checker.kernel import Rat, nth, nth_row, qadd, qmul
+from certify.checker.kernel_compind import column, nth_q
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,6 @@ def rat_pos_den(a: Rat) -> bool:
 
 def rat_nonzero(a: Rat) -> bool:
     return a[0] != 0
-
-
-def nth_q(xs: list[Rat], j: int) -> Rat:
-    """Entry j of a list of rationals, 0/1 past the end."""
-    return xs[j] if 0 <= j < len(xs) else (0, 1)
 
 
 def nth_nat(xs: list[int], j: int) -> int:
@@ -269,7 +265,6 @@ def row_maps(
 
 def maps_from(
     s: AffSym,
-    inst: TanhInstance,
     flips: list[bool],
     perm: list[int],
     inst2: TanhInstance,
@@ -305,15 +300,11 @@ def check_apply(
         and inst.n_out == inst2.n_out
         and len(inst.biases) == len(inst2.biases)
         and element_ok(inst, flips, perm)
-        and maps_from(s, inst, flips, perm, inst2, inst.adj, inst.weights, inst.biases, flips, perm)
+        and maps_from(s, flips, perm, inst2, inst.adj, inst.weights, inst.biases, flips, perm)
     )
 
 
 # ---------------------------------------------------------------- classes, freeness, canonical form
-def column(adj: list[list[int]], v: int) -> list[int]:
-    return [nth(r, v) for r in adj]
-
-
 def zlist_eq(a: list[int], b: list[int]) -> bool:
     return a == b
 

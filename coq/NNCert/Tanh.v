@@ -7,7 +7,7 @@
     1 iff there is an edge p -> q; rationals are unnormalised pairs (num, den). That a checked
     group element keeps the network function is the theorem of TanhSym.v. *)
 From Coq Require Import ZArith List Bool.
-From NNCert Require Import Lists Arith.
+From NNCert Require Import Lists Arith Compind.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -33,14 +33,7 @@ Definition rat_div (a b : Z * Z) : Z * Z :=
 Definition rat_pos_den (a : Z * Z) : bool := Z.ltb 0 (snd a).
 Definition rat_nonzero (a : Z * Z) : bool := negb (Z.eqb (fst a) 0).
 
-(** Entry [j], [0/1] past the end. *)
-Fixpoint nth_q (xs : list (Z * Z)) (j : nat) : Z * Z :=
-  match xs, j with
-  | [], _ => (0, 1)
-  | x :: _, O => x
-  | _ :: xs', S j' => nth_q xs' j'
-  end.
-
+(* [nth_q] (entry [j], [0/1] past the end) and [column] come from Compind. *)
 Fixpoint nth_nat (xs : list nat) (j : nat) : nat :=
   match xs, j with
   | [], _ => O
@@ -201,7 +194,7 @@ Fixpoint row_maps (s : aff_sym) (fq : bool) (arow : list Z) (wrow : list (Z * Z)
   | _, _, _, _ => false
   end.
 
-Fixpoint maps_from (s : aff_sym) (inst : tanh_instance) (flips : list bool) (perm : list nat)
+Fixpoint maps_from (s : aff_sym) (flips : list bool) (perm : list nat)
   (inst2 : tanh_instance) (adj : list (list Z)) (ws : list (list (Z * Z)))
   (bs : list (Z * Z)) (fl : list bool) (pm : list nat) : bool :=
   match bs, adj, ws, fl, pm with
@@ -210,7 +203,7 @@ Fixpoint maps_from (s : aff_sym) (inst : tanh_instance) (flips : list bool) (per
       row_maps s fq arow wrow flips perm (nth_row (ti_adj inst2) pq)
         (nth_row_q (ti_weights inst2) pq) &&
       rat_eq (nth_q (ti_biases inst2) pq) (new_bias s fq b (bias_shift s wrow flips)) &&
-      maps_from s inst flips perm inst2 adj' ws' bs' fl' pm'
+      maps_from s flips perm inst2 adj' ws' bs' fl' pm'
   | _, _, _, _, _ => false
   end.
 
@@ -221,11 +214,9 @@ Definition check_apply (s : aff_sym) (inst : tanh_instance) (flips : list bool)
   Nat.eqb (ti_n_in inst) (ti_n_in inst2) && Nat.eqb (ti_n_out inst) (ti_n_out inst2) &&
   Nat.eqb (length (ti_biases inst)) (length (ti_biases inst2)) &&
   element_ok inst flips perm &&
-  maps_from s inst flips perm inst2 (ti_adj inst) (ti_weights inst) (ti_biases inst) flips perm.
+  maps_from s flips perm inst2 (ti_adj inst) (ti_weights inst) (ti_biases inst) flips perm.
 
 (* ---------------------------------------------------------------- classes, freeness, canonical form *)
-Definition column (adj : list (list Z)) (v : nat) : list Z := map (fun r => nth_z r v) adj.
-
 Fixpoint zlist_eq (a b : list Z) : bool :=
   match a, b with
   | [], [] => true
