@@ -252,6 +252,8 @@ def grammar_text(e: sp.Expr, var: str = "x") -> str:
         return f"({e.p}/{e.q})" if e.p > 0 else f"(-{-e.p}/{e.q})"
     if e is sp.pi:
         return "pi"
+    if e is sp.E:
+        return "exp(1)"
     if e.is_Symbol:
         return var if e == X else str(e)
     if isinstance(e, sp.Add):

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from certify.checker import kernel_tanh as KT
+from certify.render import literals as L
 from certify.render import tanh as RT
 from tests.test_lean_library import (
     FORBIDDEN,
@@ -173,10 +174,17 @@ def read_def(text: str, name: str) -> Any:
     body = m.group(1).strip()
     if body.startswith("{"):
         fields = re.findall(r"(\w+) := (.*?)(?=,\n\s+\w+ :=|\s*\}$)", body, re.S)
-        return {f: read_literal(v) for f, v in fields}
+        return {f: lit(v) for f, v in fields}
     if body.startswith("[elem_") or body == "[]":
         return [read_def(text, e.strip()) for e in body[1:-1].split(",") if e.strip()]
-    return read_literal(body)
+    return lit(body)
+
+
+def lit(src: str) -> Any:
+    """Integers, lists, pairs via the test reader; lists of booleans via the renderer's."""
+    if "true" in src or "false" in src:
+        return L._Reader(src, 0).value()
+    return read_literal(src)
 
 
 def to_python(v: Any) -> Any:
@@ -223,7 +231,9 @@ def test_the_rendered_lean_file_reads_back_to_data_the_twin_accepts(case: str):
 
 def test_a_tampered_rendered_lean_file_is_rejected_by_the_twin():
     text = RT.render_prover(cert_of("orbit131"), "0" * 64, "lean")
-    m = re.search(r"def canon : NNCert.TanhInstance :=.*?biases := \[\(0, 1\), \((-?\d+)", text, re.S)
+    m = re.search(
+        r"def canon : NNCert.TanhInstance :=.*?biases := \[\(0, 1\), \((-?\d+)", text, re.S
+    )
     assert m
     bad = text[: m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1) :]
     assert not all(run_theorems(bad).values())

@@ -559,15 +559,14 @@ def check_orbit(
     free: bool,
     order: int,
 ) -> bool:
-    """Orbit: the classes, the canonical representative reached by a group element, the group
-    order, and freeness when claimed."""
+    """Orbit: the classes, a representative reached by a group element, the group order; when
+    `free`, freeness and the representative's canonical form (unique in a free orbit)."""
     hidden = len(inst.biases) - inst.n_in - inst.n_out
     return (
         check_classes(inst, cs)
         and check_apply(s, inst, flips, perm, canon)
-        and check_canonical(s, flip, canon, cs)
         and order == group_order(2 if flip else 1, hidden, cs)
-        and (not free or check_free(s, flip, inst, cs))
+        and (not free or (check_free(s, flip, inst, cs) and check_canonical(s, flip, canon, cs)))
     )
 
 

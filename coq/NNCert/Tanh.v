@@ -473,15 +473,15 @@ Definition check_fefferman (inst : tanh_instance) (cs : list (list nat)) : bool 
   all_edges_nonzero inst && all_biases_distinct inst cs.
 
 (* ---------------------------------------------------------------- certificate checks *)
-(** Orbit: the classes, the canonical representative reached by a group element, and (when
-    [free]) freeness and the group order. *)
+(** Orbit: the classes, a representative reached by a group element, the group order; when
+    [free], freeness and the representative's canonical form (unique in a free orbit). *)
 Definition check_orbit (s : aff_sym) (flip : bool) (inst : tanh_instance)
   (cs : list (list nat)) (flips : list bool) (perm : list nat) (canon : tanh_instance)
   (free : bool) (order : Z) : bool :=
   check_classes inst cs && check_apply s inst flips perm canon &&
-  check_canonical s flip canon cs &&
-  Z.eqb order (group_order (if flip then 2 else 1) (length (ti_biases inst) - ti_n_in inst - ti_n_out inst) cs) &&
-  (negb free || check_free s flip inst cs).
+  Z.eqb order
+    (group_order (if flip then 2 else 1) (length (ti_biases inst) - ti_n_in inst - ti_n_out inst) cs) &&
+  (negb free || (check_free s flip inst cs && check_canonical s flip canon cs)).
 
 (** Inequivalence: both networks reach different canonical forms. *)
 Definition check_inequivalent (s : aff_sym) (flip : bool) (inst1 inst2 : tanh_instance)

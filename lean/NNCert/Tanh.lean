@@ -547,16 +547,16 @@ termination_by structural cs
 def checkFefferman (inst : TanhInstance) (cs : List (List Nat)) : Bool :=
   allEdgesNonzero inst && allBiasesDistinct inst cs
 
-/-- `checkOrbit s flip inst cs flips perm canon free order`: the classes, the canonical
-representative reached by a checked group element, the group order, and freeness when
-`free`. -/
+/-- `checkOrbit s flip inst cs flips perm canon free order`: the classes, a representative
+reached by a checked group element, the group order; when `free`, freeness and the
+representative's canonical form (unique in a free orbit). -/
 def checkOrbit (s : AffSym) (flip : Bool) (inst : TanhInstance) (cs : List (List Nat))
     (flips : List Bool) (perm : List Nat) (canon : TanhInstance) (free : Bool) (order : Nat) :
     Bool :=
   let hidden := inst.biases.length - inst.nIn - inst.nOut
-  checkClasses inst cs && checkApply s inst flips perm canon && checkCanonical s flip canon cs &&
+  checkClasses inst cs && checkApply s inst flips perm canon &&
     Nat.beq order (groupOrder (cond flip 2 1) hidden cs) &&
-    (!free || checkFree s flip inst cs)
+    (!free || (checkFree s flip inst cs && checkCanonical s flip canon cs))
 
 /-- `checkInequivalent s flip inst1 inst2 cs flips1 perm1 canon1 flips2 perm2 canon2`: both
 networks reach canonical forms by checked group elements, and the forms differ. -/
