@@ -286,21 +286,28 @@ def compute_group(act: Activation) -> dict[str, Any]:
 
 
 def _midpoint(e: sp.Expr, m: sp.Expr) -> sp.Expr | None:
-    """The point c with ρ(c) = m: exact when sympy checks it, searched among small rationals."""
-    for c in (sp.Integer(0), *_rational_candidates()):
+    """The point c with ρ(c) = m (unique for strictly monotone ρ), exactly: a root sympy's
+    solve finds, or a numerically located root identified as a small rational (or rational
+    multiple of pi); either way checked exactly by simplify before it is used."""
+    cands: list[sp.Expr] = [sp.Integer(0)]
+    try:
+        cands += [c for c in sp.solve(e - m, X) if c.is_real]
+    except (NotImplementedError, ValueError, TypeError):
+        pass
+    mpmath.mp.dps = DPS
+    f = sp.lambdify(X, e - m, "mpmath")
+    for start in (0, 1, -1, 3, -3):
+        try:
+            root = mpmath.findroot(f, start)
+        except (ValueError, ZeroDivisionError, TypeError):
+            continue
+        exact = _identify(root, allow_pi=True)
+        if exact is not None:
+            cands.append(exact)
+    for c in cands:
         if sp.simplify(e.subs(X, c) - m) == 0:
             return c
     return None
-
-
-def _rational_candidates() -> list[sp.Expr]:
-    out = []
-    for q in range(1, 5):
-        for p in range(-8, 9):
-            r = sp.Rational(p, q)
-            if r != 0 and r not in out:
-                out.append(r)
-    return out
 
 
 def _search(e: sp.Expr, hi: float, lo: float, notes: list[str]) -> list[Element]:

