@@ -10,9 +10,19 @@ SUSSMANN = "Sussmann 1992 (one hidden layer, tanh: irreducible nets with the sam
 FEFFERMAN = "Fefferman 1994 (deep tanh nets under genericity conditions)"
 SYM_LIB = "coq/NNCert/TanhSym.v: invariance of the network function under each generator type"
 # Activations for which the converse ("same function => related by the group") is a theorem
-# the claim may cite: tanh itself (Sussmann, Fefferman) and the logistic, an affine image of
-# tanh (sigma(x) = (1 + tanh(x/2))/2), within the tanh-type class of Vlacic-Boelcskei.
+# the claim may cite. One hidden layer (Sussmann): tanh, and the logistic, an affine image of
+# tanh (sigma(x) = (1 + tanh(x/2))/2) that maps irreducible nets to irreducible nets. Deep nets
+# (Fefferman): tanh only; the logistic's conversion moves the next layer's biases, so the
+# conditions checked on the logistic parameters are not Fefferman's.
 CONVERSE = ("tanh", "logistic")
+CONVERSE_DEEP = ("tanh",)
+
+
+def theorem_applies(activation: str, sussmann: bool | None, fefferman: bool | None) -> bool:
+    """Whether a cited theorem gives "same function => related by the group" here."""
+    return bool(sussmann and activation in CONVERSE) or bool(
+        fefferman and activation in CONVERSE_DEEP
+    )
 
 
 def affsym_result(group: dict[str, Any]) -> dict[str, Any]:

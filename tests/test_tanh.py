@@ -401,3 +401,11 @@ def test_seeded_parameters_are_reproducible_and_nonzero():
     assert all(w != 0 for _, _, w in a.network.edges())
     c = layered_spec([2, 3, 1], seed=5).network
     assert c != a.network
+
+
+def test_fefferman_conditions_on_a_deep_logistic_net_do_not_invoke_the_tanh_theorem():
+    from certify.claims_tanh import theorem_applies
+
+    assert theorem_applies("tanh", None, True) and theorem_applies("logistic", True, None)
+    assert not theorem_applies("logistic", None, True)
+    assert not theorem_applies("arctan", True, None)

@@ -188,7 +188,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
 
 # ---------------------------------------------------------------- equiv
 def check_equiv(cert: dict[str, Any]) -> list[str]:
-    from certify.claims_tanh import CONVERSE, equiv_claim, equiv_result
+    from certify.claims_tanh import equiv_claim, equiv_result, theorem_applies
 
     inst = _dict(cert["instance"], "instance")
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
@@ -220,7 +220,7 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         sus = KT.check_classes(k1, cs) and all(KT.check_sussmann(s, k, cs) for k in (k1, k2))
     elif net.widths is not None:
         fef = KT.check_classes(k1, cs) and all(KT.check_fefferman(k, cs) for k in (k1, k2))
-    applies = net.activation in CONVERSE and bool(sus or fef)
+    applies = theorem_applies(net.activation, sus, fef)
     result = equiv_result(equivalent, sus, fef, applies)
     if not _same(cert.get("result"), result):
         problems.append("result does not match what was checked")

@@ -11,13 +11,13 @@ from typing import Any
 from certify import __version__
 from certify.certificate import SCHEMA
 from certify.claims_tanh import (
-    CONVERSE,
     affsym_claim,
     affsym_result,
     equiv_claim,
     equiv_result,
     orbit_claim,
     orbit_result,
+    theorem_applies,
 )
 from certify.errors import CertifyError
 from certify.models import dag as D
@@ -171,7 +171,7 @@ def genericity(net: D.TanhNet, other: D.TanhNet) -> tuple[bool | None, bool | No
         sus = all(KT.check_sussmann(s, to_instance(n), cs) for n in (net, other))
     elif layered:
         fef = all(KT.check_fefferman(to_instance(n), cs) for n in (net, other))
-    applies = net.activation in CONVERSE and bool(sus or fef)
+    applies = theorem_applies(net.activation, sus, fef)
     return sus, fef, applies
 
 
