@@ -237,3 +237,20 @@ def test_a_tampered_rendered_lean_file_is_rejected_by_the_twin():
     assert m
     bad = text[: m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1) :]
     assert not all(run_theorems(bad).values())
+
+
+SYM = LEAN_DIR / "NNCert" / "TanhSym.lean"
+
+
+@pytest.mark.parametrize("d", lean_defs(SYM), ids=lambda d: d.name)
+def test_the_lean_symmetry_theorems_file_recurses_structurally_and_uses_its_variables(d):
+    assert not recursion_problems(d) and not unused_names(d)
+
+
+def test_the_uncompiled_lean_symmetry_theorems_stay_out_of_the_default_build():
+    # written without a compiler: NNCert.lean must not import it (see the file's header)
+    root = (LEAN_DIR / "NNCert.lean").read_text()
+    assert "NNCert.TanhSym" not in root
+    text = SYM.read_text()
+    assert "structure AffineSymmetric" in text and "theorem flip_one" in text
+    assert "theorem permute" in text and "lake build NNCert.TanhSym" in text
