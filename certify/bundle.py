@@ -27,6 +27,7 @@ from certify.render import critical as render_critical
 from certify.render import implicit as render_implicit
 from certify.render import orbit as render_orbit
 from certify.render import rank as render_rank
+from certify.render import tanh as render_tanh
 from certify.render.env import render
 from certify.resources import resource_dir
 from certify.spec import Spec
@@ -110,6 +111,13 @@ def render_certificate(cert: dict[str, Any]) -> Rendered:
             theorems.append("rank_upper_check")
         coq_text = render_rank.render_coq(cert, sha)
         lean_text = render_rank.render_lean(cert, sha)
+    elif cert.get("kind") in ("affsym", "equiv") or (
+        cert.get("kind") == "orbit" and cert["instance"]["network"].get("family") == "tanh"
+    ):
+        module = render_tanh.module_name(cert["kind"], cert["name"])
+        theorems = render_tanh.theorem_names(cert)
+        coq_text = render_tanh.render_prover(cert, sha, "coq")
+        lean_text = render_tanh.render_prover(cert, sha, "lean")
     elif cert.get("kind") == "orbit":
         module = render_orbit.module_name(cert["name"])
         theorems = render_orbit.theorem_names(cert)
@@ -286,6 +294,10 @@ def summary_line(e: dict[str, Any]) -> str:
         return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+    if e["kind"] in ("affsym", "equiv") or (e["kind"] == "orbit" and "group_order" in r):
+        from certify.claims_tanh import summary
+
+        return summary(e["kind"], r)
     if e["kind"] == "orbit":
         return (
             f"{r['field']} orbit of size {r['orbit_size']} in the fiber "

@@ -89,6 +89,28 @@ def _figure(a: argparse.Namespace) -> int:
     return 0
 
 
+def _from_torch(a: argparse.Namespace) -> int:
+    import re
+
+    from certify import torch_import as T
+
+    name = a.name or "torch-" + re.sub(r"[^A-Za-z0-9_.-]", "-", a.model.stem)[:58]
+    text = T.spec_text(T.load_modules(a.model), name, a.model.name, a.precision)
+    load_spec_text(text, a.out)
+    a.out.write_text(text)
+    print(f"spec written to {a.out}; certify it with: certify run {a.out} --out <dir>")
+    return 0
+
+
+def load_spec_text(text: str, where: Path) -> None:
+    """Validate a generated spec before writing it (a SpecError names `where`)."""
+    import tomllib
+
+    from certify.spec import parse_spec
+
+    parse_spec(tomllib.loads(text), str(where))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="certify", description=__doc__)
     ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
@@ -110,6 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     p_fig = sub.add_parser("figure", help="draw a figure of math.md (resnet-quadratic)")
     p_fig.add_argument("figure", help="the figure's name: resnet-quadratic")
     p_fig.add_argument("--out", type=Path, required=True, help="the PNG file to write")
+    p_torch = sub.add_parser(
+        "from-torch", help="a spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers"
+    )
+    p_torch.add_argument("model", type=Path, help="a file written by torch.save(model)")
+    p_torch.add_argument("--out", type=Path, required=True, help="the spec file to write")
+    p_torch.add_argument("--name", type=str, help="spec name (default: from the file name)")
+    p_torch.add_argument(
+        "--precision", type=int, help="round weights to this many decimal places (default: exact)"
+    )
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)")
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
@@ -123,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             return _figure(a)
         if a.cmd == "demo":
             return _run([load_spec(s) for s in example_specs()], a.out, a)
+        if a.cmd == "from-torch":
+            return _from_torch(a)
         from certify.verify import check_bundle
 
         problems, notes = check_bundle(a.bundle, _opts(a))

@@ -29,6 +29,7 @@ KINDS = (
     "critical",
     "implicit",
     "equiv",
+    "affsym",
 )
 NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit", "equiv")
 RESNET_KINDS = ("orbit", "critical", "implicit")
@@ -36,7 +37,7 @@ COMPIND_KINDS = ("compind", "prop21", "newman-slater")
 VAR_RE = re.compile(
     r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
 )  # not "z": that names the activation's variable
-FAMILIES = ("mlp", "resnet", "relu")
+FAMILIES = ("mlp", "resnet", "relu", "tanh")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -146,13 +147,14 @@ class CertRequest:
     equation: str | None = None  # implicit: a polynomial in c0, c1, ... (coefficients of F)
     bias: bool = True  # implicit: False sets every bias to 0 (the bias-free parametrisation)
     batch: tuple[tuple[Fraction, ...], ...] | None = None  # ReLU rank: a given batch Z
+    tanh: Any = None  # affsym: the activation text; equiv: the second TanhNet
 
 
 @dataclass(frozen=True)
 class Spec:
     name: str
     source: str
-    network: MLP | ResNet | None
+    network: Any  # MLP | ResNet | certify.models.dag.TanhNet | None
     seed: int | None
     theta: tuple[Fraction, ...]
     param_range: int
@@ -253,12 +255,18 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     certs: list[CertRequest] = []
     for i, c in enumerate(certs_raw):
         certs.append(_cert_request(c, src, i, name, len(certs_raw)))
+    if "network" in data and data["network"].get("family") == "tanh":
+        from certify import spec_tanh
+
+        certs = spec_tanh.attach(certs, certs_raw, mlp, data["network"], src)
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             _check_identifiable_network(mlp, theta, src, i)
+        is_tanh = type(mlp).__name__ == "TanhNet"
         if req.kind in RESNET_KINDS and not isinstance(mlp, ResNet):
-            raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")
-        if req.kind == "orbit" and any(len(a) - 1 < 2 for a in mlp.activations):  # type: ignore[union-attr]
+            if not (req.kind == "orbit" and is_tanh):
+                raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")
+        if req.kind == "orbit" and not is_tanh and any(len(a) - 1 < 2 for a in mlp.activations):  # type: ignore[union-attr]
             raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
         if req.kind == "implicit":
             _check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
@@ -273,7 +281,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     elif any(req.batch is not None for req in certs):
         raise SpecError(src, "network.family", "relu (a certificate with a batch)")
     elif isinstance(mlp, (MLP, ResNet)) and "equiv" in kinds:
-        raise SpecError(src, "network.family", "relu (certificate kind equiv)")
+        raise SpecError(src, "network.family", "relu or tanh (certificate kind equiv)")
     elif isinstance(mlp, (MLP, ResNet)) and "other" in data:
         raise SpecError(src, "other", "only with a network of family relu")
     return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other)
@@ -283,6 +291,10 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     net = _req(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
+    if net.get("family") == "tanh":
+        from certify import spec_tanh
+
+        return spec_tanh.parse_network(data, net, src), None, (), 5
     if net.get("family") not in ("resnet", "relu"):
         for k in net:
             if k not in {"family", "widths", "activation", "bias"}:
@@ -452,6 +464,10 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         allowed = {"kind", "name", "equation", "bias"}
     elif kind in ("rank", "equiv"):
         allowed.add("batch")  # ReLU only; checked with the family in spec_relu
+    if kind in ("affsym", "equiv", "orbit"):
+        from certify.spec_tanh import REQUEST_FIELDS
+
+        allowed = allowed | REQUEST_FIELDS[kind]
     if kind in COMPIND_KINDS:
         allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
     for k in c:
@@ -488,9 +504,19 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         from certify.spec_relu import parse_batch
 
         batch = parse_batch(c["batch"], src, f"{where}.batch")
+    tanh = None
+    if kind == "affsym":
+        from certify.spec_tanh import parse_activation
+
+        if "activation" not in c:
+            raise SpecError(
+                src, f"{where}.activation", "an activation name or expression (missing)"
+            )
+        tanh = parse_activation(c["activation"], src, f"{where}.activation")
     return CertRequest(
-        kind, cname, prime, upper, max_grid, attempts, ci, field, equation, bias, batch
-    )
+        kind, cname, prime, upper, max_grid, attempts, ci,
+        field=field, equation=equation, bias=bias, batch=batch, tanh=tanh,
+    )  # fmt: skip
 
 
 def coefficient_names(degree: int) -> tuple[str, ...]:

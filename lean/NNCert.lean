@@ -9,3 +9,4 @@ import NNCert.Rank
 import NNCert.Compind
 import NNCert.ResNet
 import NNCert.ReLU
+import NNCert.Tanh

@@ -78,6 +78,9 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
     assert others["relu-equiv-hidden"]["symmetry"] == "hidden"
     assert others["relu-equiv-differ"]["equivalent"] is False
+    assert others["tanh-1-3-1-orbit"]["orbit_size"] == 48  # tanh-type (issue 6)
+    assert others["tanh-inequivalent"]["equivalent"] is False
+    assert others["affsym-logistic"]["order"] == 2
     for e in m["certificates"]:
         assert e["verdicts"]["checker"] == "passed"
         assert e["verdicts"]["coq"] == "passed", e["messages"]

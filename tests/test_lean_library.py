@@ -391,8 +391,9 @@ def test_the_library_root_imports_every_module_in_section_order():
     # kernel.py's sections, then the certificate families with their own twins
     # (Compind: certify/checker/kernel_compind.py, covered by tests/test_lean_compind.py;
     # ResNet: certify/checker/kernel_resnet.py, covered by tests/test_lean_resnet.py).
-    # ReLU: certify/checker/kernel_relu.py, covered by tests/test_lean_relu.py.
-    assert imports == [f"NNCert.{m}" for m in (*MODULES, "Compind", "ResNet", "ReLU")]
+    # ReLU: certify/checker/kernel_relu.py, covered by tests/test_lean_relu.py; Tanh:
+    # certify/checker/kernel_tanh.py, covered by tests/test_lean_tanh.py.
+    assert imports == [f"NNCert.{m}" for m in (*MODULES, "Compind", "ResNet", "ReLU", "Tanh")]
 
 
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.name)

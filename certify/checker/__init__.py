@@ -23,7 +23,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     Validates the envelope (schema, name) once, dispatches on the kind, and turns any
     malformed field into a reported problem rather than an exception."""
     from certify.certificate import SCHEMA
-    from certify.checker import compind, critical, implicit, orbit, rank
+    from certify.checker import compind, critical, implicit, orbit, rank, tanh
     from certify.checker.rank import Malformed
     from certify.spec import NAME_RE
 
@@ -35,11 +35,16 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     if not isinstance(name, str) or not NAME_RE.match(name):
         return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
     kind = cert.get("kind")
+    family = None
+    if isinstance(cert.get("instance"), dict) and isinstance(cert["instance"].get("network"), dict):
+        family = cert["instance"]["network"].get("family")
     checks = {
         "rank": rank.check,
-        "orbit": orbit.check,
+        "orbit": tanh.check_orbit if family == "tanh" else orbit.check,
         "critical": critical.check,
         "implicit": implicit.check,
+        "affsym": tanh.check_affsym,
+        "equiv": tanh.check_equiv,
         **dict.fromkeys(COMPIND_KINDS, compind.check),
     }
     check = checks.get(kind)  # type: ignore[arg-type]

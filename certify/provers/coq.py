@@ -10,6 +10,7 @@ from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict, run
 
 LIBRARY = ["Lists", "Arith", "Net", "Rank", "Sound", "Compind", "CompindSound", "ResNet"]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
+LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms:
 # they are kernel primitives (coq-guide.md §3e). Anything else fails the audit.
 ALLOWED_PREFIX = "PrimInt63."

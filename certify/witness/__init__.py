@@ -29,6 +29,15 @@ def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         from certify.witness import rank
 
         return rank.generate(spec, req)
+    if req.kind in ("affsym", "equiv") or (
+        req.kind == "orbit"
+        and spec.network is not None
+        and spec.network.__class__.__name__ == "TanhNet"
+    ):
+        from certify.witness import tanh
+
+        return {"affsym": tanh.generate_affsym, "orbit": tanh.generate_orbit,
+                "equiv": tanh.generate_equiv}[req.kind](spec, req)  # fmt: skip
     if req.kind == "orbit":
         from certify.witness import orbit
 

@@ -1,0 +1,272 @@
+"""Activations given symbolically: named ones (tanh, logistic, arctan, softsign, erf, x*tanh(x),
+relu, sin, t^r) and user expressions in a restricted grammar, read by our own recursive-descent
+parser. User text is never `eval`ed or `sympify`ed: the sympy expression is built node by node
+from the parse tree, so only the constructs of the grammar can reach sympy.
+
+Grammar (whitespace ignored; the variable is `x` or `t`):
+
+    expr   := term (("+" | "-") term)*
+    term   := unary (("*" | "/") unary)*
+    unary  := ("+" | "-") unary | power
+    power  := atom ("^" exponent)?              exponent: an integer, optionally signed or
+    atom   := INTEGER | VAR | FUNC "(" expr ")" | "(" expr ")"      parenthesised
+    FUNC   := exp | tanh | arctan | erf
+
+Rational constants are written as quotients of integers ("3/2"); decimal points and named
+constants (pi, e) are rejected as non-rational.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+X = sp.Symbol("x", real=True)
+
+FUNCTIONS = {"exp": sp.exp, "tanh": sp.tanh, "arctan": sp.atan, "erf": sp.erf}
+VARIABLES = ("x", "t")
+NAMED = {
+    "tanh": "tanh(x)",
+    "logistic": "1/(1 + exp(-x))",
+    "sigmoid": "1/(1 + exp(-x))",
+    "arctan": "arctan(x)",
+    "erf": "erf(x)",
+    "xtanh": "x*tanh(x)",
+}
+# Named activations outside the grammar (|x|, max, sin): built directly, not parsed.
+SPECIAL = {"softsign", "relu", "sin"}
+MAX_EXPONENT = 64
+MAX_LENGTH = 400
+
+
+class ActivationError(ValueError):
+    """The text is not a known activation or not in the grammar (the message says why)."""
+
+
+_TOKEN = re.compile(r"\s*(?:(\d+\.\d*|\.\d+)|(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) tokens: num, name, op; decimals are rejected here (non-rational)."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        assert m is not None
+        pos = m.end()
+        dec, num, name, op = m.groups()
+        if dec is not None:
+            raise ActivationError(
+                f"non-rational constant {dec!r}: write rationals as quotients, e.g. 3/2"
+            )
+        if num is not None:
+            out.append(("num", num))
+        elif name is not None:
+            out.append(("name", name))
+        elif op is not None and not op.isspace():
+            if op not in "+-*/^()":
+                raise ActivationError(f"unexpected character {op!r}")
+            out.append(("op", op))
+    return out
+
+
+class _Parser:
+    def __init__(
+        self, tokens: list[tuple[str, str]], variables: dict[str, sp.Symbol], allow_pi: bool
+    ) -> None:
+        self.toks = tokens
+        self.i = 0
+        self.variables = variables
+        self.allow_pi = allow_pi
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self) -> tuple[str, str]:
+        t = self.peek()
+        if t is None:
+            raise ActivationError("unexpected end of expression")
+        self.i += 1
+        return t
+
+    def expect(self, op: str) -> None:
+        t = self.take()
+        if t != ("op", op):
+            raise ActivationError(f"expected {op!r}, found {t[1]!r}")
+
+    def expr(self) -> sp.Expr:
+        e = self.term()
+        while self.peek() in (("op", "+"), ("op", "-")):
+            op = self.take()[1]
+            r = self.term()
+            e = e + r if op == "+" else e - r
+        return e
+
+    def term(self) -> sp.Expr:
+        e = self.unary()
+        while self.peek() in (("op", "*"), ("op", "/")):
+            op = self.take()[1]
+            r = self.unary()
+            if op == "/" and r == 0:
+                raise ActivationError("division by the constant zero")
+            e = e * r if op == "*" else e / r
+        return e
+
+    def unary(self) -> sp.Expr:
+        if self.peek() == ("op", "-"):
+            self.take()
+            return -self.unary()
+        if self.peek() == ("op", "+"):
+            self.take()
+            return self.unary()
+        return self.power()
+
+    def exponent(self) -> int:
+        sign = 1
+        paren = self.peek() == ("op", "(")
+        if paren:
+            self.take()
+        if self.peek() in (("op", "-"), ("op", "+")):
+            sign = -1 if self.take()[1] == "-" else 1
+        kind, text = self.take()
+        if kind != "num":
+            raise ActivationError(f"exponents are integers, found {text!r}")
+        if paren:
+            self.expect(")")
+        n = sign * int(text)
+        if abs(n) > MAX_EXPONENT:
+            raise ActivationError(f"exponent {n} is larger than {MAX_EXPONENT} in absolute value")
+        return n
+
+    def power(self) -> sp.Expr:
+        base = self.atom()
+        if self.peek() == ("op", "^"):
+            self.take()
+            n = self.exponent()
+            if n < 0 and base == 0:
+                raise ActivationError("negative power of the constant zero")
+            return base**n
+        return base
+
+    def atom(self) -> sp.Expr:
+        kind, text = self.take()
+        if kind == "num":
+            return sp.Integer(int(text))
+        if kind == "name":
+            if text in self.variables:
+                return self.variables[text]
+            if text == "pi" and self.allow_pi:
+                return sp.pi
+            if self.peek() == ("op", "("):
+                if text not in FUNCTIONS:
+                    raise ActivationError(
+                        f"unknown function {text!r} (allowed: {', '.join(FUNCTIONS)})"
+                    )
+                self.take()
+                arg = self.expr()
+                self.expect(")")
+                return FUNCTIONS[text](arg)
+            if text in ("pi", "e", "E", "I", "oo", "inf", "nan"):
+                raise ActivationError(f"non-rational constant {text!r}")
+            raise ActivationError(f"unknown name {text!r} (variables: {', '.join(self.variables)})")
+        if text == "(":
+            e = self.expr()
+            self.expect(")")
+            return e
+        raise ActivationError(f"unexpected {text!r}")
+
+
+def parse_expression(
+    text: str, variables: dict[str, sp.Symbol] | None = None, allow_pi: bool = False
+) -> sp.Expr:
+    """The sympy expression of `text` in the restricted grammar (variable X by default).
+
+    `variables` and `allow_pi` serve the certificate reader only (family parameters, and the
+    constant pi in the group elements of periodic activations); spec text never gets them."""
+    if len(text) > MAX_LENGTH:
+        raise ActivationError(f"expression longer than {MAX_LENGTH} characters")
+    toks = tokenize(text)
+    if not toks:
+        raise ActivationError("empty expression")
+    p = _Parser(toks, variables if variables is not None else dict.fromkeys(VARIABLES, X), allow_pi)
+    e = p.expr()
+    if p.peek() is not None:
+        raise ActivationError(f"unexpected {p.peek()[1]!r} after the expression")  # type: ignore[index]
+    return e
+
+
+@dataclass(frozen=True)
+class Activation:
+    """A parsed activation: its name (the spec's text, normalised), its sympy expression in X,
+    and whether it is piecewise (relu, softsign: not analytic at 0)."""
+
+    name: str
+    expr: sp.Expr
+    piecewise: bool
+
+
+def activation(text: str) -> Activation:
+    """The activation a spec names: a named activation or an expression of the grammar."""
+    if not isinstance(text, str):
+        raise ActivationError("an activation name or expression (a string)")
+    key = text.strip()
+    low = key.lower()
+    if low == "softsign":
+        return Activation("softsign", X / (1 + sp.Abs(X)), True)
+    if low == "relu":
+        return Activation("relu", sp.Max(0, X), True)
+    if low == "sin":
+        return Activation("sin", sp.sin(X), False)
+    if low in NAMED:
+        return Activation(
+            "logistic" if low == "sigmoid" else low, parse_expression(NAMED[low]), False
+        )
+    e = parse_expression(key)
+    if not e.has(X):
+        raise ActivationError("a nonconstant expression in x")
+    return Activation(" ".join(key.split()), e, False)
+
+
+def defined_on_reals(e: sp.Expr) -> bool:
+    """Every denominator of `e` (base of a negative power) has no real zero, so `e` is defined
+    (and, for grammar expressions, real-analytic) on all of R."""
+    for p in e.atoms(sp.Pow):
+        if p.exp.is_negative:
+            base = p.base
+            if not base.has(X):
+                continue
+            zeros = sp.solveset(base, X, sp.S.Reals)
+            if zeros != sp.S.EmptySet:
+                return False
+    return True
+
+
+def grammar_text(e: sp.Expr, var: str = "x") -> str:
+    """`e` printed in the grammar above (plus the constant pi and the symbol names), so that
+    `parse_expression` reads it back to the same expression; used to store group elements."""
+    if e.is_Integer:
+        return str(int(e)) if e >= 0 else f"(-{-int(e)})"
+    if e.is_Rational:
+        return f"({e.p}/{e.q})" if e.p > 0 else f"(-{-e.p}/{e.q})"
+    if e is sp.pi:
+        return "pi"
+    if e is sp.E:
+        return "exp(1)"
+    if e.is_Symbol:
+        return var if e == X else str(e)
+    if isinstance(e, sp.Add):
+        return "(" + " + ".join(grammar_text(a, var) for a in sp.Add.make_args(e)) + ")"
+    if isinstance(e, sp.Mul):
+        return "(" + "*".join(grammar_text(a, var) for a in sp.Mul.make_args(e)) + ")"
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        n = int(e.exp)
+        return f"{grammar_text(e.base, var)}^{n if n >= 0 else f'({n})'}"
+    if isinstance(e, sp.Pow) and e.exp == sp.Rational(1, 2):
+        raise ActivationError(f"square roots are outside the grammar: {e}")
+    names = {sp.exp: "exp", sp.tanh: "tanh", sp.atan: "arctan", sp.erf: "erf"}
+    for f, n in names.items():
+        if isinstance(e, f):
+            return f"{n}({grammar_text(e.args[0], var)})"
+    raise ActivationError(f"cannot print {e} in the grammar")

@@ -1,0 +1,229 @@
+"""Independent checker of the tanh certificates: decode the instance, run the kernel twin
+(certify/checker/kernel_tanh.py) on every kernel fact, re-prove every affine symmetry with
+sympy, and rebuild result and claim from what was checked."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certify.checker import kernel_tanh as KT
+from certify.checker.rank import Malformed, _dict, _list, _same
+from certify.models import dag as D
+
+Rat = tuple[int, int]
+
+
+def _rat(v: Any, where: str) -> Rat:
+    from certify.spec import parse_rat_str
+
+    if not isinstance(v, str):
+        raise Malformed(f"{where}: expected a rational string")
+    try:
+        f = parse_rat_str(v)
+    except ValueError as e:
+        raise Malformed(f"{where}: {e}") from None
+    return (f.numerator, f.denominator)
+
+
+def to_instance(net: D.TanhNet) -> KT.TanhInstance:
+    return KT.TanhInstance(
+        net.n_in,
+        net.n_out,
+        [list(r) for r in net.adj],
+        [[(w.numerator, w.denominator) for w in r] for r in net.weights],
+        [(b.numerator, b.denominator) for b in net.biases],
+    )
+
+
+def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D.TanhNet:
+    network, params = _dict(network, "instance.network"), _dict(params, where)
+    n = int(network["inputs"]) + int(network["hidden"]) + int(network["outputs"])
+    if min(int(network["inputs"]), int(network["hidden"]), int(network["outputs"])) < 1:
+        raise Malformed("instance.network: node counts are positive")
+    for k, e in enumerate(_list(params["edges"], f"{where}.edges")):
+        if not isinstance(e, list) or len(e) != 3 or not all(isinstance(x, int) for x in e[:2]):
+            raise Malformed(f"{where}.edges[{k}]: expected [source, target, weight]")
+        if not (0 <= e[0] < n and 0 <= e[1] < n):
+            raise Malformed(f"{where}.edges[{k}]: node out of range")
+        _rat(e[2], f"{where}.edges[{k}]")
+    if len(_list(params["biases"], f"{where}.biases")) != n - int(network["inputs"]):
+        raise Malformed(f"{where}.biases: one per hidden and output node")
+    for k, b in enumerate(params["biases"]):
+        _rat(b, f"{where}.biases[{k}]")
+    return D.from_json(network, params)
+
+
+def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:
+    sym = inst["symmetry"]
+    order = inst["rho_order"]
+    if order not in (1, 2) or (order == 2) != (sym is not None):
+        raise Malformed("instance.rho_order: 1 (no symmetry) or 2 (with instance.symmetry)")
+    if sym is None:
+        return KT.AffSym((1, 1), (0, 1), (1, 1), (0, 1)), False
+    vals = [_rat(v, "instance.symmetry") for v in _list(sym, "instance.symmetry")]
+    if len(vals) != 4:
+        raise Malformed("instance.symmetry: four rationals (alpha, beta, gamma, delta)")
+    return KT.AffSym(*vals), True
+
+
+def decode_element(e: Any, size: int, where: str) -> tuple[list[bool], list[int]]:
+    e = _dict(e, where)
+    flips = _list(e["flips"], f"{where}.flips")
+    perm = _list(e["perm"], f"{where}.perm")
+    if not all(f in (0, 1) and isinstance(f, int) for f in flips):
+        raise Malformed(f"{where}.flips: 0/1 per node")
+    if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in perm):
+        raise Malformed(f"{where}.perm: naturals")
+    return [bool(f) for f in flips], perm
+
+
+def _sym_matches(inst: dict[str, Any], act: str) -> list[str]:
+    from certify.witness.tanh import sym_json
+
+    sym, order = sym_json(act)
+    if inst["symmetry"] != sym or inst["rho_order"] != order:
+        return ["instance.symmetry: not the symmetry group of the activation (recomputed)"]
+    return []
+
+
+def _classes(v: Any) -> list[list[int]]:
+    cs = _list(v, "witness.classes")
+    for c in cs:
+        if not isinstance(c, list) or not all(isinstance(x, int) and x >= 0 for x in c):
+            raise Malformed("witness.classes: lists of node numbers")
+    return cs
+
+
+# ---------------------------------------------------------------- affsym
+def check_affsym(cert: dict[str, Any]) -> list[str]:
+    import sympy as sp
+
+    from certify.activations import X, activation, parse_expression
+    from certify.affsym import LAM, Element, prove
+    from certify.claims_tanh import affsym_claim, affsym_result
+    from certify.spec_tanh import rho_group
+    from certify.witness.tanh import rational_table
+
+    act_name = _dict(cert["instance"], "instance")["activation"]
+    act = activation(act_name)
+    w = _dict(cert["witness"], "witness")
+    group = _dict(w["group"], "witness.group")
+    problems = []
+    for i, r in enumerate(_list(group["elements"], "witness.group.elements")):
+        try:
+            vals = [parse_expression(r[k], {"l": LAM, "x": X}, allow_pi=True)
+                    for k in ("alpha", "beta", "gamma", "delta")]  # fmt: skip
+        except ValueError as e:
+            raise Malformed(f"witness.group.elements[{i}]: {e}") from None
+        if any(v.has(X) for v in vals):
+            raise Malformed(f"witness.group.elements[{i}]: entries do not depend on x")
+        el = Element(*vals, condition=r["family"] or "")
+        method = prove(act.expr, el, act.piecewise)
+        if (method or "unproved") != r["proof"]:
+            problems.append(f"witness.group.elements[{i}]: proof status {r['proof']!r} not "
+                            f"reproduced ({method or 'unproved'})")  # fmt: skip
+        if r["proof"] != "unproved" and sp.simplify(vals[0]) == 0:
+            problems.append(f"witness.group.elements[{i}]: alpha = 0")
+    if rho_group(act.name) != group:
+        problems.append("witness.group: differs from the group recomputed from the activation")
+    table = [[_rat(v, "witness.table") for v in row] for row in _list(w["table"], "table")]
+    if any(len(row) != 4 for row in table):
+        raise Malformed("witness.table: rows of four rationals")
+    kt = [KT.AffSym(*row) for row in table]
+    closed = group["type"] == "finite" and group["complete"]
+    if w["closed"] != closed:
+        problems.append("witness.closed: must say whether the table is a complete finite group")
+    if not KT.check_affsym_table(kt, bool(w["closed"])):
+        problems.append("witness.table: rejected by check_affsym_table")
+    if w["table"] != rational_table(group):
+        problems.append("witness.table: not the rational, proved elements of the group")
+    result = affsym_result(group)
+    if not _same(cert.get("result"), result):
+        problems.append("result does not match the checked group")
+    elif not _same(cert.get("claim"), affsym_claim(group, result, len(table))):
+        problems.append("claim does not match the text rebuilt from the checked group")
+    return problems
+
+
+# ---------------------------------------------------------------- orbit
+def check_orbit(cert: dict[str, Any]) -> list[str]:
+    from certify.claims_tanh import orbit_claim, orbit_result
+    from certify.witness.tanh import MAX_ENUMERATE, enumerate_orbit
+
+    inst = _dict(cert["instance"], "instance")
+    net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
+    s, flip = decode_sym(inst)
+    problems = _sym_matches(inst, net.activation)
+    ki = to_instance(net)
+    w = _dict(cert["witness"], "witness")
+    cs = _classes(w["classes"])
+    if not KT.check_classes(ki, cs):
+        return ["witness.classes: rejected by check_classes"]
+    canon = to_instance(decode_net(inst["network"], w["canonical"], "witness.canonical"))
+    flips, perm = decode_element(w["to_canonical"], net.size, "witness.to_canonical")
+    free = KT.check_free(s, flip, ki, cs)
+    gorder = KT.group_order(2 if flip else 1, net.n_hidden, cs)
+    if not KT.check_orbit(s, flip, ki, cs, flips, perm, canon, free, gorder):
+        problems.append("witness: rejected by check_orbit")
+    for i, a in enumerate(_list(w["actions"], "witness.actions")):
+        f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]")
+        img = to_instance(decode_net(inst["network"], a["image"], f"witness.actions[{i}].image"))
+        if not KT.check_apply(s, ki, f2, p2, img):
+            problems.append(f"witness.actions[{i}]: rejected by check_apply")
+    if free:
+        size: int | None = gorder
+    elif gorder <= MAX_ENUMERATE:
+        g = tuple(Fraction(*x) for x in (s.alpha, s.beta, s.gamma, s.delta)) if flip else None
+        size = enumerate_orbit(net, g)  # type: ignore[arg-type]
+    else:
+        size = None
+    result = orbit_result(gorder, size, free, net.n_hidden, [len(c) for c in cs])
+    if not _same(cert.get("result"), result):
+        problems.append("result does not match the orbit rebuilt from the checked data")
+    elif not _same(cert.get("claim"), orbit_claim(inst["network"], inst["symmetry"], result)):
+        problems.append("claim does not match the text rebuilt from the checked data")
+    return problems
+
+
+# ---------------------------------------------------------------- equiv
+def check_equiv(cert: dict[str, Any]) -> list[str]:
+    from certify.claims_tanh import equiv_claim, equiv_result, theorem_applies
+
+    inst = _dict(cert["instance"], "instance")
+    net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
+    other = decode_net(inst["network"], inst["other"], "instance.other")
+    s, flip = decode_sym(inst)
+    problems = _sym_matches(inst, net.activation)
+    k1, k2 = to_instance(net), to_instance(other)
+    w = _dict(cert["witness"], "witness")
+    equivalent = "element" in w
+    cs = D.classes(net)
+    if equivalent:
+        flips, perm = decode_element(w["element"], net.size, "witness.element")
+        if not KT.check_apply(s, k1, flips, perm, k2):
+            problems.append("witness.element: rejected by check_apply")
+    else:
+        cs = _classes(w["classes"])
+        parts = []
+        for key in ("first", "second"):
+            part = _dict(w[key], f"witness.{key}")
+            c = to_instance(decode_net(inst["network"], part["canonical"], f"witness.{key}"))
+            flips, perm = decode_element(part["element"], net.size, f"witness.{key}.element")
+            parts.append((flips, perm, c))
+        (f1, p1, c1), (f2, p2, c2) = parts
+        if not KT.check_inequivalent(s, flip, k1, k2, cs, f1, p1, c1, f2, p2, c2):
+            problems.append("witness: rejected by check_inequivalent")
+    one_layer = net.widths is not None and len(net.widths) == 3
+    sus = fef = None
+    if one_layer:
+        sus = KT.check_classes(k1, cs) and all(KT.check_sussmann(s, k, cs) for k in (k1, k2))
+    elif net.widths is not None:
+        fef = KT.check_classes(k1, cs) and all(KT.check_fefferman(k, cs) for k in (k1, k2))
+    applies = theorem_applies(net.activation, sus, fef)
+    result = equiv_result(equivalent, sus, fef, applies)
+    if not _same(cert.get("result"), result):
+        problems.append("result does not match what was checked")
+    elif not _same(cert.get("claim"), equiv_claim(inst["network"], result)):
+        problems.append("claim does not match the text rebuilt from the checked data")
+    return problems

@@ -1,0 +1,374 @@
+"""Feed-forward networks as DAGs with a tanh-type activation (math.md §4): weights on edges,
+biases on nodes, skip connections allowed; the layered MLP is the common case.
+
+Nodes are numbered topologically: inputs 0..n_in-1, hidden nodes next (every edge goes from a
+smaller to a larger number), outputs last. Hidden nodes apply ρ to their pre-activation
+Σ_p w_pq h_p + b_q; outputs are affine (no activation). The group acting on parameters
+(generator's side; the kernels have their own twin in certify/checker/kernel_tanh.py):
+
+* per hidden node, an affine symmetry g = (α, β, γ, δ) of ρ, ρ(αz + β) = γρ(z) + δ: incoming
+  weights and bias (w, b) ↦ (αw, αb + β), outgoing weights w ↦ w/γ, and each successor's bias
+  minus wδ/γ (the logistic's "bias shift of the next layer");
+* permutations of interchangeable hidden nodes: same predecessors and same successors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+Aff = tuple[Fraction, Fraction, Fraction, Fraction]
+
+
+@dataclass(frozen=True)
+class TanhNet:
+    """A DAG network: `adj[q][p]` = 1 iff there is an edge p -> q, `weights[q][p]` its weight
+    (0 without an edge), `biases[q]` (0 for inputs). `widths` when it came from a layered MLP;
+    `labels` maps each node number to the spec's node number (identity for layered nets)."""
+
+    activation: str
+    n_in: int
+    n_hidden: int
+    n_out: int
+    adj: tuple[tuple[int, ...], ...]
+    weights: tuple[tuple[Fraction, ...], ...]
+    biases: tuple[Fraction, ...]
+    widths: tuple[int, ...] | None = None
+    labels: tuple[int, ...] | None = None
+    source: str | None = None  # where the parameters came from (e.g. from-torch), if recorded
+
+    @property
+    def size(self) -> int:
+        return self.n_in + self.n_hidden + self.n_out
+
+    def hidden(self) -> range:
+        return range(self.n_in, self.n_in + self.n_hidden)
+
+    def preds(self, q: int) -> tuple[int, ...]:
+        return tuple(p for p in range(self.size) if self.adj[q][p])
+
+    def succs(self, p: int) -> tuple[int, ...]:
+        return tuple(q for q in range(self.size) if self.adj[q][p])
+
+    def edges(self) -> list[tuple[int, int, Fraction]]:
+        """(source, target, weight), sorted by target then source."""
+        n = self.size
+        return [(p, q, self.weights[q][p]) for q in range(n) for p in range(n) if self.adj[q][p]]
+
+    @property
+    def bias(self) -> bool:  # the rank machinery's attribute; tanh networks always have biases
+        return True
+
+
+def layered(
+    activation: str, widths: list[int], Ws: list[list[list[Fraction]]], bs: list[list[Fraction]]
+) -> TanhNet:
+    """The DAG of a layered MLP with full connections between consecutive layers."""
+    offs = [0]
+    for w in widths:
+        offs.append(offs[-1] + w)
+    n = offs[-1]
+    adj = [[0] * n for _ in range(n)]
+    wt = [[Fraction(0)] * n for _ in range(n)]
+    bias = [Fraction(0)] * n
+    for ell in range(len(widths) - 1):
+        for i in range(widths[ell + 1]):
+            q = offs[ell + 1] + i
+            bias[q] = bs[ell][i]
+            for j in range(widths[ell]):
+                p = offs[ell] + j
+                adj[q][p] = 1
+                wt[q][p] = Ws[ell][i][j]
+    return TanhNet(
+        activation,
+        widths[0],
+        n - widths[0] - widths[-1],
+        widths[-1],
+        tuple(map(tuple, adj)),
+        tuple(map(tuple, wt)),
+        tuple(bias),
+        tuple(widths),
+        tuple(range(n)),
+    )
+
+
+def find_cycle(n: int, edges: list[tuple[int, int]]) -> int | None:
+    """Index of an edge that lies on a directed cycle, or None when the graph is acyclic."""
+    succ: dict[int, list[tuple[int, int]]] = {v: [] for v in range(n)}
+    for i, (p, q) in enumerate(edges):
+        succ[p].append((q, i))
+    colour = [0] * n  # 0 new, 1 on the stack, 2 done
+    for root in range(n):
+        if colour[root]:
+            continue
+        stack = [(root, iter(succ[root]))]
+        colour[root] = 1
+        while stack:
+            v, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                colour[v] = 2
+                stack.pop()
+                continue
+            q, i = nxt
+            if colour[q] == 1:
+                return i
+            if colour[q] == 0:
+                colour[q] = 1
+                stack.append((q, iter(succ[q])))
+    return None
+
+
+def topological_hidden(n_in: int, n_hidden: int, edges: list[tuple[int, int]]) -> list[int]:
+    """Hidden nodes (spec numbers) in a topological order, smallest number first among the
+    ready ones (Kahn), so the renumbering is deterministic."""
+    hidden = list(range(n_in, n_in + n_hidden))
+    indeg = dict.fromkeys(hidden, 0)
+    for p, q in edges:
+        if p in indeg and q in indeg:
+            indeg[q] += 1
+    order: list[int] = []
+    ready = sorted(v for v in hidden if indeg[v] == 0)
+    while ready:
+        v = ready.pop(0)
+        order.append(v)
+        for p, q in edges:
+            if p == v and q in indeg:
+                indeg[q] -= 1
+                if indeg[q] == 0:
+                    ready.append(q)
+                    ready.sort()
+    return order
+
+
+def from_edges(
+    activation: str,
+    n_in: int,
+    n_hidden: int,
+    n_out: int,
+    edges: list[tuple[int, int, Fraction]],
+    biases: list[Fraction],
+) -> TanhNet:
+    """The network of an acyclic edge list (spec numbering: inputs, hidden, outputs), with
+    hidden nodes renumbered topologically; `biases` lists hidden then output nodes."""
+    n = n_in + n_hidden + n_out
+    order = topological_hidden(n_in, n_hidden, [(p, q) for p, q, _ in edges])
+    new = list(range(n))
+    for k, v in enumerate(order):
+        new[v] = n_in + k
+    labels = [0] * n
+    for old, nw in enumerate(new):
+        labels[nw] = old
+    adj = [[0] * n for _ in range(n)]
+    wt = [[Fraction(0)] * n for _ in range(n)]
+    bias = [Fraction(0)] * n
+    for p, q, w in edges:
+        adj[new[q]][new[p]] = 1
+        wt[new[q]][new[p]] = w
+    for k, b in enumerate(biases):
+        bias[new[n_in + k]] = b
+    return TanhNet(
+        activation,
+        n_in,
+        n_hidden,
+        n_out,
+        tuple(map(tuple, adj)),
+        tuple(map(tuple, wt)),
+        tuple(bias),
+        None,
+        tuple(labels),
+    )
+
+
+# ---------------------------------------------------------------- the group action
+@dataclass(frozen=True)
+class GroupElement:
+    """Flip the hidden nodes with `flips[v]` by the activation's symmetry g, then relabel node
+    v as `perm[v]` (inputs and outputs fixed)."""
+
+    flips: tuple[bool, ...]
+    perm: tuple[int, ...]
+
+
+def identity(net: TanhNet) -> GroupElement:
+    return GroupElement((False,) * net.size, tuple(range(net.size)))
+
+
+def apply(net: TanhNet, g: Aff, el: GroupElement) -> TanhNet:
+    """The network el·net: the flip formula of the module docstring at every flipped node,
+    then the relabelling. It computes the same function as `net` (library theorem)."""
+    alpha, beta, gamma, delta = g
+    n = net.size
+    f = el.flips
+    w2 = [[Fraction(0)] * n for _ in range(n)]
+    a2 = [[0] * n for _ in range(n)]
+    b2 = [Fraction(0)] * n
+    pi = el.perm
+    for q in range(n):
+        shift = sum(
+            (net.weights[q][p] * delta / gamma for p in range(n) if net.adj[q][p] and f[p]),
+            Fraction(0),
+        )
+        bt = net.biases[q] - shift
+        b2[pi[q]] = alpha * bt + beta if f[q] else bt
+        for p in range(n):
+            w = net.weights[q][p] / gamma if f[p] else net.weights[q][p]
+            w2[pi[q]][pi[p]] = alpha * w if f[q] else w
+            a2[pi[q]][pi[p]] = net.adj[q][p]
+    return TanhNet(
+        net.activation,
+        net.n_in,
+        net.n_hidden,
+        net.n_out,
+        tuple(map(tuple, a2)),
+        tuple(map(tuple, w2)),
+        tuple(b2),
+        net.widths,
+        net.labels,
+        net.source,
+    )
+
+
+def compose(g2: GroupElement, g1: GroupElement) -> GroupElement:
+    """g2 ∘ g1 (apply g1 first): flips s1 ⊕ s2∘π1, relabelling π2∘π1 (flips at different
+    nodes commute and each is an involution)."""
+    n = len(g1.perm)
+    flips = tuple(g1.flips[v] ^ g2.flips[g1.perm[v]] for v in range(n))
+    return GroupElement(flips, tuple(g2.perm[g1.perm[v]] for v in range(n)))
+
+
+def inverse(g: GroupElement) -> GroupElement:
+    n = len(g.perm)
+    inv = [0] * n
+    for v, w in enumerate(g.perm):
+        inv[w] = v
+    return GroupElement(tuple(g.flips[inv[w]] for w in range(n)), tuple(inv))
+
+
+def classes(net: TanhNet) -> list[list[int]]:
+    """Interchangeable hidden nodes: same predecessors and same successors; classes listed by
+    their smallest node, which is a topological order of the classes."""
+    groups: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+    for v in net.hidden():
+        groups.setdefault((net.preds(v), net.succs(v)), []).append(v)
+    return sorted(groups.values(), key=lambda c: c[0])
+
+
+def key(net: TanhNet, v: int) -> tuple[Fraction, ...]:
+    """The incoming weights (all nodes, 0 without an edge) and then the bias of node v."""
+    return (*net.weights[v], net.biases[v])
+
+
+def flipped_key(net: TanhNet, g: Aff, v: int) -> tuple[Fraction, ...]:
+    alpha, beta = g[0], g[1]
+    return (*(alpha * w for w in net.weights[v]), alpha * net.biases[v] + beta)
+
+
+def group_order(net: TanhNet, rho_order: int) -> int:
+    """|G| = |G_rho|^H · Π |C|! over the classes C of interchangeable hidden nodes."""
+    return rho_order**net.n_hidden * math.prod(math.factorial(len(c)) for c in classes(net))
+
+
+def free(net: TanhNet, g: Aff | None) -> str | None:
+    """None when the group acts freely at `net` (so the orbit has |G| elements), else the
+    reason: a hidden node fixed by its flip, or two interchangeable nodes u, v with
+    (w_u, b_u) ∈ {(w_v, b_v), g·(w_v, b_v)}. (Sussmann's irreducibility conditions on these.)"""
+    for c in classes(net):
+        for v in c:
+            if g is not None and flipped_key(net, g, v) == key(net, v):
+                return f"the flip of hidden node {v} fixes its incoming weights and bias"
+        for u, v in itertools.combinations(c, 2):
+            if key(net, u) == key(net, v) or (
+                g is not None and key(net, u) == flipped_key(net, g, v)
+            ):
+                return f"interchangeable hidden nodes {u} and {v} have (w, b) equal up to the flip"
+    return None
+
+
+def canonical(net: TanhNet, g: Aff | None) -> tuple[TanhNet, GroupElement]:
+    """(canonical representative, group element mapping net to it): class by class in
+    topological order, flip each node whose flipped key is lexicographically larger, then sort
+    the class by key, largest first. Orbit-invariant when the action is free."""
+    cur = net
+    total = identity(net)
+    for c in classes(net):
+        if g is not None:
+            flips = tuple(v in c and flipped_key(cur, g, v) > key(cur, v) for v in range(net.size))
+            el = GroupElement(flips, tuple(range(net.size)))
+            cur = apply(cur, g, el)
+            total = compose(el, total)
+        order = sorted(c, key=lambda v: key(cur, v), reverse=True)
+        perm = list(range(net.size))
+        for target, v in zip(c, order, strict=True):
+            perm[v] = target
+        el = GroupElement((False,) * net.size, tuple(perm))
+        cur = apply(cur, g or (Fraction(1), Fraction(0), Fraction(1), Fraction(0)), el)
+        total = compose(el, total)
+    return cur, total
+
+
+def network_json(net: TanhNet) -> dict[str, Any]:
+
+    return {
+        "family": "tanh",
+        "activation": net.activation,
+        "inputs": net.n_in,
+        "hidden": net.n_hidden,
+        "outputs": net.n_out,
+        "widths": list(net.widths) if net.widths is not None else None,
+        "labels": list(net.labels) if net.labels is not None else None,
+        "source": net.source,
+    }
+
+
+def params_json(net: TanhNet) -> dict[str, Any]:
+    from certify.spec import rat_str
+
+    return {
+        "edges": [[p, q, rat_str(w)] for p, q, w in net.edges()],
+        "biases": [rat_str(b) for b in net.biases[net.n_in :]],
+    }
+
+
+def from_json(network: dict[str, Any], params: dict[str, Any]) -> TanhNet:
+    """Inverse of network_json + params_json (certificate reader; no renumbering)."""
+    from certify.spec import parse_rat_str
+
+    n_in, h, n_out = int(network["inputs"]), int(network["hidden"]), int(network["outputs"])
+    n = n_in + h + n_out
+    adj = [[0] * n for _ in range(n)]
+    wt = [[Fraction(0)] * n for _ in range(n)]
+    for p, q, w in params["edges"]:
+        adj[q][p] = 1
+        wt[q][p] = parse_rat_str(w)
+    biases = [Fraction(0)] * n_in + [parse_rat_str(b) for b in params["biases"]]
+    widths = network.get("widths")
+    labels = network.get("labels")
+    return TanhNet(
+        network["activation"],
+        n_in,
+        h,
+        n_out,
+        tuple(map(tuple, adj)),
+        tuple(map(tuple, wt)),
+        tuple(biases),
+        tuple(widths) if widths is not None else None,
+        tuple(labels) if labels is not None else None,
+        network.get("source"),
+    )
+
+
+def evaluate(net: TanhNet, rho: Any, x: list[Any], num: Any) -> list[Any]:
+    """f(x) with a numeric ρ; `num` converts a Fraction to the number type of ρ (tests use
+    mpmath at high precision)."""
+    n = net.size
+    h: list[Any] = list(x) + [0] * (n - net.n_in)
+    for q in range(net.n_in, n):
+        z = sum(
+            (num(net.weights[q][p]) * h[p] for p in range(q) if net.adj[q][p]), num(net.biases[q])
+        )
+        h[q] = rho(z) if q < net.n_in + net.n_hidden else z
+    return h[n - net.n_out :]

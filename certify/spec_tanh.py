@@ -1,0 +1,303 @@
+"""Spec parsing for family "tanh" (DAG networks with a tanh-type activation) and the kinds
+affsym, orbit and equiv on them. Every error is a SpecError naming file, field, expectation.
+
+    [network]                          [network]
+    family = "tanh"                    family = "tanh"
+    activation = "tanh"                activation = "logistic"
+    widths = [1, 3, 1]                 inputs = 2
+                                       hidden = 3
+    [parameters]                       outputs = 1
+    weights = [W_1, W_2]               edges = [[0, 2], [1, 2], [2, 3], [0, 5], ...]
+    biases = [b_1, b_2]                [parameters]
+    # or seed = 0                      weights = [one per edge]    biases = [hidden, outputs]
+
+Spec node numbers of a DAG: inputs 0..n_in-1, hidden n_in..n_in+H-1 (in any order: they are
+renumbered topologically), outputs last. A [[certificate]] of kind equiv carries the second
+network's `weights` and `biases` in the same format (same architecture).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from certify.activations import ActivationError, activation
+from certify.errors import SpecError
+from certify.models.dag import TanhNet, find_cycle, from_edges, layered
+
+MAX_NODES = 512
+NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}
+SOURCE_RE = re.compile(r"^[ -~]{1,300}$")  # printable ASCII: it is repeated in every claim
+
+
+@cache
+def rho_group(name: str) -> dict[str, Any]:
+    """The affine symmetry group of a (validated) activation, computed once per name."""
+    from certify.affsym import compute_group
+
+    return compute_group(activation(name))
+
+
+def parse_activation(v: Any, src: str, fld: str) -> str:
+    """A validated activation text (named or in the restricted grammar)."""
+    if not isinstance(v, str):
+        raise SpecError(src, fld, "an activation name (tanh, logistic, ...) or expression", v)
+    try:
+        return activation(v).name
+    except ActivationError as e:
+        raise SpecError(
+            src, fld, f"a known activation or an expression in the grammar ({e})", v
+        ) from None
+
+
+def _rat(v: Any, src: str, fld: str) -> Fraction:
+    from certify.spec import _rational
+
+    return _rational(v, src, fld)
+
+
+def _int(v: Any, src: str, fld: str, lo: int, hi: int) -> int:
+    from certify.spec import _int as int_
+
+    return int_(v, src, fld, lo, hi)
+
+
+def parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
+    """The network of a [network] table of family tanh (and its [parameters])."""
+    source = net.get("source")
+    if source is not None and (not isinstance(source, str) or not SOURCE_RE.match(source)):
+        raise SpecError(src, "network.source", "printable ASCII text of at most 300 characters")
+    out = _parse_network(data, net, src)
+    return dataclasses.replace(out, source=source) if source is not None else out
+
+
+def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
+    for k in net:
+        if k not in NET_FIELDS:
+            raise SpecError(src, f"network.{k}", f"one of {sorted(NET_FIELDS)}", "unknown")
+    if "activation" not in net:
+        raise SpecError(src, "network.activation", "an activation name or expression (missing)")
+    act = parse_activation(net["activation"], src, "network.activation")
+    params = data.get("parameters", {"seed": 0})
+    if not isinstance(params, dict):
+        raise SpecError(src, "parameters", "a [parameters] table", params)
+    for k in params:
+        if k not in {"seed", "range", "weights", "biases"}:
+            raise SpecError(src, f"parameters.{k}", "seed, range, weights or biases", "unknown")
+    if "widths" in net:
+        for k in ("inputs", "hidden", "outputs", "edges"):
+            if k in net:
+                raise SpecError(src, f"network.{k}", "not together with network.widths")
+        widths = net["widths"]
+        if not isinstance(widths, list) or len(widths) < 3:
+            raise SpecError(
+                src, "network.widths", "a list of at least three positive integers", widths
+            )
+        ws = [_int(w, src, f"network.widths[{i}]", 1, MAX_NODES) for i, w in enumerate(widths)]
+        if sum(ws) > MAX_NODES:
+            raise SpecError(src, "network.widths", f"at most {MAX_NODES} nodes in all", widths)
+        return layered_params(act, ws, params, src, "parameters")
+    for k in ("inputs", "hidden", "outputs", "edges"):
+        if k not in net:
+            raise SpecError(src, f"network.{k}", "network.widths, or inputs/hidden/outputs/edges")
+    n_in = _int(net["inputs"], src, "network.inputs", 1, MAX_NODES)
+    h = _int(net["hidden"], src, "network.hidden", 1, MAX_NODES)
+    n_out = _int(net["outputs"], src, "network.outputs", 1, MAX_NODES)
+    n = n_in + h + n_out
+    if n > MAX_NODES:
+        raise SpecError(src, "network", f"at most {MAX_NODES} nodes in all", n)
+    raw = net["edges"]
+    if not isinstance(raw, list) or not raw:
+        raise SpecError(src, "network.edges", "a non-empty list of [source, target] pairs", raw)
+    edges: list[tuple[int, int]] = []
+    for i, e in enumerate(raw):
+        fld = f"network.edges[{i}]"
+        if not isinstance(e, list) or len(e) != 2:
+            raise SpecError(src, fld, "a pair [source, target] of node numbers", e)
+        p = _int(e[0], src, f"{fld}[0]", 0, n - 1)
+        q = _int(e[1], src, f"{fld}[1]", 0, n - 1)
+        if p >= n_in + h:
+            raise SpecError(src, fld, f"a source that is an input or hidden node (< {n_in + h})", e)
+        if q < n_in:
+            raise SpecError(src, fld, f"a target that is a hidden or output node (>= {n_in})", e)
+        if (p, q) in edges:
+            raise SpecError(src, fld, "no repeated edge", e)
+        edges.append((p, q))
+    bad = find_cycle(n, edges)
+    if bad is not None:
+        p, q = edges[bad]
+        raise SpecError(
+            src, f"network.edges[{bad}]", f"an acyclic graph (edge {p} -> {q} closes a cycle)"
+        )
+    for v in range(n_in, n_in + h):
+        if not any(q == v for _, q in edges) or not any(p == v for p, _ in edges):
+            raise SpecError(
+                src, "network.edges", f"hidden node {v} with an incoming and an outgoing edge"
+            )
+    for v in range(n_in + h, n):
+        if not any(q == v for _, q in edges):
+            raise SpecError(src, "network.edges", f"output node {v} with an incoming edge")
+    return dag_params(act, n_in, h, n_out, edges, params, src, "parameters")
+
+
+def _seeded(params: dict[str, Any], src: str, where: str, count: int) -> list[Fraction]:
+    if "biases" in params:
+        raise SpecError(src, f"{where}.biases", f"only together with {where}.weights")
+    seed = _int(params.get("seed", 0), src, f"{where}.seed", 0, 2**63)
+    prange = _int(params.get("range", 5), src, f"{where}.range", 1, 10**6)
+    rng = random.Random(f"nn-certify/tanh/{seed}")
+    out = []
+    for _ in range(count):
+        v = 0
+        while v == 0:
+            v = rng.randint(-prange, prange)
+        out.append(Fraction(v))
+    return out
+
+
+def layered_params(
+    act: str, ws: list[int], params: dict[str, Any], src: str, where: str
+) -> TanhNet:
+    L = len(ws) - 1
+    if "weights" not in params:
+        vals = _seeded(params, src, where, sum(ws[i + 1] * (ws[i] + 1) for i in range(L)))
+        Ws, bs, k = [], [], 0
+        for ell in range(L):
+            W = []
+            for _ in range(ws[ell + 1]):
+                W.append(vals[k : k + ws[ell]])
+                k += ws[ell]
+            Ws.append(W)
+            bs.append(vals[k : k + ws[ell + 1]])
+            k += ws[ell + 1]
+        return layered(act, ws, Ws, bs)
+    if "seed" in params or "range" in params:
+        raise SpecError(src, where, "either seed/range or explicit weights, not both")
+    Wr, br = params["weights"], params.get("biases")
+    if not isinstance(Wr, list) or len(Wr) != L:
+        raise SpecError(src, f"{where}.weights", f"a list of {L} weight matrices", Wr)
+    if not isinstance(br, list) or len(br) != L:
+        raise SpecError(src, f"{where}.biases", f"a list of {L} bias vectors", br)
+    Ws, bs = [], []
+    for ell in range(L):
+        rows, cols = ws[ell + 1], ws[ell]
+        fld = f"{where}.weights[{ell}]"
+        W = Wr[ell]
+        if not isinstance(W, list) or len(W) != rows:
+            raise SpecError(src, fld, f"a {rows} x {cols} matrix (list of {rows} rows)", W)
+        mat = []
+        for i, row in enumerate(W):
+            if not isinstance(row, list) or len(row) != cols:
+                raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
+            mat.append([_rat(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row)])
+        b = br[ell]
+        if not isinstance(b, list) or len(b) != rows:
+            raise SpecError(src, f"{where}.biases[{ell}]", f"a list of {rows} numbers", b)
+        bs.append([_rat(v, src, f"{where}.biases[{ell}][{i}]") for i, v in enumerate(b)])
+        Ws.append(mat)
+    return layered(act, ws, Ws, bs)
+
+
+def dag_params(
+    act: str,
+    n_in: int,
+    h: int,
+    n_out: int,
+    edges: list[tuple[int, int]],
+    params: dict[str, Any],
+    src: str,
+    where: str,
+) -> TanhNet:
+    if "weights" not in params:
+        vals = _seeded(params, src, where, len(edges) + h + n_out)
+        ws, bs = vals[: len(edges)], vals[len(edges) :]
+    else:
+        if "seed" in params or "range" in params:
+            raise SpecError(src, where, "either seed/range or explicit weights, not both")
+        wr, br = params["weights"], params.get("biases")
+        if not isinstance(wr, list) or len(wr) != len(edges):
+            raise SpecError(src, f"{where}.weights", f"one weight per edge ({len(edges)})", wr)
+        if not isinstance(br, list) or len(br) != h + n_out:
+            raise SpecError(
+                src, f"{where}.biases", f"one bias per hidden and output node ({h + n_out})", br
+            )
+        ws = [_rat(v, src, f"{where}.weights[{i}]") for i, v in enumerate(wr)]
+        bs = [_rat(v, src, f"{where}.biases[{i}]") for i, v in enumerate(br)]
+    return from_edges(
+        act, n_in, h, n_out, [(p, q, w) for (p, q), w in zip(edges, ws, strict=True)], bs
+    )
+
+
+def parse_other(
+    c: dict[str, Any], net: TanhNet, raw_net: dict[str, Any], src: str, where: str
+) -> TanhNet:
+    """The second network of an equiv request: same architecture, its own weights/biases."""
+    params = {k: c[k] for k in ("weights", "biases") if k in c}
+    if "weights" not in params:
+        raise SpecError(src, f"{where}.weights", "the second network's weights (missing)")
+    if net.widths is not None:
+        other = layered_params(net.activation, list(net.widths), params, src, where)
+        return dataclasses.replace(other, source=net.source)
+    edges = [(int(e[0]), int(e[1])) for e in raw_net["edges"]]
+    other = dag_params(net.activation, net.n_in, net.n_hidden, net.n_out, edges, params, src, where)
+    return dataclasses.replace(other, source=net.source)
+
+
+def check_group_usable(act: str, src: str, fld: str) -> None:
+    """Orbit and equiv need a finite group {1} or {1, g} with rational g = (-1, β, γ, δ)."""
+    g = rho_group(act)
+    if g["type"] != "finite" or g["order"] not in (1, 2):
+        raise SpecError(
+            src,
+            fld,
+            "an activation whose affine symmetry group is finite of order 1 or 2 "
+            f"(the group of {act} is {g['type']})",
+            act,
+        )
+    for row in g["elements"]:
+        for k in ("alpha", "beta", "gamma", "delta"):
+            try:
+                Fraction(row[k].replace("(", "").replace(")", ""))
+            except ValueError:
+                raise SpecError(src, fld, "an activation with rational symmetries", act) from None
+
+
+def _frac(text: str) -> Fraction:
+    return Fraction(text.replace("(", "").replace(")", ""))
+
+
+def rho_aff(act: str) -> tuple[tuple[Fraction, Fraction, Fraction, Fraction] | None, int]:
+    """(the non-identity symmetry g of ρ as rationals, or None; the order of ρ's group)."""
+    g = rho_group(act)
+    for row in g["elements"]:
+        el = tuple(_frac(row[k]) for k in ("alpha", "beta", "gamma", "delta"))
+        if el != (1, 0, 1, 0):
+            return el, g["order"]  # type: ignore[return-value]
+    return None, g["order"]
+
+
+REQUEST_FIELDS = {"affsym": {"activation"}, "equiv": {"weights", "biases"}, "orbit": set()}
+
+
+def attach(
+    certs: list[Any], raw: list[Any], net: TanhNet, raw_net: dict[str, Any], src: str
+) -> list[Any]:
+    """Validate the requests on a tanh network; equiv requests get their second network."""
+    import dataclasses
+
+    out = []
+    for i, req in enumerate(certs):
+        where = f"certificate[{i}]"
+        if req.kind not in ("orbit", "equiv", "affsym"):
+            raise SpecError(src, f"{where}.kind", "orbit, equiv or affsym (family tanh)", req.kind)
+        if req.kind in ("orbit", "equiv"):
+            check_group_usable(net.activation, src, "network.activation")
+        if req.kind == "equiv":
+            other = parse_other(raw[i], net, raw_net, src, where)
+            req = dataclasses.replace(req, tanh=other)
+        out.append(req)
+    return out

@@ -1,0 +1,229 @@
+"""Activations in the restricted grammar and their affine symmetry groups (kind affsym)."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from functools import cache
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from certify.activations import (
+    ActivationError,
+    X,
+    activation,
+    grammar_text,
+    parse_expression,
+)
+from certify.affsym import Element, compute_group, prove
+from certify.checker import check_certificate
+from certify.errors import SpecError
+from certify.spec import parse_spec
+from certify.witness import generate_certificate
+
+
+@cache
+def group(name: str) -> dict:
+    return compute_group(activation(name))
+
+
+def elements(name: str) -> set[tuple[str, ...]]:
+    return {(r["alpha"], r["beta"], r["gamma"], r["delta"]) for r in group(name)["elements"]}
+
+
+def affsym_cert(act: str) -> dict:
+    spec = parse_spec(
+        {"name": "a", "certificate": [{"kind": "affsym", "activation": act}]}, "<test>"
+    )
+    return generate_certificate(spec, spec.certificates[0])
+
+
+# ---------------------------------------------------------------- the grammar
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("tanh(x)", sp.tanh(X)),
+        ("1/(1 + exp(-t))", 1 / (1 + sp.exp(-X))),
+        ("2*x^3 - x/3 + 1", 2 * X**3 - X / 3 + 1),
+        ("arctan(x) * erf(x)", sp.atan(X) * sp.erf(X)),
+        ("x^(-2) + (x + 1)^2", X**-2 + (X + 1) ** 2),
+        ("-(-x)", X),
+    ],
+)
+def test_the_parser_builds_the_expression_node_by_node(text, expected):
+    assert parse_expression(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("foo(x)", "unknown function 'foo'"),
+        ("sin(x)", "unknown function 'sin'"),
+        ("1.5*x", "non-rational constant"),
+        ("pi*x", "non-rational constant 'pi'"),
+        ("exp(1)^x", "exponents are integers"),
+        ("x + ", "unexpected end"),
+        ("x $ 2", "unexpected character"),
+        ("__import__('os')", "unexpected character"),
+        ("__import__(x)", "unknown function '__import__'"),
+        ("y", "unknown name 'y'"),
+        ("x^100", "larger than 64"),
+        ("1/0", "division by the constant zero"),
+        ("3", "nonconstant"),
+    ],
+)
+def test_bad_activation_text_is_rejected_with_the_reason(text, why):
+    with pytest.raises(ActivationError, match=why):
+        activation(text)
+
+
+@st.composite
+def expressions(draw, depth: int = 0) -> str:
+    if depth > 2 or draw(st.booleans()):
+        return draw(st.sampled_from(["x", "t", "2", "3", "(1/2)", "(-5/3)"]))
+    kind = draw(st.sampled_from(["+", "-", "*", "/", "^", "f"]))
+    a = draw(expressions(depth + 1))
+    if kind == "f":
+        return f"{draw(st.sampled_from(['exp', 'tanh', 'arctan', 'erf']))}({a})"
+    if kind == "^":
+        return f"({a})^{draw(st.integers(0, 3))}"
+    b = draw(expressions(depth + 1))
+    if kind == "/" and b in ("2", "3"):
+        return f"({a})/{b}"
+    if kind == "/":
+        return f"({a})*{b}"
+    return f"({a}) {kind} ({b})"
+
+
+@settings(max_examples=200, deadline=None)
+@given(expressions())
+def test_printing_in_the_grammar_and_parsing_back_gives_the_same_expression(text):
+    e = parse_expression(text)
+    back = parse_expression(grammar_text(e), allow_pi=True)  # arctan(1) = pi/4 needs pi
+    # equal as expressions; sympy may distribute a number over a sum when rebuilding
+    assert back == e or sp.expand(back - e) == 0
+
+
+# ---------------------------------------------------------------- the groups
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("tanh", {("1", "0", "1", "0"), ("(-1)", "0", "(-1)", "0")}),
+        ("logistic", {("1", "0", "1", "0"), ("(-1)", "0", "(-1)", "1")}),
+        ("arctan", {("1", "0", "1", "0"), ("(-1)", "0", "(-1)", "0")}),
+        ("softsign", {("1", "0", "1", "0"), ("(-1)", "0", "(-1)", "0")}),
+        ("erf", {("1", "0", "1", "0"), ("(-1)", "0", "(-1)", "0")}),
+        ("x*tanh(x)", {("1", "0", "1", "0"), ("(-1)", "0", "1", "0")}),
+        ("t^3 + t^2", {("1", "0", "1", "0"), ("(-1)", "(-2/3)", "(-1)", "(4/27)")}),
+    ],
+)
+def test_the_finite_groups_of_the_named_activations(name, expected):
+    g = group(name)
+    assert g["type"] == "finite" and g["order"] == 2
+    assert elements(name) == expected
+    assert all(r["proof"] != "unproved" for r in g["elements"])
+
+
+def test_tanh_type_groups_are_complete_and_x_tanh_x_is_not_claimed_complete():
+    for name in ("tanh", "logistic", "arctan", "softsign", "erf"):
+        assert group(name)["complete"], name
+    assert not group("x*tanh(x)")["complete"]
+
+
+def test_monomials_and_relu_give_continuous_families():
+    [t3] = group("t^3")["elements"]
+    assert (t3["alpha"], t3["beta"], t3["gamma"], t3["delta"], t3["family"]) == (
+        "l", "0", "l^3", "0", "l != 0")  # fmt: skip
+    [relu] = group("relu")["elements"]
+    assert (relu["alpha"], relu["gamma"], relu["family"]) == ("l", "l", "l > 0")
+    assert group("t^3")["type"] == group("relu")["type"] == "family"
+
+
+def test_sin_has_an_infinite_group_given_by_proved_generators():
+    g = group("sin")
+    assert g["type"] == "infinite" and g["order"] is None
+    assert ("1", "(2*pi)", "1", "0") in elements("sin")
+    assert ("1", "pi", "(-1)", "0") in elements("sin")
+    assert ("(-1)", "pi", "1", "0") in elements("sin")
+
+
+def test_a_generic_polynomial_has_only_the_identity():
+    assert elements("t^3 + t^2 + t/2 + 1/5") == {("1", "0", "1", "0")} or all(
+        r["proof"] != "unproved" for r in group("t^3 + t^2 + t/2 + 1/5")["elements"]
+    )
+    assert elements("t^4 + t") == {("1", "0", "1", "0")}
+
+
+def test_exp_has_the_translation_family():
+    [fam] = [r for r in group("exp(x)")["elements"] if r["family"]]
+    assert (fam["alpha"], fam["beta"], fam["gamma"]) == ("1", "l", "exp(l)")
+
+
+def test_a_false_element_is_not_proved():
+    act = activation("tanh")
+    assert prove(act.expr, Element(*map(sp.Integer, (-1, 0, -1, 1))), False) is None
+    assert prove(act.expr, Element(*map(sp.Integer, (2, 0, 2, 0))), False) is None
+
+
+@settings(max_examples=5, deadline=None)
+@given(
+    st.fractions(min_value=-3, max_value=3, max_denominator=3).filter(lambda v: v != 0),
+    st.fractions(min_value=-3, max_value=3, max_denominator=3).filter(lambda v: v != 0),
+    st.fractions(min_value=-2, max_value=2, max_denominator=2),
+    st.fractions(min_value=-2, max_value=2, max_denominator=2),
+)
+def test_an_affine_image_of_tanh_has_the_conjugated_flip(p, q, r, s):
+    # rho(x) = p tanh(q x + r) + s: rho(-x - 2r/q) = -rho(x) + 2s
+    text = f"({p})*tanh(({q})*x + ({r})) + ({s})"
+    g = compute_group(activation(text))
+    flip = tuple(str(v) for v in (Fraction(-1), -2 * r / q, Fraction(-1), 2 * s))
+    got = {
+        tuple(
+            str(Fraction(v.replace("(", "").replace(")", "")))
+            for v in (e["alpha"], e["beta"], e["gamma"], e["delta"])
+        )  # fmt: skip
+        for e in g["elements"]
+    }
+    assert g["order"] == 2 and g["complete"] and flip in got
+
+
+# ---------------------------------------------------------------- certificates
+@pytest.mark.parametrize("act", ["tanh", "logistic", "t^3", "sin", "relu", "t^3 + t^2"])
+def test_affsym_certificates_are_accepted_by_the_checker(act):
+    assert check_certificate(affsym_cert(act)) == []
+
+
+TAMPER = {
+    "delta of the flip": lambda c: c["witness"]["group"]["elements"][1].__setitem__("delta", "1"),
+    "proof status": lambda c: c["witness"]["group"]["elements"][1].__setitem__("proof", "sympy X"),
+    "dropped element": lambda c: c["witness"]["group"]["elements"].pop(),
+    "table entry": lambda c: c["witness"]["table"][1].__setitem__(3, "1"),
+    "closed flag": lambda c: c["witness"].__setitem__("closed", False),
+    "order in result": lambda c: c["result"].__setitem__("order", 4),
+    "claim text": lambda c: c["claim"].__setitem__("text", c["claim"]["text"] + " Also ReLU."),
+    "completeness": lambda c: c["witness"]["group"].__setitem__("complete", False),
+}
+
+
+@pytest.mark.parametrize("what", TAMPER)
+def test_the_checker_rejects_a_tampered_affsym_certificate(what):
+    c = copy.deepcopy(affsym_cert("tanh"))
+    TAMPER[what](c)
+    assert check_certificate(c), what
+
+
+def test_an_element_outside_the_grammar_is_malformed_not_executed():
+    c = copy.deepcopy(affsym_cert("tanh"))
+    c["witness"]["group"]["elements"][1]["beta"] = "__import__('os').system('true')"
+    assert check_certificate(c)
+
+
+def test_an_affsym_request_with_a_bad_activation_is_a_spec_error():
+    for bad, why in (("foo(x)", "unknown function"), ("1.5*x", "non-rational"), (3, "name")):
+        with pytest.raises(SpecError, match=why):
+            parse_spec({"name": "a", "certificate": [{"kind": "affsym", "activation": bad}]}, "<t>")
+    with pytest.raises(SpecError, match="activation"):
+        parse_spec({"name": "a", "certificate": [{"kind": "affsym"}]}, "<t>")
