@@ -288,7 +288,7 @@ def summary_line(e: dict[str, Any]) -> str:
             + (f", <= {up} at theta" if up is not None else "")
             + f" (#params {r['params']}, expected {r['expected_dim']})"
         )
-    if e["kind"] == "equiv":
+    if e["kind"] == "equiv" and ("pieces" in r or "x" in r):  # ReLU (tanh: below)
         if not r["equivalent"]:
             return f"not equivalent (they differ at x = {r['x']})"
         return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"

@@ -69,8 +69,9 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
     else:
         parts.append(
             "An input or hidden width is 1: outside the setting of Grillo-Montufar; the "
-            f"certified rank {r} is what a seeded, bounded search over theta and batches reached "
-            "(attempts listed in the generator section)."
+            f"certified rank {r} is the rank at this theta and batch (a seeded, bounded search "
+            "over theta and batches, if the generator ran one, is recorded in the generator "
+            "section, which is not checked)."
         )
     if r < D - H:
         parts.append(f"The certified rank {r} is below D - H = {D - H}.")

@@ -56,7 +56,15 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
         return [f"unknown certificate kind {kind!r}"]
     try:
         return check(cert)
-    except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError, Malformed) as e:
+    except (
+        KeyError,
+        TypeError,
+        AttributeError,
+        ValueError,
+        ZeroDivisionError,
+        RecursionError,
+        Malformed,
+    ) as e:
         return [f"malformed {kind} certificate: {type(e).__name__}: {e}"]
 
 
