@@ -151,7 +151,8 @@ def test_every_group_element_keeps_the_function_and_the_kernel_twin_accepts_its_
     g = SYM[net.activation]
     img = D.apply(net, g, el)
     s = KT.AffSym(*[(v.numerator, v.denominator) for v in g])
-    assert KT.check_apply(s, to_instance(net), list(el.flips), list(el.perm), to_instance(img))
+    cs = D.classes(net)
+    assert KT.check_apply(s, to_instance(net), cs, list(el.flips), list(el.perm), to_instance(img))
     mpmath.mp.dps = 30
     rho = RHO[net.activation]
     for x in itertools.product((mpmath.mpf(-1) / 2, mpmath.mpf(1)), repeat=net.n_in):
@@ -409,3 +410,139 @@ def test_fefferman_conditions_on_a_deep_logistic_net_do_not_invoke_the_tanh_theo
     assert theorem_applies("tanh", None, True) and theorem_applies("logistic", True, None)
     assert not theorem_applies("logistic", None, True)
     assert not theorem_applies("arctan", True, None)
+
+
+# ---------------------------------------------------------------- review 6 (F1, F2)
+def _spec_certs_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = parse_spec(data, "<test>")
+    return [generate_certificate(spec, r) for r in spec.certificates]
+
+
+@cache
+def _two_chains() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Review 6, e1: two parallel chains 0->1->3->5 and 0->2->4->5 (every class a single node,
+    so the group is the flips only; swapping the chains is a graph automorphism outside it)."""
+    data = {
+        "name": "e1",
+        "network": {"family": "tanh", "activation": "tanh", "inputs": 1, "hidden": 4,
+                    "outputs": 1, "edges": [[0, 1], [1, 3], [3, 5], [0, 2], [2, 4], [4, 5]]},
+        "parameters": {"weights": [1, 2, 1, 3, 1, 2], "biases": [1, 2, 1, 3, 0]},
+        "certificate": [
+            {"kind": "equiv", "name": "e1-ineq", "weights": [1, 2, 1, 3, 1, 5],
+             "biases": [1, 2, 1, 3, 0]},
+            {"kind": "orbit", "name": "e1-orbit"},
+        ],
+    }  # fmt: skip
+    equiv, orbit = _spec_certs_of(data)
+    return equiv, orbit
+
+
+SWAP = [0, 2, 1, 4, 3, 5]
+
+
+def _chain_swap_equiv() -> dict[str, Any]:
+    """e1: the same network twice, the second reached by the chain swap: a false
+    "different canonical forms" claim unless the element must stay inside the classes."""
+    c = copy.deepcopy(_two_chains()[0])
+    inst = c["instance"]
+    net = D.from_json(inst["network"], inst["parameters"])
+    img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
+    inst["other"] = copy.deepcopy(inst["parameters"])
+    c["witness"]["first"] = {"element": {"flips": [0] * 6, "perm": list(range(6))},
+                             "canonical": copy.deepcopy(inst["parameters"])}  # fmt: skip
+    c["witness"]["second"] = {"element": {"flips": [0] * 6, "perm": SWAP},
+                              "canonical": D.params_json(img)}  # fmt: skip
+    return c
+
+
+def _chain_swap_orbit() -> dict[str, Any]:
+    """e1: an orbit certificate whose representative is the chain-swapped network."""
+    c = copy.deepcopy(_two_chains()[1])
+    inst = c["instance"]
+    net = D.from_json(inst["network"], inst["parameters"])
+    img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
+    c["witness"]["canonical"] = D.params_json(img)
+    c["witness"]["to_canonical"] = {"flips": [0] * 6, "perm": SWAP}
+    return c
+
+
+def _zero_edge_left_out() -> dict[str, Any]:
+    """Review 6, e2: widths [2, 1, 1], the first network with a zero-weight edge 0 -> 2 and the
+    second without it: the same function, certified "different functions" unless the two
+    networks must have the same graph."""
+    data = {
+        "name": "e2",
+        "network": {"family": "tanh", "activation": "tanh", "widths": [2, 1, 1]},
+        "parameters": {"weights": [[[0, 1]], [[1]]], "biases": [[1], [0]]},
+        "certificate": [
+            {"kind": "equiv", "name": "e2-ineq", "weights": [[[1, 1]], [[1]]], "biases": [[1], [0]]}
+        ],  # fmt: skip
+    }
+    c = _spec_certs_of(data)[0]
+    p1 = c["instance"]["parameters"]
+    other = {"edges": [e for e in p1["edges"] if e[:2] != [0, 2]], "biases": list(p1["biases"])}
+    c["instance"]["other"] = other
+    ident = {"flips": [0] * 4, "perm": [0, 1, 2, 3]}
+    c["witness"]["first"] = {"element": ident, "canonical": copy.deepcopy(p1)}
+    c["witness"]["second"] = {"element": copy.deepcopy(ident), "canonical": copy.deepcopy(other)}
+    return c
+
+
+def _false_widths() -> dict[str, Any]:
+    """Review 6, e2b: the e1 certificate with widths [1, 2, 2, 1] claimed for the two-chain DAG
+    (Fefferman's conditions and theorem cited for a network that is not layered)."""
+    from certify.claims_tanh import equiv_claim
+
+    c = copy.deepcopy(_two_chains()[0])  # a genuine inequivalence: only the widths are false
+    c["instance"]["network"]["widths"] = [1, 2, 2, 1]
+    c["result"] = {"equivalent": False, "sussmann": None, "fefferman": True,
+                   "theorem_applies": True}  # fmt: skip
+    c["claim"] = equiv_claim(c["instance"]["network"], c["result"])
+    return c
+
+
+REVIEW6 = {
+    "F1 equiv: chain swap outside the classes": _chain_swap_equiv,
+    "F1 orbit: chain swap outside the classes": _chain_swap_orbit,
+    "F2: zero-weight edge left out of the second network": _zero_edge_left_out,
+    "F2: widths not the graph of the edges": _false_widths,
+}
+
+
+def test_the_review6_reproducers_start_from_accepted_certificates():
+    equiv, orbit = _two_chains()
+    assert not check_certificate(copy.deepcopy(equiv)) and not check_certificate(orbit)
+
+
+@pytest.mark.parametrize("what", REVIEW6)
+def test_the_checker_rejects_the_review6_false_claims(what: str):
+    assert check_certificate(REVIEW6[what]()), what
+
+
+@pytest.mark.parametrize("what", REVIEW6)
+def test_coqc_rejects_the_review6_false_claims(coq, what: str):
+    v = coq.verdict(REVIEW6[what]())
+    assert v.status == "failed", what
+
+
+def test_the_kernel_twin_rejects_a_graph_automorphism_outside_the_classes():
+    c = _two_chains()[1]
+    inst = c["instance"]
+    net = D.from_json(inst["network"], inst["parameters"])
+    img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
+    s = KT.AffSym((-1, 1), (0, 1), (-1, 1), (0, 1))
+    k, ki = to_instance(net), to_instance(img)
+    assert KT.check_apply(s, k, [[1, 2], [3, 4]], [False] * 6, SWAP, ki)  # were they a class
+    assert not KT.check_apply(s, k, D.classes(net), [False] * 6, SWAP, ki)
+    assert not KT.check_equivalent(s, k, ki, D.classes(net), [False] * 6, SWAP)
+
+
+def test_check_layered_accepts_exactly_the_layered_graph():
+    spec = layered_spec([2, 3, 1])
+    k = to_instance(spec.network)
+    assert KT.check_layered([2, 3, 1], k)
+    assert not KT.check_layered([2, 1, 3], k) and not KT.check_layered([5, 1], k)
+    adj = [list(r) for r in k.adj]
+    adj[5][2] = 0  # drop the edge 2 -> 5 (hidden to output)
+    assert not KT.check_layered([2, 3, 1], KT.TanhInstance(k.n_in, k.n_out, adj, k.weights,
+                                                            k.biases))  # fmt: skip

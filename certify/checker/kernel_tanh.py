@@ -147,31 +147,30 @@ def all_pos_den(xs: list[Rat]) -> bool:
 
 def row_ok(q: int, n_in: int, n_src: int, arow: list[int], wrow: list[Rat], p: int) -> bool:
     """Row q from column p on: entries 0/1, an edge p -> q only when n_in <= q and p < q and p
-    is an input or hidden node (p < n_src), a zero weight without an edge, positive dens."""
-    if not arow and not wrow:
-        return True
-    if not arow or not wrow:
+    is an input or hidden node (p < n_src), a zero weight without an edge, positive dens.
+    (A loop here, structural recursion on arow in Lean and Coq: rows reach MAX_NODES.)"""
+    if len(arow) != len(wrow):
         return False
-    a, w = arow[0], wrow[0]
-    ok_a = a == 0 or (a == 1 and n_in <= q and p < q and p < n_src)
-    ok_w = rat_pos_den(w) and (a == 1 or w[0] == 0)
-    return ok_a and ok_w and row_ok(q, n_in, n_src, arow[1:], wrow[1:], p + 1)
+    for a, w in zip(arow, wrow):
+        ok_a = a == 0 or (a == 1 and n_in <= q and p < q and p < n_src)
+        ok_w = rat_pos_den(w) and (a == 1 or w[0] == 0)
+        if not (ok_a and ok_w):
+            return False
+        p += 1
+    return True
 
 
 def rows_ok(
     q: int, n_in: int, n_src: int, size: int, adj: list[list[int]], ws: list[list[Rat]]
 ) -> bool:
-    """Every row from q on has `size` entries and passes row_ok."""
-    if not adj and not ws:
-        return True
-    if not adj or not ws:
+    """Every row from q on has `size` entries and passes row_ok (a loop, as row_ok)."""
+    if len(adj) != len(ws):
         return False
-    return (
-        len(adj[0]) == size
-        and len(ws[0]) == size
-        and row_ok(q, n_in, n_src, adj[0], ws[0], 0)
-        and rows_ok(q + 1, n_in, n_src, size, adj[1:], ws[1:])
-    )
+    for arow, wrow in zip(adj, ws):
+        if not (len(arow) == size and len(wrow) == size and row_ok(q, n_in, n_src, arow, wrow, 0)):
+            return False
+        q += 1
+    return True
 
 
 def well_formed(inst: TanhInstance) -> bool:
@@ -212,15 +211,27 @@ def fixes_io(v: int, n_in: int, n_hid_end: int, perm: list[int], flips: list[boo
     )
 
 
-def element_ok(inst: TanhInstance, flips: list[bool], perm: list[int]) -> bool:
+def class_stable(perm: list[int], c: list[int], vs: list[int]) -> bool:
+    """perm maps every node of vs into the class c."""
+    return all(mem_index(nth_or_zero(perm, v), c) for v in vs)
+
+
+def perm_in_classes(perm: list[int], cs: list[list[int]]) -> bool:
+    """perm maps every class of cs into itself (so, being injective, onto itself)."""
+    return all(class_stable(perm, c, c) for c in cs)
+
+
+def element_ok(inst: TanhInstance, cs: list[list[int]], flips: list[bool], perm: list[int]) -> bool:
     """(flips, perm) is a group element: perm a permutation of the N nodes fixing inputs and
-    outputs, flips only on hidden nodes."""
+    outputs and mapping every class of cs onto itself, flips only on hidden nodes. (That cs
+    are the classes of inst, check_classes, is the caller's to check.)"""
     size = len(inst.biases)
     return (
         len(perm) == size
         and all_below(size, perm)
         and nodup_indices(perm)
         and fixes_io(0, inst.n_in, size - inst.n_out, perm, flips)
+        and perm_in_classes(perm, cs)
     )
 
 
@@ -288,10 +299,16 @@ def maps_from(
 
 
 def check_apply(
-    s: AffSym, inst: TanhInstance, flips: list[bool], perm: list[int], inst2: TanhInstance
+    s: AffSym,
+    inst: TanhInstance,
+    cs: list[list[int]],
+    flips: list[bool],
+    perm: list[int],
+    inst2: TanhInstance,
 ) -> bool:
     """inst2 is (flips, perm)·inst, exactly: both well formed, same inputs/outputs, the element
-    is a group element, and every row, weight and bias of inst2 is the transformed one."""
+    is a group element for the classes cs, and every row, weight and bias of inst2 is the
+    transformed one."""
     return (
         aff_ok(s)
         and well_formed(inst)
@@ -299,7 +316,7 @@ def check_apply(
         and inst.n_in == inst2.n_in
         and inst.n_out == inst2.n_out
         and len(inst.biases) == len(inst2.biases)
-        and element_ok(inst, flips, perm)
+        and element_ok(inst, cs, flips, perm)
         and maps_from(s, flips, perm, inst2, inst.adj, inst.weights, inst.biases, flips, perm)
     )
 
@@ -475,6 +492,11 @@ def same_instance(a: TanhInstance, b: TanhInstance) -> bool:
     )
 
 
+def same_graph(a: TanhInstance, b: TanhInstance) -> bool:
+    """The same nodes and the same edges (weights and biases may differ)."""
+    return a.n_in == b.n_in and a.n_out == b.n_out and adj_eq(a.adj, b.adj)
+
+
 # ---------------------------------------------------------------- genericity conditions
 def has_edge_from(v: int, adj: list[list[int]]) -> bool:
     return any(nth(arow, v) == 1 for arow in adj)
@@ -547,6 +569,48 @@ def check_fefferman(inst: TanhInstance, cs: list[list[int]]) -> bool:
     return all_edges_nonzero(inst) and all_biases_distinct(inst, cs)
 
 
+def band_row(lo: int, hi: int, ps: list[int]) -> list[int]:
+    """1 at the columns p of ps with lo <= p < hi, else 0."""
+    return [1 if lo <= p < hi else 0 for p in ps]
+
+
+def repeat_row(k: int, row: list[int]) -> list[list[int]]:
+    """k copies of row."""
+    return [row for _ in range(k)]
+
+
+def layers_adj(lo: int, pw: int, size: int, widths: list[int]) -> list[list[int]]:
+    """The adjacency rows of the layers of `widths`, the previous layer being the pw nodes from
+    lo: every node of a layer has an edge from every node of the previous layer, no other."""
+    out: list[list[int]] = []
+    for w in widths:
+        out += repeat_row(w, band_row(lo, lo + pw, range_nat(0, size)))
+        lo, pw = lo + pw, w
+    return out
+
+
+def widths_sum(widths: list[int]) -> int:
+    return sum(widths)
+
+
+def head_width(widths: list[int]) -> int:
+    return widths[0] if widths else 0
+
+
+def check_layered(widths: list[int], inst: TanhInstance) -> bool:
+    """inst is the fully connected layered MLP of `widths` (at least one hidden layer): the
+    widths add up to N, the first is n_in, the last n_out, and the edges are exactly those
+    between consecutive layers."""
+    size = len(inst.biases)
+    return (
+        2 < len(widths)
+        and widths_sum(widths) == size
+        and head_width(widths) == inst.n_in
+        and head_width(list(reversed(widths))) == inst.n_out
+        and adj_eq(inst.adj, layers_adj(0, 0, size, widths))
+    )
+
+
 # ---------------------------------------------------------------- certificate checks
 def check_orbit(
     s: AffSym,
@@ -564,9 +628,25 @@ def check_orbit(
     hidden = len(inst.biases) - inst.n_in - inst.n_out
     return (
         check_classes(inst, cs)
-        and check_apply(s, inst, flips, perm, canon)
+        and check_apply(s, inst, cs, flips, perm, canon)
         and order == group_order(2 if flip else 1, hidden, cs)
         and (not free or (check_free(s, flip, inst, cs) and check_canonical(s, flip, canon, cs)))
+    )
+
+
+def check_equivalent(
+    s: AffSym,
+    inst1: TanhInstance,
+    inst2: TanhInstance,
+    cs: list[list[int]],
+    flips: list[bool],
+    perm: list[int],
+) -> bool:
+    """The same graph, cs its classes, and a group element maps inst1 exactly onto inst2."""
+    return (
+        check_classes(inst1, cs)
+        and same_graph(inst1, inst2)
+        and check_apply(s, inst1, cs, flips, perm, inst2)
     )
 
 
@@ -583,12 +663,16 @@ def check_inequivalent(
     perm2: list[int],
     canon2: TanhInstance,
 ) -> bool:
-    """Both networks reach canonical forms by checked group elements, and the forms differ."""
+    """The same graph with classes cs; both networks reach canonical forms by checked group
+    elements, and the forms differ."""
     return (
-        check_classes(canon1, cs)
+        check_classes(inst1, cs)
+        and check_classes(inst2, cs)
+        and same_graph(inst1, inst2)
+        and check_classes(canon1, cs)
         and check_classes(canon2, cs)
-        and check_apply(s, inst1, flips1, perm1, canon1)
-        and check_apply(s, inst2, flips2, perm2, canon2)
+        and check_apply(s, inst1, cs, flips1, perm1, canon1)
+        and check_apply(s, inst2, cs, flips2, perm2, canon2)
         and check_canonical(s, flip, canon1, cs)
         and check_canonical(s, flip, canon2, cs)
         and not same_instance(canon1, canon2)

@@ -41,6 +41,12 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D
     n = int(network["inputs"]) + int(network["hidden"]) + int(network["outputs"])
     if min(int(network["inputs"]), int(network["hidden"]), int(network["outputs"])) < 1:
         raise Malformed("instance.network: node counts are positive")
+    widths = network.get("widths")
+    if widths is not None and not (
+        isinstance(widths, list)
+        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in widths)
+    ):
+        raise Malformed("instance.network.widths: null or a list of positive integers")
     for k, e in enumerate(_list(params["edges"], f"{where}.edges")):
         if not isinstance(e, list) or len(e) != 3 or not all(isinstance(x, int) for x in e[:2]):
             raise Malformed(f"{where}.edges[{k}]: expected [source, target, weight]")
@@ -85,6 +91,17 @@ def _sym_matches(inst: dict[str, Any], act: str) -> list[str]:
     if inst["symmetry"] != sym or inst["rho_order"] != order:
         return ["instance.symmetry: not the symmetry group of the activation (recomputed)"]
     return []
+
+
+def _layered_problems(net: D.TanhNet, kis: list[KT.TanhInstance]) -> list[str]:
+    """instance.network.widths, when given, must be the graph of every network's edge list
+    (check_layered): the claims name the layered network and cite one-layer or deep theorems
+    on the strength of it."""
+    if net.widths is None:
+        return []
+    if all(KT.check_layered(list(net.widths), k) for k in kis):
+        return []
+    return ["instance.network.widths: not the layered graph of the edge lists (check_layered)"]
 
 
 def _classes(v: Any) -> list[list[int]]:
@@ -156,6 +173,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     s, flip = decode_sym(inst)
     problems = _sym_matches(inst, net.activation)
     ki = to_instance(net)
+    problems += _layered_problems(net, [ki])
     w = _dict(cert["witness"], "witness")
     cs = _classes(w["classes"])
     if not KT.check_classes(ki, cs):
@@ -169,7 +187,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     for i, a in enumerate(_list(w["actions"], "witness.actions")):
         f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]")
         img = to_instance(decode_net(inst["network"], a["image"], f"witness.actions[{i}].image"))
-        if not KT.check_apply(s, ki, f2, p2, img):
+        if not KT.check_apply(s, ki, cs, f2, p2, img):
             problems.append(f"witness.actions[{i}]: rejected by check_apply")
     if free:
         size: int | None = gorder
@@ -196,13 +214,15 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     s, flip = decode_sym(inst)
     problems = _sym_matches(inst, net.activation)
     k1, k2 = to_instance(net), to_instance(other)
+    layered = _layered_problems(net, [k1, k2])
+    problems += layered
     w = _dict(cert["witness"], "witness")
     equivalent = "element" in w
     cs = D.classes(net)
     if equivalent:
         flips, perm = decode_element(w["element"], net.size, "witness.element")
-        if not KT.check_apply(s, k1, flips, perm, k2):
-            problems.append("witness.element: rejected by check_apply")
+        if not KT.check_equivalent(s, k1, k2, cs, flips, perm):
+            problems.append("witness.element: rejected by check_equivalent")
     else:
         cs = _classes(w["classes"])
         parts = []
@@ -216,7 +236,9 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
             problems.append("witness: rejected by check_inequivalent")
     one_layer = net.widths is not None and len(net.widths) == 3
     sus = fef = None
-    if one_layer:
+    if layered:
+        pass  # the genericity conditions presuppose the layered graph
+    elif one_layer:
         sus = KT.check_classes(k1, cs) and all(KT.check_sussmann(s, k, cs) for k in (k1, k2))
     elif net.widths is not None:
         fef = KT.check_classes(k1, cs) and all(KT.check_fefferman(k, cs) for k in (k1, k2))

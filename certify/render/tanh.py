@@ -148,8 +148,9 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
             d.element(f"_{i}", f2, p2)
             d.inst(f"image_{i}", img)
             d.lemma(f"action_{i}", "check_apply", "checkApply",
-                    ["sym", "inst", f"flips_{i}", f"perm_{i}", f"image_{i}"],
+                    ["sym", "inst", "cs", f"flips_{i}", f"perm_{i}", f"image_{i}"],
                     f"group element {i} maps the parameters to image_{i}")  # fmt: skip
+        _layered(d, net, ["inst"])
         return d
     other = CT.decode_net(inst["network"], inst["other"], "instance.other")
     d.inst("inst2", CT.to_instance(other))
@@ -157,9 +158,6 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
     if "element" in w:
         flips, perm = CT.decode_element(w["element"], net.size, "element")
         d.element("", flips, perm)
-        d.lemma("equiv_check", "check_apply", "checkApply",
-                ["sym", "inst", "flips", "perm", "inst2"],
-                "the group element maps the first network onto the second")  # fmt: skip
         from certify.models.dag import classes
 
         cs = classes(net)
@@ -174,9 +172,16 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
             parts += [f"flips{k}", f"perm{k}", f"canon{k}"]
         args = ["sym", fl, "inst", "inst2", "cs", *parts]
     d.plain("cs", "list (list nat)" if coq else "List (List Nat)", cs, nat=True)
-    if "element" not in w:
+    if "element" in w:
+        d.lemma("equiv_check", "check_equivalent", "checkEquivalent",
+                ["sym", "inst", "inst2", "cs", "flips", "perm"],
+                "the same graph, cs its classes (check_classes), and the group element maps the "
+                "first network onto the second")  # fmt: skip
+    else:
         d.lemma("inequiv_check", "check_inequivalent", "checkInequivalent", args,
-                "both reach different canonical forms")  # fmt: skip
+                "the same graph, cs its classes (check_classes); both reach different canonical "
+                "forms")  # fmt: skip
+    _layered(d, net, ["inst", "inst2"])
     for k, name in ((1, "inst"), (2, "inst2")):
         if r["sussmann"]:
             d.lemma(f"sussmann_{k}", "check_sussmann", "checkSussmann", ["sym", name, "cs"],
@@ -185,6 +190,16 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
             d.lemma(f"fefferman_{k}", "check_fefferman", "checkFefferman", [name, "cs"],
                     "Fefferman-type genericity conditions")  # fmt: skip
     return d
+
+
+def _layered(d: _Doc, net: Any, names: list[str]) -> None:
+    """The layered graph of instance.network.widths, which the claim names, for each network."""
+    if net.widths is None:
+        return
+    d.plain("widths", "list nat" if d.coq else "List Nat", list(net.widths), nat=True)
+    for k, name in enumerate(names, 1):
+        d.lemma(f"layered_{k}", "check_layered", "checkLayered", ["widths", name],
+                "the edges are those of the layered network of the widths")  # fmt: skip
 
 
 def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:

@@ -160,10 +160,28 @@ Fixpoint fixes_io (v n_in n_hid_end : nat) (perm : list nat) (flips : list bool)
   | _, _ => false
   end.
 
-Definition element_ok (inst : tanh_instance) (flips : list bool) (perm : list nat) : bool :=
+(** [perm] maps every node of [vs] into the class [c]. *)
+Fixpoint class_stable (perm c vs : list nat) : bool :=
+  match vs with
+  | [] => true
+  | v :: vs' => mem_index (nth_or_zero perm v) c && class_stable perm c vs'
+  end.
+
+(** [perm] maps every class of [cs] into (so, being injective, onto) itself. *)
+Fixpoint perm_in_classes (perm : list nat) (cs : list (list nat)) : bool :=
+  match cs with
+  | [] => true
+  | c :: cs' => class_stable perm c c && perm_in_classes perm cs'
+  end.
+
+(** A group element for the classes [cs] (that [cs] are the classes of [inst] is the caller's
+    [check_classes]). *)
+Definition element_ok (inst : tanh_instance) (cs : list (list nat)) (flips : list bool)
+  (perm : list nat) : bool :=
   let size := length (ti_biases inst) in
   Nat.eqb (length perm) size && all_below size perm && nodup_indices perm &&
-  fixes_io 0 (ti_n_in inst) (size - ti_n_out inst) perm flips.
+  fixes_io 0 (ti_n_in inst) (size - ti_n_out inst) perm flips &&
+  perm_in_classes perm cs.
 
 (* ---------------------------------------------------------------- the action *)
 (** Sum over flipped predecessors of [w delta / gamma]. *)
@@ -208,12 +226,12 @@ Fixpoint maps_from (s : aff_sym) (flips : list bool) (perm : list nat)
   end.
 
 (** [inst2] is [(flips, perm) . inst], exactly. *)
-Definition check_apply (s : aff_sym) (inst : tanh_instance) (flips : list bool)
-  (perm : list nat) (inst2 : tanh_instance) : bool :=
+Definition check_apply (s : aff_sym) (inst : tanh_instance) (cs : list (list nat))
+  (flips : list bool) (perm : list nat) (inst2 : tanh_instance) : bool :=
   aff_ok s && well_formed inst && well_formed inst2 &&
   Nat.eqb (ti_n_in inst) (ti_n_in inst2) && Nat.eqb (ti_n_out inst) (ti_n_out inst2) &&
   Nat.eqb (length (ti_biases inst)) (length (ti_biases inst2)) &&
-  element_ok inst flips perm &&
+  element_ok inst cs flips perm &&
   maps_from s flips perm inst2 (ti_adj inst) (ti_weights inst) (ti_biases inst) flips perm.
 
 (* ---------------------------------------------------------------- classes, freeness, canonical form *)
@@ -395,6 +413,11 @@ Definition same_instance (a b : tanh_instance) : bool :=
   adj_eq (ti_adj a) (ti_adj b) && rows_key_eq (ti_weights a) (ti_weights b) &&
   key_eq (ti_biases a) (ti_biases b).
 
+(** The same nodes and the same edges (weights and biases may differ). *)
+Definition same_graph (a b : tanh_instance) : bool :=
+  Nat.eqb (ti_n_in a) (ti_n_in b) && Nat.eqb (ti_n_out a) (ti_n_out b) &&
+  adj_eq (ti_adj a) (ti_adj b).
+
 (* ---------------------------------------------------------------- genericity conditions *)
 Fixpoint has_edge_from (v : nat) (adj : list (list Z)) : bool :=
   match adj with
@@ -472,22 +495,73 @@ Fixpoint all_biases_distinct (inst : tanh_instance) (cs : list (list nat)) : boo
 Definition check_fefferman (inst : tanh_instance) (cs : list (list nat)) : bool :=
   all_edges_nonzero inst && all_biases_distinct inst cs.
 
+(** [1] at the columns [p] of [ps] with [lo <= p < hi], else [0]. *)
+Fixpoint band_row (lo hi : nat) (ps : list nat) : list Z :=
+  match ps with
+  | [] => []
+  | p :: ps' => (if Nat.leb lo p && Nat.ltb p hi then 1 else 0) :: band_row lo hi ps'
+  end.
+
+Fixpoint repeat_row (k : nat) (row : list Z) : list (list Z) :=
+  match k with
+  | O => []
+  | S k' => row :: repeat_row k' row
+  end.
+
+(** The adjacency rows of the layers [widths], the previous layer being the [pw] nodes from
+    [lo]: full connections between consecutive layers, no other edge. *)
+Fixpoint layers_adj (lo pw size : nat) (widths : list nat) : list (list Z) :=
+  match widths with
+  | [] => []
+  | w :: widths' =>
+      repeat_row w (band_row lo (lo + pw)%nat (range_nat 0 size)) ++
+      layers_adj (lo + pw)%nat w size widths'
+  end.
+
+Fixpoint widths_sum (widths : list nat) : nat :=
+  match widths with
+  | [] => O
+  | w :: widths' => (w + widths_sum widths')%nat
+  end.
+
+Definition head_width (widths : list nat) : nat :=
+  match widths with
+  | [] => O
+  | w :: _ => w
+  end.
+
+(** [inst] is the fully connected layered MLP of [widths] (at least one hidden layer). *)
+Definition check_layered (widths : list nat) (inst : tanh_instance) : bool :=
+  let size := length (ti_biases inst) in
+  Nat.ltb 2 (length widths) && Nat.eqb (widths_sum widths) size &&
+  Nat.eqb (head_width widths) (ti_n_in inst) &&
+  Nat.eqb (head_width (rev widths)) (ti_n_out inst) &&
+  adj_eq (ti_adj inst) (layers_adj 0 0 size widths).
+
 (* ---------------------------------------------------------------- certificate checks *)
 (** Orbit: the classes, a representative reached by a group element, the group order; when
     [free], freeness and the representative's canonical form (unique in a free orbit). *)
 Definition check_orbit (s : aff_sym) (flip : bool) (inst : tanh_instance)
   (cs : list (list nat)) (flips : list bool) (perm : list nat) (canon : tanh_instance)
   (free : bool) (order : Z) : bool :=
-  check_classes inst cs && check_apply s inst flips perm canon &&
+  check_classes inst cs && check_apply s inst cs flips perm canon &&
   Z.eqb order
     (group_order (if flip then 2 else 1) (length (ti_biases inst) - ti_n_in inst - ti_n_out inst) cs) &&
   (negb free || (check_free s flip inst cs && check_canonical s flip canon cs)).
 
 (** Inequivalence: both networks reach different canonical forms. *)
+(** The same graph, [cs] its classes, and a group element maps [inst1] onto [inst2]. *)
+Definition check_equivalent (s : aff_sym) (inst1 inst2 : tanh_instance)
+  (cs : list (list nat)) (flips : list bool) (perm : list nat) : bool :=
+  check_classes inst1 cs && same_graph inst1 inst2 && check_apply s inst1 cs flips perm inst2.
+
+(** The same graph with classes [cs]; both networks reach canonical forms by checked group
+    elements, and the forms differ. *)
 Definition check_inequivalent (s : aff_sym) (flip : bool) (inst1 inst2 : tanh_instance)
   (cs : list (list nat)) (flips1 : list bool) (perm1 : list nat) (canon1 : tanh_instance)
   (flips2 : list bool) (perm2 : list nat) (canon2 : tanh_instance) : bool :=
+  check_classes inst1 cs && check_classes inst2 cs && same_graph inst1 inst2 &&
   check_classes canon1 cs && check_classes canon2 cs &&
-  check_apply s inst1 flips1 perm1 canon1 && check_apply s inst2 flips2 perm2 canon2 &&
+  check_apply s inst1 cs flips1 perm1 canon1 && check_apply s inst2 cs flips2 perm2 canon2 &&
   check_canonical s flip canon1 cs && check_canonical s flip canon2 cs &&
   negb (same_instance canon1 canon2).

@@ -197,12 +197,29 @@ def fixesIo (v nIn nHidEnd : Nat) (perm : List Nat) (flips : List Bool) : Bool :
   | _, _ => false
 termination_by structural perm
 
-/-- `elementOk inst flips perm`: a permutation of the `N` nodes fixing inputs and outputs,
-flips only on hidden nodes. -/
-def elementOk (inst : TanhInstance) (flips : List Bool) (perm : List Nat) : Bool :=
+/-- `classStable perm c vs`: `perm` maps every node of `vs` into the class `c`. -/
+def classStable (perm c vs : List Nat) : Bool :=
+  match vs with
+  | [] => true
+  | v :: vs' => memIndex (nthOrZero perm v) c && classStable perm c vs'
+termination_by structural vs
+
+/-- `permInClasses perm cs`: `perm` maps every class of `cs` into (so, being injective, onto)
+itself. -/
+def permInClasses (perm : List Nat) (cs : List (List Nat)) : Bool :=
+  match cs with
+  | [] => true
+  | c :: cs' => classStable perm c c && permInClasses perm cs'
+termination_by structural cs
+
+/-- `elementOk inst cs flips perm`: a permutation of the `N` nodes fixing inputs and outputs
+and mapping every class of `cs` onto itself, flips only on hidden nodes (that `cs` are the
+classes of `inst`, `checkClasses`, is the caller's to check). -/
+def elementOk (inst : TanhInstance) (cs : List (List Nat)) (flips : List Bool)
+    (perm : List Nat) : Bool :=
   let size := inst.biases.length
   Nat.beq perm.length size && allBelow size perm && nodupIndices perm &&
-    fixesIo 0 inst.nIn (size - inst.nOut) perm flips
+    fixesIo 0 inst.nIn (size - inst.nOut) perm flips && permInClasses perm cs
 
 /-- `biasShift s wrow flips` is the sum over flipped predecessors `p` of `w_pq δ / γ`. -/
 def biasShift (s : AffSym) (wrow : List (Int × Int)) (flips : List Bool) : Int × Int :=
@@ -249,12 +266,13 @@ def mapsFrom (s : AffSym) (flips : List Bool) (perm : List Nat)
   | _, _, _, _, _ => false
 termination_by structural bs
 
-/-- `checkApply s inst flips perm inst2`: `inst2` is `(flips, perm) · inst` exactly. -/
-def checkApply (s : AffSym) (inst : TanhInstance) (flips : List Bool) (perm : List Nat)
-    (inst2 : TanhInstance) : Bool :=
+/-- `checkApply s inst cs flips perm inst2`: `inst2` is `(flips, perm) · inst` exactly, for a
+group element of the classes `cs`. -/
+def checkApply (s : AffSym) (inst : TanhInstance) (cs : List (List Nat)) (flips : List Bool)
+    (perm : List Nat) (inst2 : TanhInstance) : Bool :=
   affOk s && wellFormed inst && wellFormed inst2 && Nat.beq inst.nIn inst2.nIn &&
     Nat.beq inst.nOut inst2.nOut && Nat.beq inst.biases.length inst2.biases.length &&
-    elementOk inst flips perm &&
+    elementOk inst cs flips perm &&
     mapsFrom s flips perm inst2 inst.adj inst.weights inst.biases flips perm
 
 /-- `zlistEq a b` holds when the integer lists are equal. -/
@@ -460,6 +478,10 @@ def sameInstance (a b : TanhInstance) : Bool :=
   Nat.beq a.nIn b.nIn && Nat.beq a.nOut b.nOut && adjEq a.adj b.adj &&
     rowsKeyEq a.weights b.weights && keyEq a.biases b.biases
 
+/-- `sameGraph a b`: the same nodes and the same edges (weights and biases may differ). -/
+def sameGraph (a b : TanhInstance) : Bool :=
+  Nat.beq a.nIn b.nIn && Nat.beq a.nOut b.nOut && adjEq a.adj b.adj
+
 /-- `hasEdgeFrom v adj`: some edge leaves `v`. -/
 def hasEdgeFrom (v : Nat) (adj : List (List Int)) : Bool :=
   match adj with
@@ -547,6 +569,50 @@ termination_by structural cs
 def checkFefferman (inst : TanhInstance) (cs : List (List Nat)) : Bool :=
   allEdgesNonzero inst && allBiasesDistinct inst cs
 
+/-- `bandRow lo hi ps`: `1` at the columns `p` of `ps` with `lo ≤ p < hi`, else `0`. -/
+def bandRow (lo hi : Nat) (ps : List Nat) : List Int :=
+  match ps with
+  | [] => []
+  | p :: ps' => (cond (Nat.ble lo p && Nat.blt p hi) 1 0) :: bandRow lo hi ps'
+termination_by structural ps
+
+/-- `repeatRow k row`: `k` copies of `row`. -/
+def repeatRow (k : Nat) (row : List Int) : List (List Int) :=
+  match k with
+  | 0 => []
+  | k' + 1 => row :: repeatRow k' row
+termination_by structural k
+
+/-- `layersAdj lo pw size widths`: the adjacency rows of the layers `widths`, the previous
+layer being the `pw` nodes from `lo`: full connections between consecutive layers only. -/
+def layersAdj (lo pw size : Nat) (widths : List Nat) : List (List Int) :=
+  match widths with
+  | [] => []
+  | w :: widths' =>
+    repeatRow w (bandRow lo (lo + pw) (rangeNat 0 size)) ++ layersAdj (lo + pw) w size widths'
+termination_by structural widths
+
+/-- `widthsSum widths` is the sum of the widths. -/
+def widthsSum (widths : List Nat) : Nat :=
+  match widths with
+  | [] => 0
+  | w :: widths' => w + widthsSum widths'
+termination_by structural widths
+
+/-- `headWidth widths` is the first width, `0` for none. -/
+def headWidth (widths : List Nat) : Nat :=
+  match widths with
+  | [] => 0
+  | w :: _ => w
+
+/-- `checkLayered widths inst`: `inst` is the fully connected layered MLP of `widths` (at
+least one hidden layer). -/
+def checkLayered (widths : List Nat) (inst : TanhInstance) : Bool :=
+  let size := inst.biases.length
+  Nat.blt 2 widths.length && Nat.beq (widthsSum widths) size &&
+    Nat.beq (headWidth widths) inst.nIn && Nat.beq (headWidth widths.reverse) inst.nOut &&
+    adjEq inst.adj (layersAdj 0 0 size widths)
+
 /-- `checkOrbit s flip inst cs flips perm canon free order`: the classes, a representative
 reached by a checked group element, the group order; when `free`, freeness and the
 representative's canonical form (unique in a free orbit). -/
@@ -554,17 +620,25 @@ def checkOrbit (s : AffSym) (flip : Bool) (inst : TanhInstance) (cs : List (List
     (flips : List Bool) (perm : List Nat) (canon : TanhInstance) (free : Bool) (order : Nat) :
     Bool :=
   let hidden := inst.biases.length - inst.nIn - inst.nOut
-  checkClasses inst cs && checkApply s inst flips perm canon &&
+  checkClasses inst cs && checkApply s inst cs flips perm canon &&
     Nat.beq order (groupOrder (cond flip 2 1) hidden cs) &&
     (!free || (checkFree s flip inst cs && checkCanonical s flip canon cs))
 
-/-- `checkInequivalent s flip inst1 inst2 cs flips1 perm1 canon1 flips2 perm2 canon2`: both
-networks reach canonical forms by checked group elements, and the forms differ. -/
+/-- `checkEquivalent s inst1 inst2 cs flips perm`: the same graph, `cs` its classes, and a
+group element maps `inst1` exactly onto `inst2`. -/
+def checkEquivalent (s : AffSym) (inst1 inst2 : TanhInstance) (cs : List (List Nat))
+    (flips : List Bool) (perm : List Nat) : Bool :=
+  checkClasses inst1 cs && sameGraph inst1 inst2 && checkApply s inst1 cs flips perm inst2
+
+/-- `checkInequivalent s flip inst1 inst2 cs flips1 perm1 canon1 flips2 perm2 canon2`: the
+same graph with classes `cs`; both networks reach canonical forms by checked group elements,
+and the forms differ. -/
 def checkInequivalent (s : AffSym) (flip : Bool) (inst1 inst2 : TanhInstance)
     (cs : List (List Nat)) (flips1 : List Bool) (perm1 : List Nat) (canon1 : TanhInstance)
     (flips2 : List Bool) (perm2 : List Nat) (canon2 : TanhInstance) : Bool :=
-  checkClasses canon1 cs && checkClasses canon2 cs &&
-    checkApply s inst1 flips1 perm1 canon1 && checkApply s inst2 flips2 perm2 canon2 &&
+  checkClasses inst1 cs && checkClasses inst2 cs && sameGraph inst1 inst2 &&
+    checkClasses canon1 cs && checkClasses canon2 cs &&
+    checkApply s inst1 cs flips1 perm1 canon1 && checkApply s inst2 cs flips2 perm2 canon2 &&
     checkCanonical s flip canon1 cs && checkCanonical s flip canon2 cs &&
     !(sameInstance canon1 canon2)
 
