@@ -28,13 +28,10 @@ def make(net: dict, params: dict | None = None) -> dict:
     return generate_certificate(spec, spec.certificates[0])
 
 
-def exact_rank(cert: dict) -> int:
-    net = cert["instance"]["network"]
+def sympy_resnet(net: dict, ths: list, xs: tuple) -> list:
+    """F(x) with sympy, independently of the kernels: layers x + sigma(W x + b) (times V)."""
     n, outer = net["width"], net["outer"]
     acts = [[parse_rat_str(c) for c in a] for a in net["activations"]]
-    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
-    xs = sp.symbols(f"x0:{n}")
-    ths = sp.symbols(f"th0:{len(theta)}")
     h = list(xs)
     pos = 0
     for cs in acts:
@@ -51,6 +48,15 @@ def exact_rank(cert: dict) -> int:
                 pos += n
             s = v
         h = [a + b for a, b in zip(h, s, strict=True)]
+    return h
+
+
+def exact_rank(cert: dict) -> int:
+    net = cert["instance"]["network"]
+    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
+    xs = sp.symbols(f"x0:{net['width']}")
+    ths = sp.symbols(f"th0:{len(theta)}")
+    h = sympy_resnet(net, list(ths), xs)
     subs = {t: sp.Rational(v.numerator, v.denominator) for t, v in zip(ths, theta, strict=True)}
     rows = []
     for out in h:

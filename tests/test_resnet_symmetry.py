@@ -20,6 +20,7 @@ from certify.errors import CertifyError
 from certify.spec import parse_rat_str, parse_spec
 from certify.witness import generate_certificates
 from tests.conftest import run_cli
+from tests.test_resnet import sympy_resnet
 
 Z = sp.Symbol("z")
 
@@ -33,26 +34,8 @@ def certs_for(net: dict, req: dict, params: dict | None = None) -> list[dict]:
 
 
 def sym_F(net: dict, theta: list) -> list:
-    """F_theta(x) with sympy (independent of the kernels): layers x + sigma(W x + b), V."""
-    n, outer = net["width"], net["outer"]
-    acts = [[parse_rat_str(c) for c in a] for a in net["activations"]]
-    xs = sp.symbols(f"x0:{n}")
-    h, pos = list(xs), 0
-    for cs in acts:
-        pre = []
-        for _ in range(n):
-            pre.append(sum(theta[pos + j] * h[j] for j in range(n)) + theta[pos + n])
-            pos += n + 1
-        s = [sum(sp.Rational(c.numerator, c.denominator) * a**k for k, c in enumerate(cs))
-             for a in pre]  # fmt: skip
-        if outer:
-            v = []
-            for _ in range(n):
-                v.append(sum(theta[pos + j] * s[j] for j in range(n)))
-                pos += n
-            s = v
-        h = [a + b for a, b in zip(h, s, strict=True)]
-    return [sp.expand(c) for c in h]
+    """F_theta(x) with sympy (independent of the kernels), expanded."""
+    return [sp.expand(c) for c in sympy_resnet(net, theta, sp.symbols(f"x0:{net['width']}"))]
 
 
 def zeta_value(coeffs: list[str]) -> sp.Expr:

@@ -10,6 +10,11 @@ from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
 from certify.render.rank import _comment_safe
+from certify.render.resnet_instance import (
+    check_instance_read_back,
+    check_read_back,
+    instance_literals,
+)
 from certify.spec import NAME_RE
 
 
@@ -17,10 +22,6 @@ def module_name(cert_name: str) -> str:
     if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
         raise RenderError(f"certificate name {cert_name!r} is not a valid name")
     return "Implicit_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
-
-
-def _norm(v: Any) -> Any:
-    return [_norm(x) for x in v] if isinstance(v, (list, tuple)) else v
 
 
 def _terms(cert: dict[str, Any]) -> list[tuple[tuple[int, int], list[int]]]:
@@ -42,32 +43,20 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "name": _comment_safe(cert["name"]),
         "sha256": sha,
         "claim": _comment_safe(cert["claim"]["text"]),
-        "width": f"{inst.width}%nat" if coq else L.lean(inst.width),
-        "acts": (L.coq if coq else L.lean)(inst.acts),
-        "outer": L.lean(inst.outer),
-        "theta": (L.coq if coq else L.lean)(inst.theta),
+        **instance_literals(inst, coq),
         "free": L.coq(free) if coq else L.lean(free),
         "degree": f"{degree}%nat" if coq else str(degree),
         "eqn": eqn,
     }
     if coq:
         text = render("coq/implicit_resnet.v.j2", **ctx)
-        fields = {"rn_width": inst.width, "rn_acts": inst.acts, "rn_outer": inst.outer,
-                  "rn_theta": inst.theta}  # fmt: skip
         stmt = "check_implicit inst free degree eqn = true"
     else:
         module = f"Certificates.{module_name(cert['name'])}"
         text = render("lean/implicit_resnet.lean.j2", module=module, **ctx)
-        fields = {"width": inst.width, "acts": inst.acts, "outer": inst.outer,
-                  "theta": inst.theta}  # fmt: skip
         stmt = "NNCert.checkImplicit inst free degree eqn = true"
-    start = L.block_start(text, "Definition inst" if coq else "def inst")
-    for fld, val in fields.items():
-        if _norm(L.read_field(text, fld, start)) != _norm(val):
-            raise RenderError(f"literal {fld} does not read back as rendered")
-    for fld, val in {"free": free, "degree": degree, "eqn": terms}.items():
-        if _norm(L.read_field(text, fld)) != _norm(val):
-            raise RenderError(f"literal {fld} does not read back as rendered")
+    check_instance_read_back(text, inst, coq)
+    check_read_back(text, {"free": free, "degree": degree, "eqn": terms})
     if stmt not in text:
         raise RenderError(f"rendered file lacks the statement {stmt!r}")
     return text

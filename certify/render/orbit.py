@@ -10,6 +10,7 @@ from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
 from certify.render.rank import _comment_safe
+from certify.render.resnet_instance import check_instance_read_back, instance_literals
 from certify.spec import NAME_RE
 
 
@@ -59,10 +60,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "sha256": sha,
         "claim": _comment_safe(cert["claim"]["text"]),
         "complex": complex_,
-        "width": nat(inst.width) if coq else L.lean(inst.width),
-        "acts": pr(inst.acts),
-        "outer": L.lean(inst.outer),
-        "theta": pr(inst.theta),
+        **instance_literals(inst, coq),
         "syms": [
             {"index": s["index"], "layer": nat(s["layer"]), "g": nat(s["g"]), "t0": pr(s["t0"])}
             for s in syms
@@ -81,16 +79,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     }
     if coq:
         text = render("coq/orbit_resnet.v.j2", **ctx)
-        fields = {"rn_width": inst.width, "rn_acts": inst.acts, "rn_outer": inst.outer,
-                  "rn_theta": inst.theta}  # fmt: skip
     else:
         text = render("lean/orbit_resnet.lean.j2", module=f"Certificates.{module}", **ctx)
-        fields = {"width": inst.width, "acts": inst.acts, "outer": inst.outer,
-                  "theta": inst.theta}  # fmt: skip
-    start = L.block_start(text, "Definition inst" if coq else "def inst")
-    for fld, val in fields.items():
-        if _norm(L.read_field(text, fld, start)) != _norm(val):
-            raise RenderError(f"literal {fld} does not read back as rendered")
+    check_instance_read_back(text, inst, coq)
     for s in syms:
         j = s["index"]
         if _norm(L.read_field(text, f"sym_t0_{j}")) != _norm(s["t0"]):
