@@ -39,6 +39,7 @@ LAM = sp.Symbol("l", real=True)  # the parameter of a continuous family
 BETA_WINDOW = 20  # |beta| searched numerically in the analytic, non-tanh-type case
 GRID = 801
 DPS = 40
+MAX_DEN = 10**6  # denominators of identified roots (every identified root is then proved)
 
 
 @dataclass(frozen=True)
@@ -109,14 +110,19 @@ def _strictly_monotone(e: sp.Expr) -> bool:
 
 
 def _identify(v: mpmath.mpf, allow_pi: bool) -> sp.Expr | None:
-    """An exact value for a numerically found root: a rational with small denominator, or a
-    rational multiple of pi (periodic activations)."""
-    for basis in ([], [sp.pi]) if allow_pi else ([],):
-        c = sp.nsimplify(sp.Float(v, DPS), basis, tolerance=mpmath.mpf(10) ** (-DPS // 2))
-        if c.is_Rational and c.q <= 1000:
-            return c
-        if basis and (c / sp.pi).is_Rational and (c / sp.pi).q <= 1000:
-            return c
+    """An exact value for a numerically found root: the best rational approximation with
+    denominator at most MAX_DEN (continued fractions) when it agrees to DPS/2 digits, or such a
+    rational multiple of pi (periodic activations). Every identified value is then checked
+    exactly by its caller."""
+    from fractions import Fraction
+
+    tol = mpmath.mpf(10) ** (-DPS // 2)
+    for basis in (sp.Integer(1), sp.pi) if allow_pi else (sp.Integer(1),):
+        scaled = v / mpmath.mpf(sp.N(basis, DPS + 10))
+        q = Fraction(mpmath.nstr(scaled, DPS, min_fixed=-mpmath.inf, max_fixed=mpmath.inf))
+        q = q.limit_denominator(MAX_DEN)
+        if abs(mpmath.mpf(q.numerator) / q.denominator - scaled) < tol:
+            return sp.Rational(q.numerator, q.denominator) * basis
     return None
 
 
@@ -179,30 +185,55 @@ def _gamma_delta(expr: sp.Expr, alpha: int, beta: sp.Expr) -> tuple[sp.Expr, sp.
     return None
 
 
-def _polynomial(expr: sp.Expr) -> tuple[list[Element], list[str]]:
+def _polynomial(expr: sp.Expr) -> tuple[list[Element], list[str], bool]:
+    """Families solved with a as the parameter (b, g, d as functions of a), then the isolated
+    solutions of the full system; a solution of the full system with a free symbol that no
+    family covers makes the list incomplete rather than being dropped."""
     a, b, g, d = sp.symbols("a b g d", real=True)
     poly = sp.Poly(sp.expand(expr.subs(X, a * X + b) - g * expr - d), X)
     eqs = [c for c in poly.all_coeffs() if c != 0]
-    sols = sp.solve(eqs, [b, g, d, a], dict=True)
-    out = []
-    for s in sols:
+    out: list[Element] = []
+    families: list[list[sp.Expr]] = []
+    complete = True
+    for s in sp.solve(eqs, [b, g, d], dict=True):
+        vals = [a] + [s.get(v, v) for v in (b, g, d)]
+        if set().union(*(v.free_symbols for v in vals)) - {a}:
+            complete = False
+            continue
+        families.append(vals)
+        out.append(Element(*(v.subs(a, LAM) for v in vals), condition="l != 0"))
+
+    def covered(vals: list[sp.Expr]) -> bool:
+        return any(
+            all(sp.simplify(f.subs(a, vals[0]) - v) == 0 for f, v in zip(fam, vals, strict=True))
+            for fam in families
+        )
+
+    for s in sp.solve(eqs, [b, g, d, a], dict=True):
         vals = [s.get(v, v) for v in (a, b, g, d)]
-        if any(not v.is_real and v.is_real is not None for v in vals):
+        if vals[0] == 0 or vals[2] == 0:
+            continue  # a = 0 or g = 0: not an affine symmetry
+        if set().union(*(v.free_symbols for v in vals)):
+            if not covered(vals):
+                complete = False
             continue
-        free = set().union(*(v.free_symbols for v in vals))
-        if free - {a}:
+        if not all(v.is_real for v in vals) or covered(vals):
             continue
-        vals = [v.subs(a, LAM) for v in vals]
-        if a in free:
-            out.append(Element(*vals, condition="l != 0"))
-        elif vals[0] != 0 and vals[2] != 0 and all(v.is_real for v in vals):
-            out.append(Element(*vals))
+        out.append(Element(*vals))
     notes = [
         "polynomial activation: rho(a x + b) - g rho(x) - d = 0 as a polynomial in x; its "
-        f"{len(eqs)} coefficient equations solved exactly (sympy solve); real solutions with "
-        "a, g != 0 kept, a free parameter a gives a continuous family"
+        f"{len(eqs)} coefficient equations solved exactly (sympy solve), first for b, g, d with "
+        "a as the parameter of a continuous family, then for a, b, g, d; real solutions with "
+        "a, g != 0 kept"
     ]
-    return out, notes
+    if not complete:
+        notes.append("a solution with a free parameter is not a listed family (incomplete)")
+    return out, notes, complete
+
+
+def affine(expr: sp.Expr) -> bool:
+    """ρ a polynomial of degree at most 1 (its symmetries form a two-parameter family)."""
+    return bool(expr.is_polynomial(X)) and sp.Poly(expr, X).degree() <= 1
 
 
 def compute_group(act: Activation) -> dict[str, Any]:
@@ -223,8 +254,10 @@ def compute_group(act: Activation) -> dict[str, Any]:
         )
         elements.append(Element(LAM, sp.Integer(0), LAM, sp.Integer(0), condition="l > 0"))
         kind = "family"
+    elif affine(e):
+        raise ActivationError("a nonlinear activation (an affine one has a two-parameter group)")
     elif e.is_polynomial(X):
-        elements, notes = _polynomial(e)
+        elements, notes, complete = _polynomial(e)
         if any(el.condition for el in elements):
             kind = "family"
     else:
@@ -247,13 +280,26 @@ def compute_group(act: Activation) -> dict[str, Any]:
             elements.append(Element(*map(sp.Integer, (1, 0, 1, 0))))
             m = sp.simplify((lp + lm) / 2)
             c = _midpoint(e, m)
-            if c is not None:
-                elements.append(
-                    Element(sp.Integer(-1), 2 * c, sp.Integer(-1), sp.simplify(lp + lm))
-                )
             complete = mono
             if not mono:
                 notes.append("rho not shown strictly monotone: other b may exist (incomplete)")
+            if c is None:
+                complete = False
+                notes.append(
+                    "the point c with rho(c) = (L+ + L-)/2 was not found exactly, so the a = -1 "
+                    "symmetry (-1, 2c, -1, L+ + L-) is undetermined (incomplete)"
+                )
+            else:
+                flip = Element(sp.Integer(-1), 2 * c, sp.Integer(-1), sp.simplify(lp + lm))
+                at = _refuted(e, flip)  # numerically nonzero: not a symmetry, no proof attempted
+                if at is not None:
+                    notes.append(
+                        f"the only a = -1 candidate ({value_text(flip.beta)} for b) is not an "
+                        f"identity: the residual at x = {at} is nonzero (sympy evalf, {DPS} "
+                        "digits)"
+                    )
+                else:
+                    elements.append(flip)
         elif period is not None:
             kind = "infinite"
             notes.append(
@@ -283,6 +329,20 @@ def compute_group(act: Activation) -> dict[str, Any]:
             if any(el.condition for el in found):
                 kind = "family"
     return _table(act, elements, kind, complete, notes)
+
+
+def _refuted(e: sp.Expr, el: Element) -> str | None:
+    """A rational point where ρ(αx + β) − γρ(x) − δ is visibly nonzero (sympy's evalf at DPS
+    digits, with its error control), or None."""
+    r = identity_residual(e, el)
+    for x0 in (sp.Rational(1, 3), sp.Integer(1), sp.Rational(-5, 7), sp.Integer(2)):
+        try:
+            v = sp.N(r.subs(X, x0), DPS, maxn=200)
+        except (ValueError, TypeError, ArithmeticError):
+            continue
+        if v.is_number and v.is_real and abs(v) > sp.Rational(1, 10**10):
+            return str(x0)
+    return None
 
 
 def _midpoint(e: sp.Expr, m: sp.Expr) -> sp.Expr | None:
@@ -346,6 +406,10 @@ def _table(
         )
     proved = [r for r in rows if r["proof"] != "unproved"]
     order = len(proved) if kind == "finite" else None
+    if len(proved) < len(rows):
+        # an unproved candidate may be a true symmetry: the list is not shown complete
+        complete = False
+        notes = [*notes, "some candidates are unproved: the list is not shown complete"]
     return {
         "activation": act.name,
         "expression": grammar_text(act.expr) if not act.piecewise and act.name != "sin" else None,

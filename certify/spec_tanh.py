@@ -47,7 +47,12 @@ def parse_activation(v: Any, src: str, fld: str) -> str:
     if not isinstance(v, str):
         raise SpecError(src, fld, "an activation name (tanh, logistic, ...) or expression", v)
     try:
-        return activation(v).name
+        act = activation(v)
+        from certify.affsym import affine
+
+        if affine(act.expr):
+            raise ActivationError("a nonlinear expression (an affine one has a 2-parameter group)")
+        return act.name
     except ActivationError as e:
         raise SpecError(
             src, fld, f"a known activation or an expression in the grammar ({e})", v
@@ -259,6 +264,8 @@ def check_group_usable(act: str, src: str, fld: str) -> None:
             act,
         )
     for row in g["elements"]:
+        if row["proof"] == "unproved":
+            continue  # not used (rho_aff)
         for k in ("alpha", "beta", "gamma", "delta"):
             try:
                 Fraction(row[k].replace("(", "").replace(")", ""))
@@ -274,6 +281,8 @@ def rho_aff(act: str) -> tuple[tuple[Fraction, Fraction, Fraction, Fraction] | N
     """(the non-identity symmetry g of ρ as rationals, or None; the order of ρ's group)."""
     g = rho_group(act)
     for row in g["elements"]:
+        if row["proof"] == "unproved" or row["family"] is not None:
+            continue  # only proved elements act (review 6, F4)
         el = tuple(_frac(row[k]) for k in ("alpha", "beta", "gamma", "delta"))
         if el != (1, 0, 1, 0):
             return el, g["order"]  # type: ignore[return-value]

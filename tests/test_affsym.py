@@ -227,3 +227,70 @@ def test_an_affsym_request_with_a_bad_activation_is_a_spec_error():
             parse_spec({"name": "a", "certificate": [{"kind": "affsym", "activation": bad}]}, "<t>")
     with pytest.raises(SpecError, match="activation"):
         parse_spec({"name": "a", "certificate": [{"kind": "affsym"}]}, "<t>")
+
+
+# ---------------------------------------------------------------- review 6 (F3, F4, F5)
+def test_an_unproved_candidate_makes_the_group_incomplete():
+    # arctan(exp(-x)) = pi/2 - arctan(exp(x)) is a true symmetry sympy does not prove
+    g = group("arctan(exp(x))")
+    assert ("(-1)", "0", "(-1)", "((1/2)*pi)") in elements("arctan(exp(x))")
+    assert not g["complete"] and g["order"] == 1
+    c = affsym_cert("arctan(exp(x))")
+    assert check_certificate(c) == [] and not c["result"]["complete"]
+    assert "Completeness is not proved" in c["claim"]["text"]
+
+
+def test_a_midpoint_outside_the_old_denominator_limit_is_identified():
+    # (-1, 2/1001, -1, 0) is an identity; _identify used to stop at denominators 1000
+    g = group("arctan(x - 1/1001) + erf(x - 1/1001)")
+    assert ("(-1)", "(2/1001)", "(-1)", "0") in elements("arctan(x - 1/1001) + erf(x - 1/1001)")
+    assert g["complete"] and g["order"] == 2
+
+
+def test_a_missed_midpoint_makes_the_group_incomplete(monkeypatch):
+    import certify.affsym as A
+
+    monkeypatch.setattr(A, "_midpoint", lambda e, m: None)
+    g = A.compute_group(activation("tanh"))
+    assert not g["complete"] and any("undetermined" in n for n in g["necessary_conditions"])
+
+
+def test_only_proved_rows_give_the_networks_symmetry():
+    from certify.spec_tanh import rho_aff
+
+    assert rho_aff("arctan(exp(x))") == (None, 1)
+    assert rho_aff("tanh")[1] == 2 and rho_aff("tanh")[0] is not None
+    data = {
+        "name": "n",
+        "network": {"family": "tanh", "activation": "arctan(exp(x))", "widths": [1, 2, 1]},
+        "parameters": {"weights": [[[1], [2]], [[1, 3]]], "biases": [[1, 2], [0]]},
+        "certificate": [{"kind": "orbit"}],
+    }
+    spec = parse_spec(data, "<test>")
+    c = generate_certificate(spec, spec.certificates[0])
+    assert c["instance"]["symmetry"] is None and c["instance"]["rho_order"] == 1
+    assert check_certificate(c) == []
+
+
+@pytest.mark.parametrize(
+    "text, family",
+    [
+        ("x^2", ("l", "0", "l^2", "0")),
+        ("(x+1)^2", ("l", "((-1) + l)", "l^2", "0")),
+        ("x^2 + 1", ("l", "0", "l^2", "((-1)*(1 + l)*((-1) + l))")),
+    ],
+)
+def test_quadratics_have_their_family_and_not_an_empty_group(text, family):
+    g = group(text)
+    assert g["type"] == "family" and g["complete"]
+    assert family in elements(text)
+    assert all(r["proof"] != "unproved" for r in g["elements"])
+    assert check_certificate(affsym_cert(text)) == []
+
+
+@pytest.mark.parametrize("text", ["x", "2*x + 1"])
+def test_an_affine_activation_is_a_spec_error(text):
+    with pytest.raises(SpecError, match="nonlinear"):
+        parse_spec({"name": "a", "certificate": [{"kind": "affsym", "activation": text}]}, "<t>")
+    with pytest.raises(ActivationError, match="nonlinear"):
+        compute_group(activation(text))
