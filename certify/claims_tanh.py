@@ -8,7 +8,17 @@ from typing import Any
 VB = "Vlacic-Boelcskei, arXiv:2006.11727 (affine symmetries of tanh-type activations)"
 SUSSMANN = "Sussmann 1992 (one hidden layer, tanh: irreducible nets with the same map)"
 FEFFERMAN = "Fefferman 1994 (deep tanh nets under genericity conditions)"
-SYM_LIB = "coq/NNCert/TanhSym.v: invariance of the network function under each generator type"
+SYM_LIB = (
+    "coq/NNCert/TanhSym.v: invariance of the network function under one flip at a DAG node "
+    "(and sequences of flips, at the unflipped nodes) and under permuting one hidden layer"
+)
+# What the claims say rests on the (unformalised) argument in certify/models/dag.py.
+SAME_FUNCTION = (
+    "realises the same function: proved in Coq over the reals (coq/NNCert/TanhSym.v, any "
+    "activation with the symmetry) for one flip at any DAG node and for permuting the neurons "
+    "of one hidden layer; the simultaneous flip formula the kernels check and the relabelling "
+    "of interchangeable DAG nodes rest on the argument in certify/models/dag.py (not formalised)"
+)
 # Activations for which the converse ("same function => related by the group") is a theorem
 # the claim may cite. One hidden layer (Sussmann): tanh, and the logistic, an affine image of
 # tanh (sigma(x) = (1 + tanh(x/2))/2) that maps irreducible nets to irreducible nets. Deep nets
@@ -108,26 +118,31 @@ def orbit_claim(
         f"{result['group_order']}; the listed group elements map the parameters to the listed "
         "networks exactly."
     ]
+    size = result["orbit_size"]
     if result["free"]:
         parts.append(
-            f"Kernel-checked: the group acts freely at these parameters, so the orbit has "
-            f"{result['orbit_size']} elements, and the listed representative is its unique "
-            "canonical form (sign-normalised, sorted)."
+            f"Kernel-checked: the sufficient condition for a free action holds at these "
+            f"parameters, so the orbit has {size} elements, and the listed representative is "
+            "its unique canonical form (sign-normalised, sorted; both by the argument in "
+            "certify/models/dag.py)."
+        )
+    elif size is None:
+        parts.append(
+            "Freeness is not established at these parameters (the kernels' sufficient condition "
+            "fails); the orbit size is not computed."
+        )
+    elif size == result["group_order"]:
+        parts.append(
+            "The kernels' sufficient condition for a free action fails at these parameters, "
+            f"but the orbit has {size} elements (enumerated by the checker, not the kernels), "
+            "the group order, so the action is free."
         )
     else:
-        size = result["orbit_size"]
         parts.append(
-            "The action is not free at these parameters; "
-            + (
-                f"the orbit has {size} elements (enumerated by the checker, not the kernels)."
-                if size is not None
-                else "the orbit size is not computed."
-            )
+            f"The action is not free at these parameters: the orbit has {size} elements "
+            "(enumerated by the checker, not the kernels), fewer than the group order."
         )
-    parts.append(
-        "Every element realises the same function (library theorem over any activation with "
-        "the symmetry, proved in Coq)."
-    )
+    parts.append(f"Every element {SAME_FUNCTION}.")
     return {"text": " ".join(parts), "cites": [VB, SYM_LIB]}
 
 
@@ -146,14 +161,15 @@ def equiv_claim(net: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     if result["equivalent"]:
         parts = [
             f"Kernel-checked: for {_net_text(net)}, an explicit group element maps the first "
-            "parameters exactly onto the second, so both networks realise the same function "
-            "(library theorem)."
+            "parameters exactly onto the second. Each group element "
+            f"{SAME_FUNCTION}; so both networks realise the same function."
         ]
     else:
         parts = [
             f"Kernel-checked: for {_net_text(net)}, the two parameter sets have different "
             "canonical forms (each reached by a checked group element; canonical forms are "
-            "unique in an orbit), so no element of the group relates them."
+            "unique in an orbit by the argument in certify/models/dag.py, not formalised), so "
+            "no element of the group relates them."
         ]
     if result["sussmann"]:
         parts.append("Kernel-checked: Sussmann's irreducibility conditions hold for both.")
@@ -182,8 +198,9 @@ def summary(kind: str, r: dict[str, Any]) -> str:
         return f"affine symmetry group: {size}, {r['proved']}/{r['elements']} proved ({done})"
     if kind == "orbit":
         size = r["orbit_size"] if r["orbit_size"] is not None else "not computed"
+        free = r["free"] or r["orbit_size"] == r["group_order"]
         return f"group order {r['group_order']}, orbit size {size}" + (
-            " (free action)" if r["free"] else ""
+            " (free action)" if free else ""
         )
     word = "equivalent (explicit group element)" if r["equivalent"] else "not related by the group"
     return word + (", same function iff related (cited theorem)" if r["theorem_applies"] else "")

@@ -546,3 +546,35 @@ def test_check_layered_accepts_exactly_the_layered_graph():
     adj[5][2] = 0  # drop the edge 2 -> 5 (hidden to output)
     assert not KT.check_layered([2, 3, 1], KT.TanhInstance(k.n_in, k.n_out, adj, k.weights,
                                                             k.biases))  # fmt: skip
+
+
+# ---------------------------------------------------------------- review 6 (F6, F7)
+def test_a_failed_sufficient_test_does_not_say_not_free():
+    # widths [1, 1, 1], W1 = 0, b1 = 0: the flip fixes the incoming key, yet it changes the
+    # outgoing weight, so the orbit has |G| = 2 elements and the action is free
+    spec = layered_spec([1, 1, 1], weights=[[[0]], [[1]]], biases=[[0], [0]])
+    c = generate_certificate(spec, spec.certificates[0])
+    r = c["result"]
+    assert r["free"] is False and r["orbit_size"] == r["group_order"] == 2
+    assert "not free" not in c["claim"]["text"]
+    assert "so the action is free" in c["claim"]["text"]
+    assert check_certificate(c) == []
+
+
+def test_a_non_free_orbit_says_so_and_an_uncomputed_one_says_not_established():
+    from certify.claims_tanh import orbit_claim, orbit_result
+
+    net = {"activation": "tanh", "widths": [1, 2, 1]}
+    sym = ["-1", "0", "-1", "0"]
+    text = orbit_claim(net, sym, orbit_result(8, 4, False, 2, [2]))["text"]
+    assert "The action is not free" in text and "fewer than the group order" in text
+    text = orbit_claim(net, sym, orbit_result(8, None, False, 2, [2]))["text"]
+    assert "Freeness is not established" in text and "not free" not in text
+
+
+def test_the_claims_say_what_rests_on_the_unformalised_argument():
+    for case in ("orbit131", "equiv-yes", "equiv-no"):
+        text = cert_of(case)["claim"]["text"]
+        assert "certify/models/dag.py" in text and "not formalised" in text, case
+        assert "library theorem over any activation" not in text
+    assert "not formalised" in D.__doc__ and "Relabelling" in D.__doc__

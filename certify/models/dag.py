@@ -10,6 +10,32 @@ smaller to a larger number), outputs last. Hidden nodes apply ρ to their pre-ac
   weights and bias (w, b) ↦ (αw, αb + β), outgoing weights w ↦ w/γ, and each successor's bias
   minus wδ/γ (the logistic's "bias shift of the next layer");
 * permutations of interchangeable hidden nodes: same predecessors and same successors.
+
+The argument the claims cite (not formalised; coq/NNCert/TanhSym.v proves one flip at a DAG
+node, sequences of flips at the unflipped nodes, and permutations of one hidden layer):
+
+1. Simultaneous flips. By ρ(αz + β) = γρ(z) + δ, a flipped node k outputs γh_k + δ; dividing
+   the weights leaving k by γ and shifting each successor's bias by -w δ/γ undoes this, so
+   every other node keeps its value (TanhSym.flip_dag_keeps_other_nodes). Flipping a set S
+   of hidden nodes one at a time: each flip at k rescales only row k, bias k and column k and
+   shifts the biases of k's successors, so the rescalings at distinct nodes commute and the
+   shifts add up; the result is the formula of `apply` (w_pq divided by γ when p ∈ S, times α
+   when q ∈ S; bias b_q shifted by -Σ_{p ∈ S} w_pq δ/γ, then mapped to αb + β when q ∈ S), and
+   the function is unchanged.
+2. Relabelling. If u and v have the same predecessors and the same successors, swapping their
+   labels (rows and columns) is a graph automorphism that fixes inputs and outputs; evaluating
+   in topological order, every node computes the same value under the new names, so the
+   outputs are unchanged. Permutations inside classes are products of such swaps.
+3. Freeness (check_free) and canonical forms. Walk the classes in topological order. A group
+   element fixing the parameters fixes the predecessors of a class (induction), so it acts on
+   the class's keys (incoming row, bias) by flips and a permutation only; distinct keys, none
+   fixed by its flip and none equal to another's flipped key, force the identity on the class:
+   the stabiliser is trivial and the orbit has |G| elements. A canonical network (every node's
+   flipped key below its key, keys strictly decreasing in each class) is the only one in its
+   orbit: if g maps one to the other, by the same induction g is trivial before a class, so on
+   the class it can only flip (an involution on keys when α = -1) and permute keys; a flip
+   would turn a key into its smaller flipped key, and the strict decreasing order leaves only
+   the identity permutation.
 """
 
 from __future__ import annotations
@@ -199,7 +225,8 @@ def identity(net: TanhNet) -> GroupElement:
 
 def apply(net: TanhNet, g: Aff, el: GroupElement) -> TanhNet:
     """The network el·net: the flip formula of the module docstring at every flipped node,
-    then the relabelling. It computes the same function as `net` (library theorem)."""
+    then the relabelling. It computes the same function as `net` (points 1 and 2 of the
+    module docstring; the single flip and one-layer permutations are proved in TanhSym.v)."""
     alpha, beta, gamma, delta = g
     n = net.size
     f = el.flips
