@@ -133,9 +133,18 @@ def main(argv: list[str] | None = None) -> int:
     p_fig.add_argument("figure", help="the figure's name: resnet-quadratic")
     p_fig.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     p_torch = sub.add_parser(
-        "from-torch", help="a spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers"
+        "from-torch",
+        help="a spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers (the model "
+        "file is unpickled by torch.load, which can run arbitrary code: trusted files only)",
+        description="A spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers. "
+        "Security: the model file is unpickled by torch.load(weights_only=False), which can run "
+        "arbitrary code; use it only on files you trust.",
     )
-    p_torch.add_argument("model", type=Path, help="a file written by torch.save(model)")
+    p_torch.add_argument(
+        "model",
+        type=Path,
+        help="a file written by torch.save(model); loading it runs pickle code (trusted only)",
+    )
     p_torch.add_argument("--out", type=Path, required=True, help="the spec file to write")
     p_torch.add_argument("--name", type=str, help="spec name (default: from the file name)")
     p_torch.add_argument(

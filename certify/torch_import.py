@@ -10,14 +10,17 @@ works on plain descriptions of the modules, so it is tested without torch:
 Conversion: `precision = None` takes each float's exact binary value (a float is a dyadic
 rational, so nothing is lost: the certificate is about exactly the network torch evaluates,
 up to torch's own float arithmetic); `precision = n` rounds each weight to n decimal places
-(half to even) and the claim says so.
+(half to even, exactly, at any magnitude) and the claim says so.
+
+Security: torch.save(model) pickles the module, and loading it (torch.load with
+weights_only=False, needed for a whole nn.Sequential) runs whatever code the pickle names.
+Run from-torch only on model files you trust, as you would run the code that wrote them.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -34,8 +37,8 @@ def to_rational(x: float, precision: int | None) -> Fraction:
         raise CertifyError(f"weight {x!r} is not a finite number")
     if precision is None:
         return Fraction(x)
-    q = Decimal(x).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_EVEN)
-    return Fraction(q)
+    scale = 10**precision
+    return Fraction(round(Fraction(x) * scale), scale)  # round() on a Fraction: half to even
 
 
 def describe(module: Any) -> tuple[Any, ...]:
@@ -51,7 +54,8 @@ def describe(module: Any) -> tuple[Any, ...]:
 
 
 def load_modules(path: Path) -> list[tuple[Any, ...]]:
-    """The modules of an nn.Sequential saved with torch.save(model) (needs torch)."""
+    """The modules of an nn.Sequential saved with torch.save(model) (needs torch). Unpickling
+    runs code named in the file: trusted files only (module docstring)."""
     try:
         import torch
     except ImportError:

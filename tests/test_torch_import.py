@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from certify.checker import check_certificate
 from certify.errors import CertifyError
 from certify.spec import parse_spec
-from certify.torch_import import spec_text, to_rational
+from certify.torch_import import MAX_PRECISION, spec_text, to_rational
 from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
@@ -99,3 +99,19 @@ def test_a_saved_torch_sequential_becomes_a_spec_that_certifies(tmp_path):  # pr
     w = model[0].weight.detach().double().tolist()
     assert spec.network.weights[2][0] == Fraction(w[0][0])
     assert check_certificate(generate_certificate(spec, spec.certificates[0])) == []
+
+
+# ---------------------------------------------------------------- review 6 (F8)
+@pytest.mark.parametrize("x", [1.0, -3.5, 12345.678, 1e300, -1e-300, 0.1])
+def test_the_largest_precision_rounds_weights_of_any_magnitude(x):
+    # Decimal's default 28-digit context raised InvalidOperation for |x| >= 1 at 30 places
+    q = to_rational(x, MAX_PRECISION)
+    scaled = Fraction(x) * 10**MAX_PRECISION
+    assert q * 10**MAX_PRECISION == round(scaled) and abs(q - Fraction(x)) <= Fraction(1, 10**30)
+
+
+def test_the_pickle_risk_of_torch_load_is_documented():
+    import certify.torch_import as T
+
+    assert "arbitrary code" in run_cli("from-torch", "--help").stdout.replace("\n", " ")
+    assert "trust" in (T.__doc__ or "") and "trusted" in (T.load_modules.__doc__ or "")
