@@ -37,8 +37,9 @@ NAMED = {
 }
 # Named activations outside the grammar (|x|, max, sin): built directly, not parsed.
 SPECIAL = {"softsign", "relu", "sin"}
-MAX_EXPONENT = 64
+MAX_EXPONENT = 64  # also the bound on every power and polynomial degree after nesting
 MAX_LENGTH = 400
+MAX_DEPTH = 40  # nested parentheses, function calls and signs
 
 
 class ActivationError(ValueError):
@@ -80,6 +81,12 @@ class _Parser:
         self.i = 0
         self.variables = variables
         self.allow_pi = allow_pi
+        self.depth = 0
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ActivationError(f"expression nested more than {MAX_DEPTH} levels deep")
 
     def peek(self) -> tuple[str, str] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -115,12 +122,12 @@ class _Parser:
         return e
 
     def unary(self) -> sp.Expr:
-        if self.peek() == ("op", "-"):
-            self.take()
-            return -self.unary()
-        if self.peek() == ("op", "+"):
-            self.take()
-            return self.unary()
+        if self.peek() in (("op", "-"), ("op", "+")):
+            neg = self.take()[1] == "-"
+            self.enter()
+            e = self.unary()
+            self.depth -= 1
+            return -e if neg else e
         return self.power()
 
     def exponent(self) -> int:
@@ -165,15 +172,19 @@ class _Parser:
                         f"unknown function {text!r} (allowed: {', '.join(FUNCTIONS)})"
                     )
                 self.take()
+                self.enter()
                 arg = self.expr()
                 self.expect(")")
+                self.depth -= 1
                 return FUNCTIONS[text](arg)
             if text in ("pi", "e", "E", "I", "oo", "inf", "nan"):
                 raise ActivationError(f"non-rational constant {text!r}")
             raise ActivationError(f"unknown name {text!r} (variables: {', '.join(self.variables)})")
         if text == "(":
+            self.enter()
             e = self.expr()
             self.expect(")")
+            self.depth -= 1
             return e
         raise ActivationError(f"unexpected {text!r}")
 
@@ -191,10 +202,27 @@ def parse_expression(
     if not toks:
         raise ActivationError("empty expression")
     p = _Parser(toks, variables if variables is not None else dict.fromkeys(VARIABLES, X), allow_pi)
-    e = p.expr()
+    try:
+        e = p.expr()
+    except RecursionError:
+        raise ActivationError("expression nested too deeply") from None
     if p.peek() is not None:
         raise ActivationError(f"unexpected {p.peek()[1]!r} after the expression")  # type: ignore[index]
+    check_degree(e)
     return e
+
+
+def check_degree(e: sp.Expr) -> None:
+    """Every integer power, and the total degree of a polynomial, at most MAX_EXPONENT after
+    nesting and multiplying out ((x^64)^64 is x^4096; x^64 * x^64 is x^128)."""
+    for p in e.atoms(sp.Pow):
+        if p.exp.is_Integer and abs(int(p.exp)) > MAX_EXPONENT:
+            raise ActivationError(f"a power of degree {p.exp} (at most {MAX_EXPONENT})")
+    syms = sorted(e.free_symbols, key=str)
+    if syms and e.is_polynomial(*syms):
+        deg = sp.Poly(e, *syms).total_degree()
+        if deg > MAX_EXPONENT:
+            raise ActivationError(f"a polynomial of degree {deg} (at most {MAX_EXPONENT})")
 
 
 @dataclass(frozen=True)

@@ -294,3 +294,25 @@ def test_an_affine_activation_is_a_spec_error(text):
         parse_spec({"name": "a", "certificate": [{"kind": "affsym", "activation": text}]}, "<t>")
     with pytest.raises(ActivationError, match="nonlinear"):
         compute_group(activation(text))
+
+
+# ---------------------------------------------------------------- review 6 (F8)
+@pytest.mark.parametrize("text", ["(x^64)^64", "((x^64)^64)^64", "x^64*x^64", "(t^2)^40"])
+def test_the_degree_is_bounded_after_nesting(text):
+    with pytest.raises(ActivationError, match="degree"):
+        activation(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["(" * 199 + "x" + ")" * 199, "-" * 300 + "x", "exp(" * 60 + "x" + ")" * 60]
+)
+def test_deep_nesting_is_a_named_spec_error_not_a_recursion_error(text, tmp_path):
+    import json
+
+    from certify.spec import load_spec
+
+    p = tmp_path / "deep.json"
+    p.write_text(json.dumps({"name": "d", "certificate": [{"kind": "affsym", "activation": text}]}))
+    with pytest.raises(SpecError, match="nested") as e:
+        load_spec(p)
+    assert "certificate[0].activation" in str(e.value)

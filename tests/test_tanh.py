@@ -578,3 +578,16 @@ def test_the_claims_say_what_rests_on_the_unformalised_argument():
         assert "certify/models/dag.py" in text and "not formalised" in text, case
         assert "library theorem over any activation" not in text
     assert "not formalised" in D.__doc__ and "Relabelling" in D.__doc__
+
+
+# ---------------------------------------------------------------- review 6 (F8)
+def test_a_network_near_the_node_limit_is_checked_without_recursion_error():
+    from certify.spec_tanh import MAX_NODES
+
+    spec = layered_spec([1, 500, 1])
+    assert spec.network.size <= MAX_NODES
+    c = generate_certificate(spec, spec.certificates[0])
+    assert check_certificate(c) == []
+    k = to_instance(spec.network)
+    assert KT.well_formed(k) and KT.rows_ok(0, k.n_in, k.n_in + 500, k.n_in + 501, k.adj,
+                                            k.weights)  # fmt: skip
