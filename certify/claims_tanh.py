@@ -77,6 +77,9 @@ def affsym_claim(group: dict[str, Any], result: dict[str, Any], table: int) -> d
         parts.append(
             "Completeness is not proved: candidates were searched as recorded in the certificate."
         )
+    unproved = [_elem(r) for r in rows if r["proof"] == "unproved"]
+    if unproved:
+        parts.append(f"Unproved candidates, neither claimed nor excluded: {', '.join(unproved)}.")
     if table:
         closed = group["type"] == "finite" and group["complete"]
         parts.append(

@@ -238,6 +238,10 @@ def test_an_unproved_candidate_makes_the_group_incomplete():
     c = affsym_cert("arctan(exp(x))")
     assert check_certificate(c) == [] and not c["result"]["complete"]
     assert "Completeness is not proved" in c["claim"]["text"]
+    assert (
+        "Unproved candidates, neither claimed nor excluded: ((-1), 0, (-1), ((1/2)*pi))"
+        in (c["claim"]["text"])
+    )
 
 
 def test_a_midpoint_outside_the_old_denominator_limit_is_identified():
