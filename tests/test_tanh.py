@@ -591,3 +591,15 @@ def test_a_network_near_the_node_limit_is_checked_without_recursion_error():
     k = to_instance(spec.network)
     assert KT.well_formed(k) and KT.rows_ok(0, k.n_in, k.n_in + 500, k.n_in + 501, k.adj,
                                             k.weights)  # fmt: skip
+
+
+def test_the_rendered_equiv_files_check_the_classes_they_use():
+    from certify.render.tanh import theorem_names
+
+    for case in ("equiv-yes", "equiv-no", "dag-equiv"):
+        names = theorem_names(cert_of(case))
+        assert "classes_check" in names, case
+    assert "equiv_check" in theorem_names(cert_of("equiv-yes"))
+    text = render_prover(cert_of("equiv-yes"), "0" * 64, "coq")
+    assert "check_classes inst cs = true" in text and "check_equivalent sym inst inst2 cs" in text
+    assert "check_layered widths inst2 = true" in text

@@ -172,6 +172,9 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
             parts += [f"flips{k}", f"perm{k}", f"canon{k}"]
         args = ["sym", fl, "inst", "inst2", "cs", *parts]
     d.plain("cs", "list (list nat)" if coq else "List (List Nat)", cs, nat=True)
+    d.lemma("classes_check", "check_classes", "checkClasses", ["inst", "cs"],
+            "cs are the maximal classes of interchangeable hidden nodes of the first network "
+            "(the second has the same graph)")  # fmt: skip
     if "element" in w:
         d.lemma("equiv_check", "check_equivalent", "checkEquivalent",
                 ["sym", "inst", "inst2", "cs", "flips", "perm"],
