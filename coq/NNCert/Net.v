@@ -80,7 +80,7 @@ Definition net_eval (widths : list nat) (acts : list (list A)) (bias : bool)
 
 End Generic.
 
-(** Parameter count of the layers [rest] after a layer of width [prev]. *)
+(** Number of parameters of the layers [rest] after a layer of width [prev]. *)
 Fixpoint n_params_from (prev : nat) (rest : list nat) (b : nat) : nat :=
   match rest with
   | [] => O

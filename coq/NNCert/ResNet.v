@@ -404,7 +404,7 @@ Fixpoint param_terms_from (nvars k : nat) (free : list bool)
   | f :: free' => (if f then var_terms nvars k else []) :: param_terms_from nvars (S k) free'
   end.
 
-(** Parameter [k] is the variable [k] where free, else the constant 0. *)
+(** Entry [k] of theta is the variable [k] where free, else the constant 0. *)
 Definition param_terms (nvars : nat) (free : list bool) : list (list ((Z * Z) * list nat)) :=
   param_terms_from nvars O free.
 
