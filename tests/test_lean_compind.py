@@ -43,6 +43,7 @@ from tests.test_lean_library import (
     lean_structures,
     library_defs,
     recursion_problems,
+    twin_dataclasses,
 )
 
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
@@ -143,45 +144,7 @@ def twin_functions() -> dict[str, ast.FunctionDef]:
     return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
-def lean_type_of(annotation: ast.expr, field: str) -> str:
-    """The Lean type a Python field annotation stands for (`Rat` and `Term` as pairs)."""
-    if isinstance(annotation, ast.Name):
-        names = {
-            "int": "Nat" if field in NAT_FIELDS else "Int",
-            "bool": "Bool",
-            "Rat": "(Int × Int)",
-            "Term": "((Int × Int) × List Nat)",
-        }
-        return names[annotation.id]
-    assert isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "list"
-    inner = lean_type_of(annotation.slice, field)
-    return f"List {inner}" if " " not in inner or inner.startswith("(") else f"List ({inner})"
-
-
-def twin_dataclasses() -> dict[str, dict[str, str]]:
-    out = {}
-    for node in ast.parse(TWIN.read_text()).body:
-        if isinstance(node, ast.ClassDef):
-            out[node.name] = {
-                camel(s.target.id): lean_type_of(s.annotation, s.target.id)
-                for s in node.body
-                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-            }
-    return out
-
-
-# ---------------------------------------------------------------- (a) forbidden tokens
-@pytest.mark.parametrize("path", [COMPIND, TEMPLATE], ids=lambda p: p.name)
-def test_the_compind_library_and_template_contain_no_forbidden_token(path: Path):
-    hits = [
-        f"{path.name}:{n}: {why}: {line.strip()}"
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        for pattern, why in FORBIDDEN
-        if re.search(pattern, line)
-    ]
-    assert not hits, "\n".join(hits)
-
-
+# ------------------------- (a) file header (tokens and layout: test_lean_library.py)
 def test_the_compind_file_names_its_python_twin_and_fills_the_nncert_namespace():
     text = COMPIND.read_text()
     assert text.startswith("/-\n")
@@ -281,7 +244,7 @@ def test_compind_names_do_not_clash_with_the_kernel_library():
 
 
 def test_the_compind_structures_match_the_python_dataclasses_field_for_field():
-    assert lean_structure_types(COMPIND) == twin_dataclasses() == FIELD_TYPES
+    assert lean_structure_types(COMPIND) == twin_dataclasses(TWIN, NAT_FIELDS) == FIELD_TYPES
     assert {n: list(f) for n, f in FIELD_TYPES.items()} == lean_structures(COMPIND)
 
 

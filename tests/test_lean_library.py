@@ -190,6 +190,42 @@ def lean_structure_types(path: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+def lean_type_of(annotation: ast.expr, field: str, nat_fields: set[str]) -> str:
+    """The Lean type a Python twin's field annotation stands for: `int` is `Nat` for the listed
+    count/index fields and `Int` otherwise, `Rat` a pair, `Term` a term, `tuple[int, int]` a
+    pair of naturals (labels), `list[...]` a `List`."""
+    if isinstance(annotation, ast.Name):
+        names = {
+            "int": "Nat" if field in nat_fields else "Int",
+            "bool": "Bool",
+            "Rat": "(Int × Int)",
+            "Term": "((Int × Int) × List Nat)",
+        }
+        return names[annotation.id]
+    assert isinstance(annotation, ast.Subscript)
+    head = ast.unparse(annotation.value)
+    if head == "tuple":
+        elts = annotation.slice.elts  # type: ignore[attr-defined]
+        assert [ast.unparse(e) for e in elts] == ["int", "int"]
+        return "(Nat × Nat)"
+    assert head == "list"
+    inner = lean_type_of(annotation.slice, field, nat_fields)
+    return f"List {inner}" if " " not in inner or inner.startswith("(") else f"List ({inner})"
+
+
+def twin_dataclasses(twin: Path, nat_fields: set[str]) -> dict[str, dict[str, str]]:
+    """Every dataclass of a Python twin module as {Lean field name: Lean type}."""
+    out = {}
+    for node in ast.parse(twin.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {
+                camel(s.target.id): lean_type_of(s.annotation, s.target.id, nat_fields)
+                for s in node.body
+                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+            }
+    return out
+
+
 def identifiers(body: str) -> set[str]:
     """Identifiers occurring in a Lean body (shared by the twin tests)."""
     return set(re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", body))

@@ -47,6 +47,7 @@ from tests.test_lean_library import (
     read_structure,
     recursion_problems,
     snake,
+    twin_dataclasses,
     unused_names,
 )
 
@@ -89,49 +90,7 @@ def twin_declarations() -> list[tuple[str, str]]:
     return out
 
 
-def lean_type_of(annotation: ast.expr, field: str) -> str:
-    """The Lean type a Python field annotation stands for (`Rat` and int pairs as pairs)."""
-    if isinstance(annotation, ast.Name):
-        return {"int": "Nat" if field in NAT_FIELDS else "Int", "Rat": "(Int × Int)"}[annotation.id]
-    head = ast.unparse(annotation.value)  # type: ignore[attr-defined]
-    if head == "tuple":
-        elts = annotation.slice.elts  # type: ignore[attr-defined]
-        assert [ast.unparse(e) for e in elts] == ["int", "int"]
-        return "(Nat × Nat)"  # (point, output) labels
-    assert head == "list"
-    inner = lean_type_of(annotation.slice, field)  # type: ignore[attr-defined]
-    return f"List {inner}" if " " not in inner or inner.startswith("(") else f"List ({inner})"
-
-
-def twin_dataclasses() -> dict[str, dict[str, str]]:
-    out = {}
-    for node in ast.parse(TWIN.read_text()).body:
-        if isinstance(node, ast.ClassDef):
-            out[node.name] = {
-                camel(s.target.id): lean_type_of(s.annotation, s.target.id)
-                for s in node.body
-                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-            }
-    return out
-
-
-# ---------------------------------------------------------------- (a) tokens and layout
-@pytest.mark.parametrize("path", [RELU, RANK_TEMPLATE, EQUIV_TEMPLATE], ids=lambda p: p.name)
-def test_the_relu_library_and_templates_contain_no_forbidden_token(path):
-    hits = [
-        f"{path.name}:{n}: {why}: {line.strip()}"
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        for pattern, why in FORBIDDEN
-        if re.search(pattern, line)
-    ]
-    assert not hits, "\n".join(hits)
-
-
-@pytest.mark.parametrize("path", [RELU, RANK_TEMPLATE, EQUIV_TEMPLATE], ids=lambda p: p.name)
-def test_the_relu_library_and_templates_have_no_layout_hazard(path):
-    assert not _layout_problems(path.read_text())
-
-
+# ------------------------- (a) file header (tokens and layout: test_lean_library.py)
 def test_the_relu_file_names_its_python_twin_and_fills_the_nncert_namespace():
     text = RELU.read_text()
     head = text[: text.index("-/")]
@@ -206,7 +165,7 @@ def test_relu_names_do_not_clash_with_the_rest_of_the_library():
 
 
 def test_the_relu_structures_match_the_python_dataclasses_field_for_field():
-    assert lean_structure_types(RELU) == twin_dataclasses() == FIELD_TYPES
+    assert lean_structure_types(RELU) == twin_dataclasses(TWIN, NAT_FIELDS) == FIELD_TYPES
 
 
 def test_every_relu_def_and_structure_has_a_docstring():

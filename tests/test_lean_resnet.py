@@ -58,6 +58,7 @@ from tests.test_lean_library import (
     read_structure,
     recursion_problems,
     snake,
+    twin_dataclasses,
     unused_names,
 )
 
@@ -163,49 +164,7 @@ def twin_declarations() -> list[tuple[str, str]]:
     return out
 
 
-def lean_type_of(annotation: ast.expr, field: str) -> str:
-    """The Lean type a Python field annotation stands for (`Rat` as a pair)."""
-    if isinstance(annotation, ast.Name):
-        names = {
-            "int": "Nat" if field in NAT_FIELDS else "Int",
-            "bool": "Bool",
-            "Rat": "(Int × Int)",
-        }
-        return names[annotation.id]
-    assert isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "list"
-    inner = lean_type_of(annotation.slice, field)
-    return f"List {inner}" if " " not in inner or inner.startswith("(") else f"List ({inner})"
-
-
-def twin_dataclasses() -> dict[str, dict[str, str]]:
-    out = {}
-    for node in ast.parse(TWIN.read_text()).body:
-        if isinstance(node, ast.ClassDef):
-            out[node.name] = {
-                camel(s.target.id): lean_type_of(s.annotation, s.target.id)
-                for s in node.body
-                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-            }
-    return out
-
-
-# ---------------------------------------------------------------- (a) tokens and layout
-@pytest.mark.parametrize("path", [RESNET, *TEMPLATES], ids=lambda p: p.name)
-def test_the_resnet_library_and_template_contain_no_forbidden_token(path: Path):
-    hits = [
-        f"{path.name}:{n}: {why}: {line.strip()}"
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        for pattern, why in FORBIDDEN
-        if re.search(pattern, line)
-    ]
-    assert not hits, "\n".join(hits)
-
-
-@pytest.mark.parametrize("path", [RESNET, *TEMPLATES], ids=lambda p: p.name)
-def test_the_resnet_library_and_template_have_no_layout_hazard(path: Path):
-    assert not _layout_problems(path.read_text())
-
-
+# ------------------------- (a) file header (tokens and layout: test_lean_library.py)
 def test_the_resnet_file_names_its_python_twin_and_fills_the_nncert_namespace():
     text = RESNET.read_text()
     assert text.startswith("/-\n")
@@ -306,7 +265,7 @@ def test_resnet_names_do_not_clash_with_the_rest_of_the_library():
 
 
 def test_the_resnet_structure_matches_the_python_dataclass_field_for_field():
-    assert lean_structure_types(RESNET) == twin_dataclasses() == FIELD_TYPES
+    assert lean_structure_types(RESNET) == twin_dataclasses(TWIN, NAT_FIELDS) == FIELD_TYPES
     assert {n: list(f) for n, f in FIELD_TYPES.items()} == lean_structures(RESNET)
 
 

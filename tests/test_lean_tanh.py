@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +20,10 @@ from certify.checker import kernel_tanh as KT
 from certify.render import literals as L
 from certify.render import tanh as RT
 from tests.test_lean_library import (
-    FORBIDDEN,
     LEAN_DIR,
     ROOT,
     TEMPLATE_DIR,
     _documented,
-    _layout_problems,
     calls,
     camel,
     identifiers,
@@ -83,23 +80,7 @@ def coq_declarations() -> list[str]:
     return re.findall(r"^(?:Fixpoint|Definition|Record) ([\w']+)", COQ.read_text(), re.M)
 
 
-# ---------------------------------------------------------------- (a) tokens and layout
-@pytest.mark.parametrize("path", [TANH, TEMPLATE], ids=lambda p: p.name)
-def test_the_tanh_library_and_template_contain_no_forbidden_token(path: Path):
-    hits = [
-        f"{n}: {why}"
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        for pattern, why in FORBIDDEN
-        if re.search(pattern, line)
-    ]
-    assert not hits
-
-
-@pytest.mark.parametrize("path", [TANH, TEMPLATE], ids=lambda p: p.name)
-def test_the_tanh_library_and_template_have_no_layout_hazard(path: Path):
-    assert not _layout_problems(path.read_text())
-
-
+# ------------------------- (a) file header (tokens and layout: test_lean_library.py)
 def test_the_tanh_file_names_its_twins_and_fills_the_nncert_namespace():
     text = TANH.read_text()
     head = text[: text.index("-/")]
