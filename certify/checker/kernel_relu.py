@@ -34,29 +34,29 @@ from certify.checker.kernel import (
     all_lt,
     all_pos,
     arith_mod,
-    check_inverse,
-    col_minor,
+    back_rows,
     dot,
     drop_n,
     first_width,
     ints_q,
     last_width,
+    layer_vals,
     n_params,
-    nth,
     nth_row,
     p_ok,
     qmul,
     rats_inv_ok,
     rats_mod,
     rats_pos,
-    rows_in_range,
     rows_len,
+    scale_each,
     take_n,
     unit_vec,
     zeros,
 )
 from certify.checker.kernel_compind import nth_q
 from certify.checker.kernel_resnet import qeq_all
+from certify.checker.rank_core import check_rank_core, independent_mod
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ class ReluInstance:
 @dataclass(frozen=True)
 class ReluLowerWitness:
     """Rank lower bound: prime, batch of rational inputs, inverses mod p of the denominators
-    of theta and of the batch, the minor's rows (point, output) and columns, its inverse."""
+    of theta and of the batch, the minor's rows (point, output) and columns (the kernel
+    recomputes the minor and decides its nonsingularity itself)."""
 
     p: int
     batch: list[list[Rat]]
@@ -78,7 +79,6 @@ class ReluLowerWitness:
     batch_inv: list[list[int]]
     rows: list[tuple[int, int]]
     cols: list[int]
-    inv: list[list[int]]
 
 
 # ---------------------------------------------------------------- exact evaluation over Q
@@ -89,15 +89,6 @@ def relu_q(a: Rat) -> Rat:
 
 def relu_vec_q(hs: list[Rat]) -> list[Rat]:
     return [relu_q(h) for h in hs]
-
-
-def layer_vals(ar: Arith[A], rowlen: int, nrows: int, th: list[A], hb: list[A]) -> list[A]:
-    """The values W h + b of nrows neurons, each consuming rowlen parameters (hb = h ++ [1])."""
-    out: list[A] = []
-    for _ in range(nrows):
-        out.append(dot(ar, take_n(rowlen, th), hb))
-        th = drop_n(rowlen, th)
-    return out
 
 
 def relu_forward(
@@ -169,29 +160,6 @@ def mask_vals(ar: Arith[A], pat: list[bool], xs: list[A]) -> list[A]:
     return [x if b else ar.zero for b, x in zip(pat, xs)]
 
 
-def add_scaled_row(ar: Arith[A], z: A, r: list[A], acc: list[A]) -> list[A]:
-    """z * r + acc entrywise, to the shorter length."""
-    return [ar.add(ar.mul(z, x), y) for x, y in zip(r, acc)]
-
-
-def back_rows(ar: Arith[A], rowlen: int, g: list[A], th: list[A], acc: list[A]) -> list[A]:
-    """acc + sum_i g[i] * (row i of th), rows of rowlen parameters: W^T g (with the bias
-    column last)."""
-    for gi in g:
-        acc = add_scaled_row(ar, gi, take_n(rowlen, th), acc)
-        th = drop_n(rowlen, th)
-    return acc
-
-
-def scale_each(ar: Arith[A], g: list[A], hb: list[A]) -> list[A]:
-    """g[i] * hb for every neuron i, flat: the gradient of one layer's weights and biases when
-    g is the gradient of its pre-activations and hb = h ++ [1] its input."""
-    out: list[A] = []
-    for gi in g:
-        out.extend(ar.mul(gi, v) for v in hb)
-    return out
-
-
 def back_layer(
     ar: Arith[A], prev: int, hb: list[A], g: list[A], th: list[A]
 ) -> tuple[list[A], list[A]]:
@@ -227,18 +195,17 @@ def relu_back(
     return gthis + grest, gin
 
 
-def relu_jac_minor(
+def relu_rows_mod(
     p: int,
     widths: list[int],
     pats_all: list[list[list[bool]]],
     th_m: list[int],
     batch_m: list[list[int]],
     rows: list[tuple[int, int]],
-    cols: list[int],
 ) -> list[list[int]]:
-    """The minor J[rows, cols] mod p of the batch Jacobian of theta -> (F_theta(z_s))_s: for
-    row (s, k), the gradient of F_k at z_s mod p by one reverse-mode pass with the pattern of
-    z_s fixed, read at the columns."""
+    """The rows of the batch Jacobian of theta -> (F_theta(z_s))_s mod p for the labels
+    (s, k): the gradient of F_k at z_s by one reverse-mode pass with the pattern of z_s
+    fixed."""
     ar = arith_mod(p)
     out = []
     for s, k in rows:
@@ -246,7 +213,7 @@ def relu_jac_minor(
             ar, first_width(widths), drop_n(1, widths), nth_row(pats_all, s), th_m,
             nth_row(batch_m, s), k,
         )[0]  # fmt: skip
-        out.append([nth(g, c) for c in cols])
+        out.append(g)
     return out
 
 
@@ -258,23 +225,22 @@ def check_relu_rank_lower(inst: ReluInstance, w: ReluLowerWitness, r: int) -> bo
         and rats_inv_ok(w.p, inst.theta, w.theta_inv)
         and acts_inv_ok(w.p, w.batch, w.batch_inv)
         and batch_nonzero(inst.widths, inst.theta, w.batch)
-        and len(w.rows) == r
-        and len(w.cols) == r
-        and rows_in_range(len(w.batch), last_width(inst.widths), w.rows)
-        and all_lt(len(inst.theta), w.cols)
-        and check_inverse(
+        and check_rank_core(
             w.p,
-            r,
-            relu_jac_minor(
+            len(inst.theta),
+            len(w.batch),
+            last_width(inst.widths),
+            w.rows,
+            relu_rows_mod(
                 w.p,
                 inst.widths,
                 batch_patterns(inst.widths, inst.theta, w.batch),
                 rats_mod(w.p, inst.theta, w.theta_inv),
                 acts_mod(w.p, w.batch, w.batch_inv),
                 w.rows,
-                w.cols,
             ),
-            w.inv,
+            w.cols,
+            r,
         )
     )
 
@@ -316,19 +282,18 @@ def check_relu_rank_upper(
     inst: ReluInstance, batch: list[list[Rat]], w: UpperWitness, u: int
 ) -> bool:
     """The s tangents are independent vectors in the kernel of the batch Jacobian at theta
-    (exactly, every pre-activation on the batch nonzero), so its rank is <= u = D - s."""
+    (exactly, every pre-activation on the batch nonzero), so its rank is <= u = D - s. The
+    rows are exact rational gradients, so the witness carries no moduli."""
     n = len(inst.theta)
     s = len(w.tangents)
     return (
         relu_shape_ok(inst.widths, inst.theta, batch)
         and batch_nonzero(inst.widths, inst.theta, batch)
-        and p_ok(w.p)
         and u + s == n
         and rows_len(n, w.tangents)
+        and not w.moduli
         and tangents_vanish_relu(inst, batch, w.tangents)
-        and len(w.cols) == s
-        and all_lt(n, w.cols)
-        and check_inverse(w.p, s, col_minor(w.tangents, w.cols), w.inv)
+        and independent_mod(w.p, n, w.tangents, w.cols)
     )
 
 

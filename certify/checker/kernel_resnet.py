@@ -12,37 +12,43 @@ from dataclasses import dataclass
 
 from certify.checker.kernel import (
     ARITH_Q,
+    ARITH_Z,
     A,
     Arith,
     LowerWitness,
     Rat,
     UpperWitness,
+    abs_nums,
     act_dual,
+    act_vd,
+    acts_int,
     acts_inv_ok,
     acts_mod,
     acts_nonconst,
     acts_pos,
-    all_lt,
-    all_zero_q,
     arith_mod,
-    check_inverse,
-    col_minor,
+    back_rows,
+    const_list,
     degree_bound,
+    dot,
     drop_n,
+    hadamard,
     horner_dual,
     ints_mod,
     ints_q,
     lattice,
     layer_dual,
-    nth,
+    layer_vals,
     nth_row,
+    nums,
     p_ok,
     range_from,
+    rats_int,
     rats_inv_ok,
     rats_mod,
     rats_pos,
-    rows_in_range,
     rows_len,
+    scale_each,
     take_n,
     unit_vec,
     zeros,
@@ -57,6 +63,15 @@ from certify.checker.kernel_compind import (
     poly_mul_t,
     term_coeffs,
     term_exps,
+)
+from certify.checker.rank_core import (
+    check_rank_core,
+    independent_mod,
+    kill_bound,
+    kills_mod,
+    moduli_ok,
+    prod_z,
+    reduce_mod,
 )
 
 
@@ -115,35 +130,50 @@ def resnet_shape_ok(inst: ResNetInstance, samples: list[list[int]]) -> bool:
     )
 
 
-def jac_entry_resnet(
+def resnet_back(
+    ar: Arith[A], n: int, outer: bool, acts: list[list[A]], th: list[A], h: list[A], k: int
+) -> tuple[list[A], list[A]]:
+    """(d F_k / d theta for the layers `acts`, d F_k / d h) by reverse mode, for the layers
+    h <- h + sigma(W h + b) (times V when outer) applied to h: one pass per row."""
+    if not acts:
+        return [], unit_vec(ar, n, k)
+    cs, rest = acts[0], acts[1:]
+    hb = [*h, ar.one]
+    v, dv = act_vd(ar, cs, layer_vals(ar, n + 1, n, th, hb))
+    thv = drop_n(n * (n + 1), th)
+    out = layer_vals(ar, n, n, thv, v) if outer else v
+    grest, gh = resnet_back(
+        ar, n, outer, rest, drop_n(layer_size(n, outer), th), vec_add(ar, h, out), k
+    )
+    gv = take_n(n, back_rows(ar, n, gh, thv, zeros(ar, n))) if outer else gh
+    gpre = hadamard(ar, dv, gv)
+    gw = scale_each(ar, gpre, hb)
+    gthis = gw + scale_each(ar, gh, v) if outer else gw
+    gin = vec_add(ar, gh, take_n(n, back_rows(ar, n + 1, gpre, th, zeros(ar, n + 1))))
+    return gthis + grest, gin
+
+
+def resnet_row(
+    ar: Arith[A], n: int, outer: bool, acts: list[list[A]], th: list[A], x: list[A], k: int
+) -> list[A]:
+    """The Jacobian row d F_theta(x)[k] / d theta, one reverse pass."""
+    return resnet_back(ar, n, outer, acts, th, x, k)[0]
+
+
+def resnet_rows_mod(
     p: int,
     n: int,
     outer: bool,
     acts_m: list[list[int]],
     th_m: list[int],
     samples: list[list[int]],
-    row: tuple[int, int],
-    c: int,
-) -> int:
-    """d F_theta(x_s)[k] / d theta_c mod p for row = (s, k): one forward-mode pass."""
-    ar = arith_mod(p)
-    x = ints_mod(p, nth_row(samples, row[0]))
-    out = resnet_dual(ar, n, outer, acts_m, th_m, unit_vec(ar, len(th_m), c), x, zeros(ar, len(x)))
-    return nth(out[1], row[1])
-
-
-def jac_minor_resnet(
-    p: int,
-    n: int,
-    outer: bool,
-    acts_m: list[list[int]],
-    th_m: list[int],
-    samples: list[list[int]],
-    rows: list[tuple[int, int]],
-    cols: list[int],
+    labels: list[tuple[int, int]],
 ) -> list[list[int]]:
+    """The Jacobian rows mod p for the labels (s, k)."""
+    ar = arith_mod(p)
     return [
-        [jac_entry_resnet(p, n, outer, acts_m, th_m, samples, r, c) for c in cols] for r in rows
+        resnet_row(ar, n, outer, acts_m, th_m, ints_mod(p, nth_row(samples, s)), k)
+        for s, k in labels
     ]
 
 
@@ -154,14 +184,13 @@ def check_rank_lower_resnet(inst: ResNetInstance, w: LowerWitness, r: int) -> bo
         and p_ok(w.p)
         and rats_inv_ok(w.p, inst.theta, w.theta_inv)
         and acts_inv_ok(w.p, inst.acts, w.acts_inv)
-        and len(w.rows) == r
-        and len(w.cols) == r
-        and rows_in_range(len(w.samples), inst.width, w.rows)
-        and all_lt(len(inst.theta), w.cols)
-        and check_inverse(
+        and check_rank_core(
             w.p,
-            r,
-            jac_minor_resnet(
+            len(inst.theta),
+            len(w.samples),
+            inst.width,
+            w.rows,
+            resnet_rows_mod(
                 w.p,
                 inst.width,
                 inst.outer,
@@ -169,27 +198,75 @@ def check_rank_lower_resnet(inst: ResNetInstance, w: LowerWitness, r: int) -> bo
                 rats_mod(w.p, inst.theta, w.theta_inv),
                 w.samples,
                 w.rows,
-                w.cols,
             ),
-            w.inv,
+            w.cols,
+            r,
         )
     )
 
 
-def tangent_vanishes_resnet(inst: ResNetInstance, pts: list[list[int]], t: list[int]) -> bool:
-    """d/ds F_{theta + s t}(x) = 0 exactly (over Q) at every x in pts."""
+def resnet_rows_from(
+    ar: Arith[A],
+    inst: ResNetInstance,
+    th: list[A],
+    acts: list[list[A]],
+    x: list[A],
+    k: int,
+    count: int,
+) -> list[list[A]]:
+    """The Jacobian rows d F(x)[j] / d theta for j = k, ..., k + count - 1."""
+    return [resnet_row(ar, inst.width, inst.outer, acts, th, x, k + j) for j in range(count)]
+
+
+def resnet_kills_mod(
+    inst: ResNetInstance, pts: list[list[int]], ts: list[list[int]], q: int
+) -> bool:
+    """Every tangent is orthogonal mod q to the integer Jacobian rows at every point."""
+    ar = arith_mod(q)
+    th = ints_mod(q, nums(inst.theta))
+    acts = [ints_mod(q, nums(a)) for a in inst.acts]
+    tq = reduce_mod(q, ts)
     for x in pts:
-        out = resnet_dual(
-            ARITH_Q, inst.width, inst.outer, inst.acts, inst.theta, ints_q(t), ints_q(x),
-            zeros(ARITH_Q, inst.width),
-        )  # fmt: skip
-        if not all_zero_q(out[1]):
+        if not kills_mod(
+            q, resnet_rows_from(ar, inst, th, acts, ints_mod(q, x), 0, inst.width), tq
+        ):
             return False
     return True
 
 
-def tangents_vanish_resnet(inst: ResNetInstance, pts: list[list[int]], ts: list[list[int]]) -> bool:
-    return all(tangent_vanishes_resnet(inst, pts, t) for t in ts)
+def resnet_kills_q(inst: ResNetInstance, pts: list[list[int]], ts: list[list[int]]) -> bool:
+    """Every tangent is orthogonal, exactly over Q, to the Jacobian rows at every point."""
+    for x in pts:
+        for row in resnet_rows_from(ARITH_Q, inst, inst.theta, inst.acts, ints_q(x), 0, inst.width):
+            for t in ts:
+                if dot(ARITH_Q, row, ints_q(t))[0] != 0:
+                    return False
+    return True
+
+
+def resnet_bound(inst: ResNetInstance, xmax: int, ts: list[list[int]]) -> int:
+    """A bound on |row . t| at every point with entries in [0, xmax] (as mlp_bound)."""
+    rows = resnet_rows_from(
+        ARITH_Z, inst, abs_nums(inst.theta), [abs_nums(a) for a in inst.acts],
+        const_list(inst.width, xmax), 0, inst.width,
+    )  # fmt: skip
+    return kill_bound(rows, ts)
+
+
+def resnet_tangents_kill(inst: ResNetInstance, ts: list[list[int]], qs: list[int]) -> bool:
+    """Every tangent annihilates the differential of theta -> F_theta on the unisolvent
+    lattice of degree prod deg sigma_l (as mlp_tangents_kill)."""
+    D = degree_bound(inst.acts)
+    pts = lattice(inst.width, D)
+    if not qs:
+        return resnet_kills_q(inst, pts, ts)
+    return (
+        rats_int(inst.theta)
+        and acts_int(inst.acts)
+        and moduli_ok(qs)
+        and resnet_bound(inst, D, ts) < prod_z(qs)
+        and all(resnet_kills_mod(inst, pts, ts, q) for q in qs)
+    )
 
 
 def check_rank_upper_resnet(inst: ResNetInstance, w: UpperWitness, u: int) -> bool:
@@ -201,13 +278,10 @@ def check_rank_upper_resnet(inst: ResNetInstance, w: UpperWitness, u: int) -> bo
         resnet_shape_ok(inst, [])
         and rats_pos(inst.theta)
         and acts_pos(inst.acts)
-        and p_ok(w.p)
         and u + s == n
         and rows_len(n, w.tangents)
-        and tangents_vanish_resnet(inst, lattice(inst.width, degree_bound(inst.acts)), w.tangents)
-        and len(w.cols) == s
-        and all_lt(n, w.cols)
-        and check_inverse(w.p, s, col_minor(w.tangents, w.cols), w.inv)
+        and resnet_tangents_kill(inst, w.tangents, w.moduli)
+        and independent_mod(w.p, n, w.tangents, w.cols)
     )
 
 

@@ -8,7 +8,17 @@ from pathlib import Path
 
 from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict, run
 
-LIBRARY = ["Lists", "Arith", "Net", "Rank", "Sound", "Compind", "CompindSound", "ResNet"]
+LIBRARY = [
+    "Lists",
+    "Arith",
+    "Net",
+    "RankCore",
+    "Rank",
+    "Sound",
+    "Compind",
+    "CompindSound",
+    "ResNet",
+]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
 LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms:

@@ -29,6 +29,9 @@ Definition qmul (a b : Z * Z) : Z * Z := (fst a * fst b, snd a * snd b).
 (** Exact rational arithmetic on pairs; zero is any pair with numerator 0. *)
 Definition arith_q : arith (Z * Z) := mk_arith (Z * Z) qadd qmul (0, 1) (1, 1).
 
+(** Exact integer arithmetic (the bounds of the exactness-from-residues checks). *)
+Definition arith_z : arith Z := mk_arith Z Z.add Z.mul 0 1.
+
 (** The modulus is usable: [1 < p < 2^31]. *)
 Definition p_ok (p : Z) : bool := (1 <? p) && (p <? 2147483648).
 

@@ -90,7 +90,12 @@ Fixpoint sum_z (xs : list Z) : Z :=
   | x :: xs' => x + sum_z xs'
   end.
 
-(** The principal lattice [{x in {0..deg}^dim : x_1 + ... + x_dim <= deg}]: unisolvent for
-    polynomials of total degree [<= deg] (one vanishing at all these points is zero). *)
-Definition lattice (dim : nat) (deg : nat) : list (list Z) :=
-  filter (fun x => sum_z x <=? Z.of_nat deg) (grid dim deg).
+(** The principal lattice [{x in {0..deg}^dim : x_1 + ... + x_dim <= deg}], in the
+    lexicographic order of [grid]: unisolvent for polynomials of total degree [<= deg] (one
+    vanishing at all these points is zero). Built directly (first coordinate [v], then the
+    lattice of dimension [dim - 1] and degree [deg - v]), never by filtering the grid. *)
+Fixpoint lattice (dim : nat) (deg : nat) : list (list Z) :=
+  match dim with
+  | O => [[]]
+  | S d => flat_map (fun v => prepend_each (Z.of_nat v) (lattice d (deg - v))) (seq 0 (S deg))
+  end.

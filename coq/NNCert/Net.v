@@ -78,6 +78,78 @@ Definition net_eval (widths : list nat) (acts : list (list A)) (bias : bool)
   | d0 :: rest => net_dual bias d0 rest acts th dth x dx
   end.
 
+(** * Reverse mode (one pass per Jacobian row) *)
+
+(** The values [w_i . hb] of [nrows] neurons, each consuming [rowlen] parameters. *)
+Fixpoint layer_vals (rowlen nrows : nat) (th hb : list A) : list A :=
+  match nrows with
+  | O => []
+  | S k => dot (take_n rowlen th) hb :: layer_vals rowlen k (drop_n rowlen th) hb
+  end.
+
+(** [z * r + acc] entrywise, to the shorter length. *)
+Fixpoint add_scaled_row (z : A) (r acc : list A) : list A :=
+  match r, acc with
+  | x :: r', y :: acc' => add ar (mul ar z x) y :: add_scaled_row z r' acc'
+  | _, _ => []
+  end.
+
+(** [acc + sum_i g[i] * (row i of th)], rows of [rowlen] parameters: [W^T g] (the bias
+    column last when the layer has biases). *)
+Fixpoint back_rows (rowlen : nat) (g th acc : list A) : list A :=
+  match g with
+  | [] => acc
+  | gi :: g' => back_rows rowlen g' (drop_n rowlen th) (add_scaled_row gi (take_n rowlen th) acc)
+  end.
+
+(** [g[i] * hb] for every neuron [i], flat: the gradient of one layer's weights (and biases)
+    when [g] is the gradient of its pre-activations and [hb] its input. *)
+Fixpoint scale_each (g hb : list A) : list A :=
+  match g with
+  | [] => []
+  | gi :: g' => map (fun v => mul ar gi v) hb ++ scale_each g' hb
+  end.
+
+(** [xs[i] * ys[i]] entrywise, to the shorter length. *)
+Fixpoint hadamard (xs ys : list A) : list A :=
+  match xs, ys with
+  | x :: xs', y :: ys' => mul ar x y :: hadamard xs' ys'
+  | _, _ => []
+  end.
+
+(** [(sigma(h), sigma'(h))] for every [h] of [hs]: Horner on the dual number [h + 1 eps]. *)
+Definition act_vd (cs hs : list A) : list A * list A :=
+  act_dual cs hs (map (fun _ => one ar) hs).
+
+(** [(d f_k / d theta] for the layers of widths [rest], [d f_k / d h)] by reverse mode: one
+    forward value per layer, the gradient pulled back through [sigma'] and [W^T]. *)
+Fixpoint net_back (bias : bool) (prev : nat) (rest : list nat) (acts : list (list A))
+    (th h : list A) (k : nat) : list A * list A :=
+  match rest with
+  | [] => ([], [])
+  | d :: rest' =>
+      let rowlen := (prev + (if bias then 1 else 0))%nat in
+      let hb := with_bias bias h (one ar) in
+      match rest' with
+      | [] =>
+          let g := unit_vec ar d k in
+          (scale_each g hb, take_n prev (back_rows rowlen g th (zeros ar rowlen)))
+      | _ :: _ =>
+          let '(v, dv) := act_vd (hd [] acts) (layer_vals rowlen d th hb) in
+          let '(grest, gh) := net_back bias d rest' (tl acts) (drop_n (d * rowlen) th) v k in
+          let g := hadamard dv gh in
+          (scale_each g hb ++ grest, take_n prev (back_rows rowlen g th (zeros ar rowlen)))
+      end
+  end.
+
+(** The Jacobian row [d f_theta(x)[k] / d theta] (length #params), one reverse pass. *)
+Definition net_row (widths : list nat) (acts : list (list A)) (bias : bool) (th x : list A)
+    (k : nat) : list A :=
+  match widths with
+  | [] => []
+  | d0 :: rest => fst (net_back bias d0 rest acts th x k)
+  end.
+
 End Generic.
 
 (** Number of parameters of the layers [rest] after a layer of width [prev]. *)

@@ -1,22 +1,18 @@
 (** Rank certificates for polynomial MLPs.
     Python twin: certify/checker/kernel.py, section "rank"; Lean twin: lean/NNCert/Rank.lean.
-    Lower bound: the kernel recomputes the minor [J[rows, cols] mod p] of the Jacobian of
-    [theta -> (f_theta(x_s))_s] by forward mode and checks [J[rows, cols] * inv = I mod p].
-    Upper bound at theta: integer vectors whose directional derivative of [f] vanishes
-    exactly on the unisolvent lattice [{x in N^d0 : |x| <= D}], independent by a minor mod p. *)
+    Lower bound: the kernel recomputes the Jacobian rows of the labels [R] mod p by reverse
+    mode (one pass per row, [net_row]) and the shared core (RankCore.v) decides that the minor
+    on the columns [C] is nonsingular mod p.
+    Upper bound at theta: integer tangents orthogonal to the exact Jacobian rows on the
+    unisolvent lattice [{x in N^d0 : |x| <= D}] (exact rationals, or residues modulo pairwise
+    coprime moduli whose product exceeds a bound on the integer dot products), independent by
+    a nonsingular minor mod p.
+    The inverse-product check [check_inverse] below serves the composition-independence
+    witnesses (Compind.v). *)
 From Coq Require Import ZArith List Bool Uint63.
-From NNCert Require Import Lists Arith Net.
+From NNCert Require Import Lists Arith Net RankCore.
 Import ListNotations.
 Open Scope Z_scope.
-
-(** Entry [j] of a list of residues, [0] past the end (Coq-only: [nth_z] on [int]). *)
-Fixpoint nth_int (xs : list int) (j : nat) : int :=
-  match xs, j with
-  | [], _ => 0%uint63
-  | x :: _, O => x
-  | _ :: xs', S j' => nth_int xs' j'
-  end.
-
 (** Every residue is zero (Coq-only helper of [is_unit_row]). *)
 Fixpoint all_zero_int (xs : list int) : bool :=
   match xs with
@@ -34,21 +30,6 @@ Fixpoint is_unit_row (k : nat) (row : list int) {struct row} : bool :=
       | S k' => PrimInt63.eqb x 0 && is_unit_row k' row'
       end
   end.
-
-(** [d f_theta(x_s)[k] / d theta_c mod p] for [row = (s, k)]: one forward-mode pass. *)
-Definition jac_entry_mod (p : Z) (widths : list nat) (acts_m : list (list int)) (bias : bool)
-    (th_m : list int) (samples : list (list Z)) (row : nat * nat) (c : nat) : Z :=
-  let ar := arith_mod (Uint63.of_Z p) in
-  let x := ints_mod p (nth_row samples (fst row)) in
-  let out := net_eval ar widths acts_m bias th_m (unit_vec ar (length th_m) c) x
-               (zeros ar (length x)) in
-  Uint63.to_Z (nth_int (snd out) (snd row)).
-
-(** The minor [J[rows, cols] mod p] of the sample Jacobian. *)
-Definition jac_minor (p : Z) (widths : list nat) (acts_m : list (list int)) (bias : bool)
-    (th_m : list int) (samples : list (list Z)) (rows : list (nat * nat)) (cols : list nat)
-    : list (list Z) :=
-  map (fun r => map (fun c => jac_entry_mod p widths acts_m bias th_m samples r c) cols) rows.
 
 (** [z * r + acc mod p], to the shorter length. *)
 Fixpoint add_scaled_mod (p : int) (z : int) (r acc : list int) : list int :=
@@ -76,23 +57,18 @@ Fixpoint identity_rows (p : int) (r : nat) (M V : list (list int)) (i : nat) : b
 Definition reduce_rows (p : Z) (M : list (list Z)) : list (list int) :=
   map (ints_mod p) M.
 
-(** Every residue literal reduced mod p. The witness inverses are shipped as primitive
-    integer literals (they elaborate ~8x faster than [Z] literals); the Python and Lean twins
-    reduce them with [reduce_rows] like every other matrix. *)
-Definition reduce_int_rows (p : int) (V : list (list int)) : list (list int) :=
-  map (map (fun v => PrimInt63.mod v p)) V.
-
 (** [M] and [V] are [r x r] and [M * V = I (mod p)]; then [det M] is a unit mod p. *)
 Definition check_inverse (p : Z) (r : nat) (M : list (list Z)) (V : list (list int)) : bool :=
   Nat.eqb (length M) r && rows_len r M && Nat.eqb (length V) r && rows_len r V &&
   identity_rows (Uint63.of_Z p) r (reduce_rows p M) (reduce_int_rows (Uint63.of_Z p) V) O.
 
-(** Every row label [(s, k)] has [s < m] and [k < dout]. *)
-Fixpoint rows_in_range (m dout : nat) (rows : list (nat * nat)) : bool :=
-  match rows with
-  | [] => true
-  | r :: rows' => Nat.ltb (fst r) m && Nat.ltb (snd r) dout && rows_in_range m dout rows'
-  end.
+(** The Jacobian rows [d f_theta(x_s)[k] / d theta mod p] for the labels [(s, k)], each by
+    one reverse pass from the instance reduced mod p. *)
+Definition mlp_rows_mod (p : Z) (widths : list nat) (acts_m : list (list int)) (bias : bool)
+    (th_m : list int) (samples : list (list Z)) (labels : list (nat * nat)) : list (list int) :=
+  let ar := arith_mod (Uint63.of_Z p) in
+  map (fun l => net_row ar widths acts_m bias th_m (ints_mod p (nth_row samples (fst l))) (snd l))
+    labels.
 
 (** What the claim is about: the network and its parameter point. *)
 Record rank_instance := {
@@ -101,22 +77,23 @@ Record rank_instance := {
   bias : bool;
   theta : list (Z * Z) }.
 
-(** Lower-bound witness: prime, samples, inverses of denominators, minor and its inverse. *)
+(** Lower-bound witness: prime, samples, inverses of denominators, the minor's rows and
+    columns (the kernel recomputes the minor and eliminates it itself). *)
 Record lower_witness := {
   lw_p : Z;
   lw_samples : list (list Z);
   lw_theta_inv : list Z;
   lw_acts_inv : list (list Z);
   lw_rows : list (nat * nat);
-  lw_cols : list nat;
-  lw_inv : list (list int) }.
+  lw_cols : list nat }.
 
-(** Upper-bound witness: integer kernel vectors and an independence minor mod p. *)
+(** Upper-bound witness: integer kernel vectors, the columns of a minor showing them
+    independent mod p, and the moduli of the exactness check ([[]]: exact rationals). *)
 Record upper_witness := {
   uw_p : Z;
   uw_tangents : list (list Z);
   uw_cols : list nat;
-  uw_inv : list (list int) }.
+  uw_moduli : list Z }.
 
 (** rank of the Jacobian of [theta -> (f_theta(x_s))_s] at [theta] is [>= r] over Q. *)
 Definition check_rank_lower (inst : rank_instance) (w : lower_witness) (r : nat) : bool :=
@@ -125,36 +102,81 @@ Definition check_rank_lower (inst : rank_instance) (w : lower_witness) (r : nat)
   p_ok p &&
   rats_inv_ok p (theta inst) (lw_theta_inv w) &&
   acts_inv_ok p (acts inst) (lw_acts_inv w) &&
-  Nat.eqb (length (lw_rows w)) r &&
-  Nat.eqb (length (lw_cols w)) r &&
-  rows_in_range (length (lw_samples w)) (last_width (widths inst)) (lw_rows w) &&
-  all_lt (length (theta inst)) (lw_cols w) &&
-  check_inverse p r
-    (jac_minor p (widths inst) (acts_mod p (acts inst) (lw_acts_inv w)) (bias inst)
-       (rats_mod p (theta inst) (lw_theta_inv w)) (lw_samples w) (lw_rows w) (lw_cols w))
-    (lw_inv w).
+  check_rank_core p (length (theta inst)) (length (lw_samples w)) (last_width (widths inst))
+    (lw_rows w)
+    (mlp_rows_mod p (widths inst) (acts_mod p (acts inst) (lw_acts_inv w)) (bias inst)
+       (rats_mod p (theta inst) (lw_theta_inv w)) (lw_samples w) (lw_rows w))
+    (lw_cols w) r.
 
-(** [d/ds f_(theta + s t)(x) = 0] exactly (over Q) at every [x] in [pts]. *)
-Fixpoint tangent_vanishes (inst : rank_instance) (pts : list (list Z)) (t : list Z) : bool :=
-  match pts with
-  | [] => true
-  | x :: pts' =>
-      all_zero_q (snd (net_eval arith_q (widths inst) (acts inst) (bias inst) (theta inst)
-                         (ints_q t) (ints_q x) (zeros arith_q (first_width (widths inst))))) &&
-      tangent_vanishes inst pts' t
+(** Every rational has denominator 1. *)
+Definition rats_int (rs : list (Z * Z)) : bool := forallb (fun r => Z.eqb (snd r) 1) rs.
+
+(** [rats_int] for every activation. *)
+Definition acts_int (acts : list (list (Z * Z))) : bool := forallb rats_int acts.
+
+(** The numerators. *)
+Definition nums (rs : list (Z * Z)) : list Z := map fst rs.
+
+(** [|numerator|] of every rational. *)
+Definition abs_nums (rs : list (Z * Z)) : list Z := map (fun r => Z.abs (fst r)) rs.
+
+(** The constant list [[v; ...; v]] of length [n]. *)
+Fixpoint const_list (n : nat) (v : Z) : list Z :=
+  match n with
+  | O => []
+  | S n' => v :: const_list n' v
   end.
 
-(** [tangent_vanishes] for every tangent. *)
-Fixpoint tangents_vanish (inst : rank_instance) (pts : list (list Z)) (ts : list (list Z))
+(** The Jacobian rows [d f(x)[j] / d theta] for [j = k, ..., k + count - 1]. *)
+Fixpoint rows_from {A : Type} (ar : arith A) (inst : rank_instance) (th : list A)
+    (acts : list (list A)) (x : list A) (k count : nat) : list (list A) :=
+  match count with
+  | O => []
+  | S c => net_row ar (widths inst) acts (bias inst) th x k :: rows_from ar inst th acts x (S k) c
+  end.
+
+(** All [d_out] Jacobian rows at [x]. *)
+Definition out_rows {A : Type} (ar : arith A) (inst : rank_instance) (th : list A)
+    (acts : list (list A)) (x : list A) : list (list A) :=
+  rows_from ar inst th acts x 0 (last_width (widths inst)).
+
+(** Every tangent is orthogonal mod q to the integer Jacobian rows at every point. *)
+Definition mlp_kills_mod (inst : rank_instance) (pts : list (list Z)) (ts : list (list Z))
+    (q : Z) : bool :=
+  let ar := arith_mod (Uint63.of_Z q) in
+  let th := ints_mod q (nums (theta inst)) in
+  let acs := map (fun a => ints_mod q (nums a)) (acts inst) in
+  let tq := map (ints_mod q) ts in
+  forallb (fun x => kills_mod q (out_rows ar inst th acs (ints_mod q x)) tq) pts.
+
+(** Every tangent is orthogonal, exactly over Q, to the Jacobian rows at every point. *)
+Definition mlp_kills_q (inst : rank_instance) (pts : list (list Z)) (ts : list (list Z))
   : bool :=
-  match ts with
-  | [] => true
-  | t :: ts' => tangent_vanishes inst pts t && tangents_vanish inst pts ts'
-  end.
+  forallb (fun x =>
+    forallb (fun row => forallb (fun t => Z.eqb (fst (dot arith_q row (ints_q t))) 0) ts)
+      (out_rows arith_q inst (theta inst) (acts inst) (ints_q x))) pts.
 
-(** The columns [cols] of every row. *)
-Definition col_minor (M : list (list Z)) (cols : list nat) : list (list Z) :=
-  map (fun row => map (fun c => nth_z row c) cols) M.
+(** A bound on [|row . t|] over every point with entries in [[0, xmax]], every output row
+    and tangent: the rows evaluated on [|theta|], [|coefficients|] and [(xmax, ..., xmax)]
+    bound every row entry (sums of products of those, each monotone in them). *)
+Definition mlp_bound (inst : rank_instance) (xmax : Z) (ts : list (list Z)) : Z :=
+  kill_bound (out_rows arith_z inst (abs_nums (theta inst)) (map abs_nums (acts inst))
+                (const_list (first_width (widths inst)) xmax)) ts.
+
+(** Every tangent [t] has [d/ds f_(theta + s t)(x) = 0] exactly at every [x] of the lattice
+    [{x in N^d0 : |x| <= D}] (unisolvent for the degree [D] of [f] in [x]). Without moduli:
+    exact rational rows; with moduli: an integral instance, every [row . t = 0] mod every
+    modulus and [|row . t|] below their product, hence [0]. *)
+Definition mlp_tangents_kill (inst : rank_instance) (ts : list (list Z)) (qs : list Z) : bool :=
+  let D := degree_bound (acts inst) in
+  let pts := lattice (first_width (widths inst)) D in
+  match qs with
+  | [] => mlp_kills_q inst pts ts
+  | _ :: _ =>
+      rats_int (theta inst) && acts_int (acts inst) && moduli_ok qs &&
+      (mlp_bound inst (Z.of_nat D) ts <? prod_z qs) &&
+      forallb (mlp_kills_mod inst pts ts) qs
+  end.
 
 (** The [s] tangents are independent kernel vectors of [d(theta -> f_theta)] at [theta],
     so its rank at [theta] is [<= u = #params - s]. *)
@@ -164,11 +186,7 @@ Definition check_rank_upper (inst : rank_instance) (w : upper_witness) (u : nat)
   shape_ok (widths inst) (acts inst) (bias inst) (theta inst) [] &&
   rats_pos (theta inst) &&
   acts_pos (acts inst) &&
-  p_ok (uw_p w) &&
   Nat.eqb (u + s) n &&
   rows_len n (uw_tangents w) &&
-  tangents_vanish inst (lattice (first_width (widths inst)) (degree_bound (acts inst)))
-    (uw_tangents w) &&
-  Nat.eqb (length (uw_cols w)) s &&
-  all_lt n (uw_cols w) &&
-  check_inverse (uw_p w) s (col_minor (uw_tangents w) (uw_cols w)) (uw_inv w).
+  mlp_tangents_kill inst (uw_tangents w) (uw_moduli w) &&
+  independent_mod (uw_p w) n (uw_tangents w) (uw_cols w).

@@ -4,7 +4,7 @@
     The layout of theta is that of an MLP with biases: layer by layer, neuron by neuron, the
     incoming weights then the bias. Rationals are unnormalised pairs [(num, den)] with [den > 0]. *)
 From Coq Require Import ZArith List Bool Uint63.
-From NNCert Require Import Lists Arith Net Rank Compind ResNet.
+From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -14,15 +14,15 @@ Record relu_instance := {
   ri_theta : list (Z * Z) }.
 
 (** Rank lower-bound witness: prime, batch of rational inputs, inverses mod p of the
-    denominators of theta and of the batch, the minor's rows and columns, its inverse. *)
+    denominators of theta and of the batch, the minor's rows and columns (the kernel
+    recomputes the minor and decides its nonsingularity itself). *)
 Record relu_lower_witness := {
   rl_p : Z;
   rl_batch : list (list (Z * Z));
   rl_theta_inv : list Z;
   rl_batch_inv : list (list Z);
   rl_rows : list (nat * nat);
-  rl_cols : list nat;
-  rl_inv : list (list int) }.
+  rl_cols : list nat }.
 
 (** * Exact evaluation over Q *)
 
@@ -31,13 +31,6 @@ Definition relu_q (a : Z * Z) : Z * Z := if 0 <? fst a then a else (0, 1).
 
 (** [relu_q] entrywise. *)
 Definition relu_vec_q (hs : list (Z * Z)) : list (Z * Z) := map relu_q hs.
-
-(** The values [W h + b] of [nrows] neurons, each consuming [rowlen] parameters. *)
-Fixpoint layer_vals {A : Type} (ar : arith A) (rowlen nrows : nat) (th hb : list A) : list A :=
-  match nrows with
-  | O => []
-  | S k => dot ar (take_n rowlen th) hb :: layer_vals ar rowlen k (drop_n rowlen th) hb
-  end.
 
 (** [(F(x), hidden pre-activations)] exactly over Q through the layers [rest]. *)
 Fixpoint relu_forward (prev : nat) (rest : list nat) (th h : list (Z * Z))
@@ -110,31 +103,10 @@ Fixpoint mask_vals (pat : list bool) (xs : list A) : list A :=
   | _, _ => []
   end.
 
-(** [z * r + acc] entrywise, to the shorter length. *)
-Fixpoint add_scaled_row (z : A) (r acc : list A) : list A :=
-  match r, acc with
-  | x :: r', y :: acc' => add ar (mul ar z x) y :: add_scaled_row z r' acc'
-  | _, _ => []
-  end.
-
-(** [acc + sum_i g[i] * (row i of th)]: [W^T g] with the bias column last. *)
-Fixpoint back_rows (rowlen : nat) (g th acc : list A) : list A :=
-  match g with
-  | [] => acc
-  | gi :: g' => back_rows rowlen g' (drop_n rowlen th) (add_scaled_row gi (take_n rowlen th) acc)
-  end.
-
-(** [g[i] * hb] for every neuron [i], flat: the gradient of one layer's parameters. *)
-Fixpoint scale_each (g hb : list A) : list A :=
-  match g with
-  | [] => []
-  | gi :: g' => map (fun v => mul ar gi v) hb ++ scale_each g' hb
-  end.
-
 (** (gradient of a layer's parameters, gradient of its input) from that of its
     pre-activations. *)
 Definition back_layer (prev : nat) (hb g th : list A) : list A * list A :=
-  (scale_each g hb, take_n prev (back_rows (prev + 1) g th (zeros ar (prev + 1)))).
+  (scale_each ar g hb, take_n prev (back_rows ar (prev + 1) g th (zeros ar (prev + 1)))).
 
 (** [(dF_k/dtheta, dF_k/dh)] by reverse mode with the pattern [pats] fixed. *)
 Fixpoint relu_back (prev : nat) (rest : list nat) (pats : list (list bool)) (th h : list A)
@@ -156,16 +128,13 @@ Fixpoint relu_back (prev : nat) (rest : list nat) (pats : list (list bool)) (th 
 
 End Back.
 
-(** The minor [J[rows, cols] mod p] of the batch Jacobian: for row [(s, k)] one reverse-mode
-    pass mod p with the pattern of [z_s] fixed, read at the columns. *)
-Definition relu_jac_minor (p : Z) (widths : list nat) (pats_all : list (list (list bool)))
-    (th_m : list int) (batch_m : list (list int)) (rows : list (nat * nat)) (cols : list nat)
-  : list (list Z) :=
+(** The rows of the batch Jacobian mod p for the labels [(s, k)]: the gradient of [F_k] at
+    [z_s] by one reverse-mode pass mod p with the pattern of [z_s] fixed. *)
+Definition relu_rows_mod (p : Z) (widths : list nat) (pats_all : list (list (list bool)))
+    (th_m : list int) (batch_m : list (list int)) (rows : list (nat * nat)) : list (list int) :=
   let ar := arith_mod (Uint63.of_Z p) in
-  map (fun r =>
-         let g := fst (relu_back ar (first_width widths) (tl widths) (nth (fst r) pats_all [])
-                         th_m (nth_row_int batch_m (fst r)) (snd r)) in
-         map (fun c => Uint63.to_Z (nth_int g c)) cols) rows.
+  map (fun r => fst (relu_back ar (first_width widths) (tl widths) (nth (fst r) pats_all [])
+                       th_m (nth_row_int batch_m (fst r)) (snd r))) rows.
 
 (** rank over Q of the Jacobian of [theta -> (F_theta(z))_(z in batch)] at theta is [>= r]. *)
 Definition check_relu_rank_lower (inst : relu_instance) (w : relu_lower_witness) (r : nat)
@@ -176,16 +145,13 @@ Definition check_relu_rank_lower (inst : relu_instance) (w : relu_lower_witness)
   rats_inv_ok p (ri_theta inst) (rl_theta_inv w) &&
   acts_inv_ok p (rl_batch w) (rl_batch_inv w) &&
   batch_nonzero (ri_widths inst) (ri_theta inst) (rl_batch w) &&
-  Nat.eqb (length (rl_rows w)) r &&
-  Nat.eqb (length (rl_cols w)) r &&
-  rows_in_range (length (rl_batch w)) (last_width (ri_widths inst)) (rl_rows w) &&
-  all_lt (length (ri_theta inst)) (rl_cols w) &&
-  check_inverse p r
-    (relu_jac_minor p (ri_widths inst)
+  check_rank_core p (length (ri_theta inst)) (length (rl_batch w)) (last_width (ri_widths inst))
+    (rl_rows w)
+    (relu_rows_mod p (ri_widths inst)
        (batch_patterns (ri_widths inst) (ri_theta inst) (rl_batch w))
        (rats_mod p (ri_theta inst) (rl_theta_inv w)) (acts_mod p (rl_batch w) (rl_batch_inv w))
-       (rl_rows w) (rl_cols w))
-    (rl_inv w).
+       (rl_rows w))
+    (rl_cols w) r.
 
 (** Every tangent is orthogonal to the exact gradient [g] over Q. *)
 Fixpoint grad_kills (g : list (Z * Z)) (ts : list (list Z)) : bool :=
@@ -218,20 +184,18 @@ Fixpoint tangents_vanish_relu (inst : relu_instance) (batch : list (list (Z * Z)
   end.
 
 (** The tangents are independent vectors in the kernel of the batch Jacobian at theta, so
-    its rank is [<= u = D - s]. *)
+    its rank is [<= u = D - s]. The rows are exact rational gradients: no moduli. *)
 Definition check_relu_rank_upper (inst : relu_instance) (batch : list (list (Z * Z)))
     (w : upper_witness) (u : nat) : bool :=
   let n := length (ri_theta inst) in
   let s := length (uw_tangents w) in
   relu_shape_ok (ri_widths inst) (ri_theta inst) batch &&
   batch_nonzero (ri_widths inst) (ri_theta inst) batch &&
-  p_ok (uw_p w) &&
   Nat.eqb (u + s) n &&
   rows_len n (uw_tangents w) &&
+  match uw_moduli w with [] => true | _ :: _ => false end &&
   tangents_vanish_relu inst batch (uw_tangents w) &&
-  Nat.eqb (length (uw_cols w)) s &&
-  all_lt n (uw_cols w) &&
-  check_inverse (uw_p w) s (col_minor (uw_tangents w) (uw_cols w)) (uw_inv w).
+  independent_mod (uw_p w) n (uw_tangents w) (uw_cols w).
 
 (** * Equivalence on the line (input width 1) *)
 

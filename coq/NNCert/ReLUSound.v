@@ -2,22 +2,22 @@
     positive homogeneity of ReLU behind the scaling tangents and the symmetry certificates.
     Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
 From Coq Require Import ZArith List Bool Uint63 Lia Reals Lra.
-From NNCert Require Import Lists Arith Net Rank Compind ResNet ReLU.
+From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet ReLU.
 Import ListNotations.
 
 (** [check_relu_rank_lower = true] unpacks into: the instance and batch are well formed, no
-    batch point lies on a bent hyperplane (exact), and the minor recomputed mod p with the
-    activation patterns of the batch fixed has the witness inverse. *)
+    batch point lies on a bent hyperplane (exact), and the rows recomputed mod p with the
+    activation patterns of the batch fixed pass the shared rank core. *)
 Lemma check_relu_rank_lower_sound : forall inst w r,
   check_relu_rank_lower inst w r = true ->
   batch_nonzero (ri_widths inst) (ri_theta inst) (rl_batch w) = true /\
-  length (rl_rows w) = r /\ length (rl_cols w) = r /\
-  check_inverse (rl_p w) r
-    (relu_jac_minor (rl_p w) (ri_widths inst)
+  check_rank_core (rl_p w) (length (ri_theta inst)) (length (rl_batch w))
+    (last_width (ri_widths inst)) (rl_rows w)
+    (relu_rows_mod (rl_p w) (ri_widths inst)
        (batch_patterns (ri_widths inst) (ri_theta inst) (rl_batch w))
        (rats_mod (rl_p w) (ri_theta inst) (rl_theta_inv w))
-       (acts_mod (rl_p w) (rl_batch w) (rl_batch_inv w)) (rl_rows w) (rl_cols w))
-    (rl_inv w) = true.
+       (acts_mod (rl_p w) (rl_batch w) (rl_batch_inv w)) (rl_rows w))
+    (rl_cols w) r = true.
 Proof.
   intros inst w r H. unfold check_relu_rank_lower in H.
   repeat match goal with

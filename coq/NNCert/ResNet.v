@@ -1,10 +1,11 @@
 (** Constant-width ResNets [x -> x + sigma_l(W_l x + b_l)] (or [x + V_l sigma_l(...)] when
-    [outer]) in forward mode, and the rank checks on them (math.md §2).
+    [outer]) in forward mode and in reverse mode (one pass per Jacobian row), and the rank
+    checks on them through the shared core RankCore.v (math.md §2).
     Python twin: certify/checker/kernel_resnet.py; Lean twin: lean/NNCert/ResNet.lean.
     Layout of the parameters per layer: [W_l] row by row, each row's bias after it, then [V_l] row by
     row when [outer]. *)
 From Coq Require Import ZArith List Bool Uint63.
-From NNCert Require Import Lists Arith Net Rank Compind.
+From NNCert Require Import Lists Arith Net RankCore Rank Compind.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -52,6 +53,32 @@ Fixpoint resnet_dual (n : nat) (outer : bool) (acts : list (list A)) (th dth h d
       resnet_dual n outer acts' th2 dth2 (vec_add h v2) (vec_add dh dv2)
   end.
 
+(** [(d F_k / d theta] for the layers [acts], [d F_k / d h)] by reverse mode, for the layers
+    [h <- h + sigma(W h + b)] (times [V] when [outer]) applied to [h]: one pass per row. *)
+Fixpoint resnet_back (n : nat) (outer : bool) (acts : list (list A)) (th h : list A) (k : nat)
+  : list A * list A :=
+  match acts with
+  | [] => ([], unit_vec ar n k)
+  | cs :: acts' =>
+      let hb := h ++ [one ar] in
+      let '(v, dv) := act_vd ar cs (layer_vals ar (n + 1) n th hb) in
+      let thv := drop_n (n * (n + 1)) th in
+      let out := if outer then layer_vals ar n n thv v else v in
+      let '(grest, gh) :=
+        resnet_back n outer acts' (drop_n (layer_size n outer) th) (vec_add h out) k in
+      let gv := if outer then take_n n (back_rows ar n gh thv (zeros ar n)) else gh in
+      let gpre := hadamard ar dv gv in
+      let gw := scale_each ar gpre hb in
+      let gthis := if outer then gw ++ scale_each ar gh v else gw in
+      (gthis ++ grest,
+       vec_add gh (take_n n (back_rows ar (n + 1) gpre th (zeros ar (n + 1)))))
+  end.
+
+(** The Jacobian row [d F_theta(x)[k] / d theta], one reverse pass. *)
+Definition resnet_row (n : nat) (outer : bool) (acts : list (list A)) (th x : list A) (k : nat)
+  : list A :=
+  fst (resnet_back n outer acts th x k).
+
 End Generic.
 
 (** The instance is well formed for the given samples. *)
@@ -61,20 +88,12 @@ Definition resnet_shape_ok (inst : resnet_instance) (samples : list (list Z)) : 
   Nat.eqb (length (rn_theta inst)) (resnet_params (rn_width inst) (rn_acts inst) (rn_outer inst)) &&
   rows_len (rn_width inst) samples.
 
-(** [d F_theta(x_s)[k] / d theta_c mod p] for [row = (s, k)]: one forward-mode pass. *)
-Definition jac_entry_resnet (p : Z) (n : nat) (outer : bool) (acts_m : list (list int))
-    (th_m : list int) (samples : list (list Z)) (row : nat * nat) (c : nat) : Z :=
+(** The Jacobian rows mod p for the labels [(s, k)]. *)
+Definition resnet_rows_mod (p : Z) (n : nat) (outer : bool) (acts_m : list (list int))
+    (th_m : list int) (samples : list (list Z)) (labels : list (nat * nat)) : list (list int) :=
   let ar := arith_mod (Uint63.of_Z p) in
-  let x := ints_mod p (nth_row samples (fst row)) in
-  let out := resnet_dual ar n outer acts_m th_m (unit_vec ar (length th_m) c) x
-               (zeros ar (length x)) in
-  Uint63.to_Z (nth_int (snd out) (snd row)).
-
-(** The minor [J[rows, cols] mod p] of the sample Jacobian. *)
-Definition jac_minor_resnet (p : Z) (n : nat) (outer : bool) (acts_m : list (list int))
-    (th_m : list int) (samples : list (list Z)) (rows : list (nat * nat)) (cols : list nat)
-    : list (list Z) :=
-  map (fun r => map (fun c => jac_entry_resnet p n outer acts_m th_m samples r c) cols) rows.
+  map (fun l => resnet_row ar n outer acts_m th_m (ints_mod p (nth_row samples (fst l))) (snd l))
+    labels.
 
 (** rank of the Jacobian of [theta -> (F_theta(x_s))_s] at [theta] is [>= r] over Q. *)
 Definition check_rank_lower_resnet (inst : resnet_instance) (w : lower_witness) (r : nat)
@@ -84,33 +103,55 @@ Definition check_rank_lower_resnet (inst : resnet_instance) (w : lower_witness) 
   p_ok p &&
   rats_inv_ok p (rn_theta inst) (lw_theta_inv w) &&
   acts_inv_ok p (rn_acts inst) (lw_acts_inv w) &&
-  Nat.eqb (length (lw_rows w)) r &&
-  Nat.eqb (length (lw_cols w)) r &&
-  rows_in_range (length (lw_samples w)) (rn_width inst) (lw_rows w) &&
-  all_lt (length (rn_theta inst)) (lw_cols w) &&
-  check_inverse p r
-    (jac_minor_resnet p (rn_width inst) (rn_outer inst)
-       (acts_mod p (rn_acts inst) (lw_acts_inv w)) (rats_mod p (rn_theta inst) (lw_theta_inv w))
-       (lw_samples w) (lw_rows w) (lw_cols w))
-    (lw_inv w).
+  check_rank_core p (length (rn_theta inst)) (length (lw_samples w)) (rn_width inst) (lw_rows w)
+    (resnet_rows_mod p (rn_width inst) (rn_outer inst) (acts_mod p (rn_acts inst) (lw_acts_inv w))
+       (rats_mod p (rn_theta inst) (lw_theta_inv w)) (lw_samples w) (lw_rows w))
+    (lw_cols w) r.
 
-(** [d/ds F_(theta + s t)(x) = 0] exactly (over Q) at every [x] in [pts]. *)
-Fixpoint tangent_vanishes_resnet (inst : resnet_instance) (pts : list (list Z)) (t : list Z)
-  : bool :=
-  match pts with
-  | [] => true
-  | x :: pts' =>
-      all_zero_q (snd (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst)
-                         (rn_theta inst) (ints_q t) (ints_q x) (zeros arith_q (rn_width inst)))) &&
-      tangent_vanishes_resnet inst pts' t
+(** The Jacobian rows [d F(x)[j] / d theta] for [j = k, ..., k + count - 1]. *)
+Fixpoint resnet_rows_from {A : Type} (ar : arith A) (inst : resnet_instance) (th : list A)
+    (acts : list (list A)) (x : list A) (k count : nat) : list (list A) :=
+  match count with
+  | O => []
+  | S c => resnet_row ar (rn_width inst) (rn_outer inst) acts th x k ::
+             resnet_rows_from ar inst th acts x (S k) c
   end.
 
-(** [tangent_vanishes_resnet] for every tangent. *)
-Fixpoint tangents_vanish_resnet (inst : resnet_instance) (pts : list (list Z))
-    (ts : list (list Z)) : bool :=
-  match ts with
-  | [] => true
-  | t :: ts' => tangent_vanishes_resnet inst pts t && tangents_vanish_resnet inst pts ts'
+(** Every tangent is orthogonal mod q to the integer Jacobian rows at every point. *)
+Definition resnet_kills_mod (inst : resnet_instance) (pts : list (list Z)) (ts : list (list Z))
+    (q : Z) : bool :=
+  let ar := arith_mod (Uint63.of_Z q) in
+  let th := ints_mod q (nums (rn_theta inst)) in
+  let acs := map (fun a => ints_mod q (nums a)) (rn_acts inst) in
+  let tq := map (ints_mod q) ts in
+  forallb (fun x => kills_mod q (resnet_rows_from ar inst th acs (ints_mod q x) 0 (rn_width inst))
+                      tq) pts.
+
+(** Every tangent is orthogonal, exactly over Q, to the Jacobian rows at every point. *)
+Definition resnet_kills_q (inst : resnet_instance) (pts : list (list Z)) (ts : list (list Z))
+  : bool :=
+  forallb (fun x =>
+    forallb (fun row => forallb (fun t => Z.eqb (fst (dot arith_q row (ints_q t))) 0) ts)
+      (resnet_rows_from arith_q inst (rn_theta inst) (rn_acts inst) (ints_q x) 0 (rn_width inst)))
+    pts.
+
+(** A bound on [|row . t|] at every point with entries in [[0, xmax]] (as [mlp_bound]). *)
+Definition resnet_bound (inst : resnet_instance) (xmax : Z) (ts : list (list Z)) : Z :=
+  kill_bound (resnet_rows_from arith_z inst (abs_nums (rn_theta inst)) (map abs_nums (rn_acts inst))
+                (const_list (rn_width inst) xmax) 0 (rn_width inst)) ts.
+
+(** Every tangent annihilates the differential of [theta -> F_theta] on the unisolvent
+    lattice of degree [prod deg sigma_l] (as [mlp_tangents_kill]). *)
+Definition resnet_tangents_kill (inst : resnet_instance) (ts : list (list Z)) (qs : list Z)
+  : bool :=
+  let D := degree_bound (rn_acts inst) in
+  let pts := lattice (rn_width inst) D in
+  match qs with
+  | [] => resnet_kills_q inst pts ts
+  | _ :: _ =>
+      rats_int (rn_theta inst) && acts_int (rn_acts inst) && moduli_ok qs &&
+      (resnet_bound inst (Z.of_nat D) ts <? prod_z qs) &&
+      forallb (resnet_kills_mod inst pts ts) qs
   end.
 
 (** The tangents are independent kernel vectors of [d(theta -> F_theta)] at [theta], so its
@@ -122,14 +163,10 @@ Definition check_rank_upper_resnet (inst : resnet_instance) (w : upper_witness) 
   resnet_shape_ok inst [] &&
   rats_pos (rn_theta inst) &&
   acts_pos (rn_acts inst) &&
-  p_ok (uw_p w) &&
   Nat.eqb (u + s) n &&
   rows_len n (uw_tangents w) &&
-  tangents_vanish_resnet inst (lattice (rn_width inst) (degree_bound (rn_acts inst)))
-    (uw_tangents w) &&
-  Nat.eqb (length (uw_cols w)) s &&
-  all_lt n (uw_cols w) &&
-  check_inverse (uw_p w) s (col_minor (uw_tangents w) (uw_cols w)) (uw_inv w).
+  resnet_tangents_kill inst (uw_tangents w) (uw_moduli w) &&
+  independent_mod (uw_p w) n (uw_tangents w) (uw_cols w).
 
 (** * Orbits (math.md §2). Python twin: the "orbits" section of kernel_resnet.py. *)
 

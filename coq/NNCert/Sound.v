@@ -1,7 +1,7 @@
 (** Soundness lemmas of the boolean checkers: what [= true] means as a proposition.
     Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
 From Coq Require Import ZArith List Bool Uint63 Lia.
-From NNCert Require Import Lists Arith Net Rank.
+From NNCert Require Import Lists Arith Net RankCore Rank.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -62,19 +62,6 @@ Proof.
   apply Nat.eqb_eq in HM. apply Nat.eqb_eq in HV.
   split; [exact HM|]. split; [exact HV|].
   intros j row Hj. exact (identity_rows_sound _ _ _ _ _ Hid j row Hj).
-Qed.
-
-(** The exact check: every tangent has zero directional derivative at every grid point. *)
-Lemma tangents_vanish_sound : forall inst pts ts t x,
-  tangents_vanish inst pts ts = true -> In t ts -> In x pts ->
-  all_zero_q (snd (net_eval arith_q (widths inst) (acts inst) (bias inst) (theta inst)
-                     (ints_q t) (ints_q x) (zeros arith_q (first_width (widths inst))))) = true.
-Proof.
-  intros inst pts ts t x H Ht Hx. induction ts as [| t' ts IH]; [destruct Ht|].
-  simpl in H. apply andb_prop in H as [Ht' Hts]. destruct Ht as [<- | Ht]; [| exact (IH Hts Ht)].
-  clear IH Hts. induction pts as [| y pts IHp]; [destruct Hx|].
-  simpl in Ht'. apply andb_prop in Ht' as [Hy Hp]. destruct Hx as [<- | Hx]; [exact Hy|].
-  exact (IHp Hp Hx).
 Qed.
 
 (** [all_zero_q xs = true] means every fraction in [xs] has numerator zero. *)
