@@ -3,8 +3,9 @@
 No Lean toolchain is available where these run, so they check what can be checked without
 one: no forbidden token (lean-guide.md B1/B3), explicit structural recursion on a parameter
 that a `match` takes apart, the name-by-name and order-by-order correspondence with the
-Python twin certify/checker/kernel.py, and that the literals of the example certificate,
-read back from the Lean text, make the Python twin accept it.
+Python twins certify/checker/base.py (Lists, Arith), kernel.py (Net, Rank) and rank_core.py
+(RankCore), and that the literals of the example certificate, read back from the Lean text,
+make the Python twin accept it.
 """
 
 from __future__ import annotations
@@ -25,19 +26,35 @@ from certify.checker import kernel as K
 ROOT = Path(__file__).resolve().parents[1]
 LEAN_DIR = ROOT / "lean"
 TEMPLATE_DIR = ROOT / "templates" / "lean"
-KERNEL_PY = ROOT / "certify" / "checker" / "kernel.py"
+CHECKER = ROOT / "certify" / "checker"
+KERNEL_PY = CHECKER / "kernel.py"
+BASE_PY = CHECKER / "base.py"
+RANK_CORE_PY = CHECKER / "rank_core.py"
 EXAMPLE = LEAN_DIR / "Certificates" / "Example.lean"
-MODULES = ("Lists", "Arith", "Net", "Rank")  # the order of the sections of kernel.py
+# The import order of the library: base.py's sections (Lists, Arith), kernel.py's networks
+# (Net), rank_core.py as a whole (RankCore), then kernel.py's rank section (Rank).
+MODULES = ("Lists", "Arith", "Net", "RankCore", "Rank")
 LIBRARY = [LEAN_DIR / "NNCert" / f"{m}.lean" for m in MODULES]
+# The Python twin of each library module (the file its header must name).
+TWIN_FILES = {
+    "Lists": BASE_PY,
+    "Arith": BASE_PY,
+    "Net": KERNEL_PY,
+    "RankCore": RANK_CORE_PY,
+    "Rank": KERNEL_PY,
+}
 
 # Lean definitions without a Python function of the same name, and why.
 LEAN_ONLY = {
     "allZero": "helper of isUnitRow: the Python checks the entries after index k inside one "
     "all(...) over enumerate(row); structural recursion needs that tail check as its own "
     "function (lean-guide B3.2)",
+    "nthRes": "helper of minorRows: the Python reads the minor with nth, which in Lean is on "
+    "Int; the elimination runs on Nat residues (kernel-accelerated), so the minor needs nth "
+    "on Nat (Coq has nth_int for the same reason)",
 }
 # Python module-level constants whose Lean twin is a def.
-PYTHON_CONSTANTS = {"ARITH_Q": "arithQ"}
+PYTHON_CONSTANTS = {"ARITH_Q": "arithQ", "ARITH_Z": "arithZ"}
 
 # (pattern, why it is forbidden); lean-guide.md B1.4, B3.4, A2.6, A5.
 FORBIDDEN = [
@@ -347,7 +364,7 @@ def render_rank(meta: dict[str, str], inst: K.RankInstance, lower: K.LowerWitnes
     values: dict[str, Any] = {
         "widths": inst.widths, "acts": inst.acts, "bias": inst.bias, "theta": inst.theta,
         "p": lower.p, "samples": lower.samples, "theta_inv": lower.theta_inv,
-        "acts_inv": lower.acts_inv, "rows": lower.rows, "cols": lower.cols, "inv": lower.inv,
+        "acts_inv": lower.acts_inv, "rows": lower.rows, "cols": lower.cols,
     }  # fmt: skip
     context: dict[str, Any] = {k: lean_literal(v) for k, v in values.items()}
     context["rank_lower"] = str(r)
@@ -357,15 +374,17 @@ def render_rank(meta: dict[str, str], inst: K.RankInstance, lower: K.LowerWitnes
             "p": lean_literal(upper.p),
             "tangents": lean_literal(upper.tangents),
             "cols": lean_literal(upper.cols),
-            "inv": lean_literal(upper.inv),
+            "moduli": lean_literal(upper.moduli),
             "bound": str(bound),
         }
     return JINJA.get_template("rank.lean.j2").render(**meta, **context)
 
 
-def kernel_order() -> list[tuple[str, str]]:
-    """(Lean name, Lean module) of every public kernel function and constant, in file order."""
-    source = KERNEL_PY.read_text()
+def _twin_order(path: Path, module: str | None) -> list[tuple[str, str, int]]:
+    """(Lean name, Lean module, line) of every public function and listed constant of one
+    Python twin file, the module from its `# ---- ... (NNCert/Module)` section markers (or
+    `module` for the whole file)."""
+    source = path.read_text()
     sections = [
         (n + 1, m.group(1))
         for n, line in enumerate(source.splitlines())
@@ -383,20 +402,33 @@ def kernel_order() -> list[tuple[str, str]]:
             name = PYTHON_CONSTANTS[names[0]]
         else:
             continue
-        module = [mod for line, mod in sections if line < node.lineno][-1]
-        out.append((name, module))
+        mod = module or [m for line, m in sections if line < node.lineno][-1]
+        out.append((name, mod, node.lineno))
     return out
+
+
+def kernel_order() -> list[tuple[str, str]]:
+    """(Lean name, Lean module) of every public kernel function and constant, in the library's
+    order: module by module (MODULES), within a module in file order."""
+    found = [
+        *_twin_order(BASE_PY, None),
+        *_twin_order(KERNEL_PY, None),
+        *_twin_order(RANK_CORE_PY, "RankCore"),
+    ]
+    rank = {m: i for i, m in enumerate(MODULES)}
+    return [(name, mod) for name, mod, _ in sorted(found, key=lambda f: rank[f[1]])]
 
 
 def kernel_dataclasses() -> dict[str, list[str]]:
     out = {}
-    for node in ast.parse(KERNEL_PY.read_text()).body:
-        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-            out[node.name] = [
-                camel(s.target.id)
-                for s in node.body
-                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-            ]
+    for path in (BASE_PY, KERNEL_PY, RANK_CORE_PY):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                out[node.name] = [
+                    camel(s.target.id)
+                    for s in node.body
+                    if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                ]
     return out
 
 
@@ -437,7 +469,7 @@ def test_every_library_file_names_its_python_twin_at_the_top(path: Path):
     text = path.read_text()
     assert text.startswith("/-\n")
     head = text[: text.index("-/")]
-    assert "certify/checker/kernel.py" in head
+    assert str(TWIN_FILES[path.stem].relative_to(ROOT)) in head
     assert f"(NNCert/{path.stem})" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
 
@@ -566,7 +598,7 @@ def unused_names(d: LeanDef) -> list[str]:
         if m := re.match(r"\s*\|(.*?)=>(.*)$", line):
             rhs = _scope(lines, i, m.group(2), True)
             for v in re.findall(r"(?<![\w.'])([A-Za-z][\w']*)", m.group(1)):
-                if v not in ("true", "false") and not _used(v, rhs):
+                if v not in ("true", "false", "none", "some") and not _used(v, rhs):
                     out.append(f"pattern variable {v} in |{m.group(1)}=>")
     return out
 
@@ -696,7 +728,7 @@ def test_every_lean_def_and_structure_has_a_docstring():
 
 
 def test_the_lean_only_helpers_are_used_by_the_def_they_serve():
-    users = {"allZero": "isUnitRow"}
+    users = {"allZero": "isUnitRow", "nthRes": "minorRows"}
     assert set(users) == set(LEAN_ONLY)
     bodies = {d.name: d.body for d in library_defs()}
     for helper, user in users.items():
@@ -710,10 +742,10 @@ def test_the_example_certificate_reads_back_and_passes_the_python_twin():
     assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
 
 
-def test_the_example_inverse_is_the_inverse_of_the_recomputed_jacobian_minor_mod_p():
+def test_the_example_rows_are_the_recomputed_jacobian_rows_and_their_minor_is_nonsingular():
     cert = read_certificate(EXAMPLE.read_text())
     inst, w = cert["inst"], cert["lower"]
-    minor = K.jac_minor(
+    rows = K.mlp_rows_mod(
         w.p,
         inst.widths,
         K.acts_mod(w.p, inst.acts, w.acts_inv),
@@ -721,18 +753,18 @@ def test_the_example_inverse_is_the_inverse_of_the_recomputed_jacobian_minor_mod
         K.rats_mod(w.p, inst.theta, w.theta_inv),
         w.samples,
         w.rows,
-        w.cols,
     )
-    assert minor == [[15, 6], [54, 20]]  # d/dw1, d/dw2 of 3 (2x + 4x^2) at x = 1, 2
-    product = [[sum(a * b for a, b in zip(row, col)) % w.p for col in zip(*w.inv)] for row in minor]
-    assert product == [[1, 0], [0, 1]]
+    assert rows == [[15, 6], [54, 20]]  # d/dw1, d/dw2 of 3 (2x + 4x^2) at x = 1, 2
+    assert (15 * 20 - 6 * 54) % w.p != 0
+    assert K.check_rank_core(w.p, 2, 2, 1, w.rows, rows, w.cols, 2)
 
 
 def test_a_corrupted_example_fails_the_python_twin():
     cert = read_certificate(EXAMPLE.read_text())
     inst, w = cert["inst"], cert["lower"]
-    bad_inv = [[w.inv[0][0] + 1, w.inv[0][1]], w.inv[1]]
-    assert not K.check_rank_lower(inst, K.LowerWitness(**{**w.__dict__, "inv": bad_inv}), 2)
+    for bad in ({"cols": [0, 0]}, {"rows": [(0, 0), (0, 0)]}, {"rows": [(0, 0), (2, 0)]},
+                {"cols": [0, 2]}, {"p": 2147483648}):  # fmt: skip
+        assert not K.check_rank_lower(inst, K.LowerWitness(**{**w.__dict__, **bad}), 2), bad
     assert not K.check_rank_lower(inst, w, 3)
     square = K.RankInstance(inst.widths, [[(0, 1), (0, 1), (1, 1)]], inst.bias, inst.theta)
     assert not K.check_rank_lower(square, w, 2)  # sigma = t^2: f = w2 w1^2 x^2 has rank 1
@@ -749,9 +781,8 @@ def _square_instance() -> tuple[K.RankInstance, K.LowerWitness, K.UpperWitness]:
     """sigma = t^2, theta = (2, 3): f = w2 w1^2 x^2, rank 1, kernel vector (w1, -2 w2) ~ (1, -3)."""
     p = 2147483647
     inst = K.RankInstance([1, 1, 1], [[(0, 1), (0, 1), (1, 1)]], False, [(2, 1), (3, 1)])
-    entry = K.jac_entry_mod(p, [1, 1, 1], [[0, 0, 1]], False, [2, 3], [[1]], (0, 0), 0)
-    lower = K.LowerWitness(p, [[1], [2]], [1, 1], [[1, 1, 1]], [(0, 0)], [0], [[pow(entry, -1, p)]])
-    upper = K.UpperWitness(p, [[1, -3]], [0], [[1]])
+    lower = K.LowerWitness(p, [[1], [2]], [1, 1], [[1, 1, 1]], [(0, 0)], [0])
+    upper = K.UpperWitness(p, [[1, -3]], [0], [])
     return inst, lower, upper
 
 
@@ -763,6 +794,10 @@ def test_the_rank_template_with_an_upper_witness_reads_back_and_passes_the_pytho
     assert cert["inst"] == inst and cert["lower"] == lower and cert["upper"] == upper
     assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
     assert K.check_rank_upper(cert["inst"], cert["upper"], cert["bound"]) is True
+    assert "    moduli :=\n      [] }\n" in text
+    residues = K.UpperWitness(upper.p, upper.tangents, upper.cols, [2147483629, 2147483587])
+    back = read_certificate(render_rank(meta, inst, lower, 1, residues, 1))
+    assert back["upper"] == residues and K.check_rank_upper(inst, back["upper"], 1) is True
     assert text.startswith("import NNCert\n\n/-!\n")
     assert "namespace Certificates.Rank_square\n" in text
     assert text.endswith("\nend Certificates.Rank_square\n")

@@ -187,7 +187,7 @@ def test_resnet_imports_every_library_module_whose_defs_it_uses():
     modules = [*LIBRARY, COMPIND]
     needed = {d.path.stem for p in modules for d in lean_defs(p) if d.name in used}
     needed |= {p.stem for p in modules for s in lean_structures(p) if s in in_text}
-    assert needed == {"Lists", "Arith", "Net", "Rank", "Compind"}
+    assert needed == {"Lists", "Arith", "Net", "RankCore", "Rank", "Compind"}
     order = [*MODULES, "Compind"]  # the order of NNCert.lean
     assert set(imports) == needed and imports == [m for m in order if m in needed]
     compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
@@ -211,9 +211,9 @@ def test_no_resnet_def_leaves_a_variable_unused(d):
 def test_the_recursion_lint_sees_the_recursive_resnet_defs():
     recursive = {d.name for d in resnet_defs() if calls(d.body, d.name)}
     assert recursive == {
-        "vecAdd", "resnetDual", "jacMinorResnet", "tangentVanishesResnet", "tangentsVanishResnet",
-        "flipParamsFrom", "qeqAll", "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk",
-        "cycEqAll", "cycConsts", "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
+        "vecAdd", "resnetDual", "resnetBack", "resnetRowsFrom", "flipParamsFrom", "qeqAll",
+        "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk", "cycEqAll", "cycConsts",
+        "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
         "unitExps", "paramTermsFrom", "nthNat", "coeffX", "coeffsXFrom", "zeroRowsIn",
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs",
     }  # fmt: skip
@@ -221,6 +221,8 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
     assert dual.termination == ["termination_by structural acts"]  # the Python loop over acts
     assert "cond outer" in dual.body
+    [back] = [d for d in resnet_defs() if d.name == "resnetBack"]
+    assert back.termination == ["termination_by structural acts"]  # one layer per activation
 
 
 # ---------------------------------------------------------------- (c) twin names and order
@@ -331,27 +333,32 @@ def test_the_lean_resnet_dual_agrees_with_the_python_twin_on_edge_cases():
 
 
 # ---------------------------------------------------------------- (d) the template
-def minor_inverse(M: list[list[int]]) -> list[list[int]]:
-    V = nmod_mat(M, P).inv()
-    return [[int(V[i, j]) for j in range(V.ncols())] for i in range(V.nrows())]
+def full_rank_cols(rows: list[list[int]], r: int) -> list[int]:
+    """The first r columns (in lexicographic order of the r-subsets) on which the rows mod P
+    have a nonsingular minor."""
+    return next(
+        list(c)
+        for c in itertools.combinations(range(len(rows[0])), r)
+        if nmod_mat([[row[j] for j in c] for row in rows], P).rank() == r
+    )
 
 
 def small_certificate() -> tuple[R.ResNetInstance, K.LowerWitness]:
     """n = 1, depth 2, sigma = t^2, theta = (w1, b1, w2, b2) = (1, 1/2, 2, -1/3), no outer
     matrices: F(x) = h + (2h - 1/3)^2 with h = x + (x + 1/2)^2; the 4 x 4 Jacobian minor on the
-    samples 0, 1, 2, -1 is invertible mod P, so the rank is 4 (all parameters)."""
+    samples 0, 1, 2, -1 is nonsingular mod P, so the rank is 4 (all parameters)."""
     theta = [(1, 1), (1, 2), (2, 1), (-1, 3)]
     inst = R.ResNetInstance(1, [SQUARE, SQUARE], False, theta)
     theta_inv = [pow(d, -1, P) for _, d in theta]
     acts_inv = [[1, 1, 1], [1, 1, 1]]
     samples = [[0], [1], [2], [-1]]
     rows = [(s, 0) for s in range(4)]
-    cols = [0, 1, 2, 3]
-    M = R.jac_minor_resnet(
+    J = R.resnet_rows_mod(
         P, 1, False, K.acts_mod(P, inst.acts, acts_inv), K.rats_mod(P, theta, theta_inv),
-        samples, rows, cols,
+        samples, rows,
     )  # fmt: skip
-    return inst, K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols, minor_inverse(M))
+    assert nmod_mat(J, P).rank() == 4
+    return inst, K.LowerWitness(P, samples, theta_inv, acts_inv, rows, [0, 1, 2, 3])
 
 
 def outer_certificate() -> tuple[R.ResNetInstance, K.LowerWitness, K.UpperWitness]:
@@ -367,16 +374,10 @@ def outer_certificate() -> tuple[R.ResNetInstance, K.LowerWitness, K.UpperWitnes
     rows = [(s, 0) for s in range(4)]
     thm = K.rats_mod(P, theta, theta_inv)
     am = K.acts_mod(P, inst.acts, acts_inv)
-    full = R.jac_minor_resnet(P, 1, True, am, thm, samples, rows, list(range(6)))
-    cols = next(
-        list(c)
-        for c in itertools.combinations(range(6), 4)
-        if nmod_mat([[row[j] for j in c] for row in full], P).rank() == 4
-    )
-    M = R.jac_minor_resnet(P, 1, True, am, thm, samples, rows, cols)
-    lower = K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols, minor_inverse(M))
+    cols = full_rank_cols(R.resnet_rows_mod(P, 1, True, am, thm, samples, rows), 4)
+    lower = K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols)
     tangents = [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -6]]
-    upper = K.UpperWitness(P, tangents, [0, 3], minor_inverse([[2, 0], [0, 6]]))
+    upper = K.UpperWitness(P, tangents, [0, 3], [])
     return inst, lower, upper
 
 
@@ -386,7 +387,7 @@ def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: K.LowerWi
     values: dict[str, Any] = {
         "width": inst.width, "acts": inst.acts, "outer": inst.outer, "theta": inst.theta,
         "p": lower.p, "samples": lower.samples, "theta_inv": lower.theta_inv,
-        "acts_inv": lower.acts_inv, "rows": lower.rows, "cols": lower.cols, "inv": lower.inv,
+        "acts_inv": lower.acts_inv, "rows": lower.rows, "cols": lower.cols,
     }  # fmt: skip
     context: dict[str, Any] = {k: L.lean(v) for k, v in values.items()}
     context["rank_lower"] = str(r)
@@ -396,7 +397,7 @@ def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: K.LowerWi
             "p": L.lean(upper.p),
             "tangents": L.lean(upper.tangents),
             "cols": L.lean(upper.cols),
-            "inv": L.lean(upper.inv),
+            "moduli": L.lean(upper.moduli),
             "bound": str(bound),
         }
     return JINJA.get_template(TEMPLATE.name).render(**meta, **context)
@@ -457,7 +458,7 @@ def test_the_rendered_file_differs_from_the_rank_template_only_where_it_should()
         **META, widths="[1, 1]", acts=L.lean(inst.acts), bias="false", theta=L.lean(inst.theta),
         p=L.lean(lower.p), samples=L.lean(lower.samples), theta_inv=L.lean(lower.theta_inv),
         acts_inv=L.lean(lower.acts_inv), rows=L.lean(lower.rows), cols=L.lean(lower.cols),
-        inv=L.lean(lower.inv), rank_lower="4", upper=None,
+        rank_lower="4", upper=None,
     )  # fmt: skip
     start = rank.index("def lower :")
     assert text[text.index("def lower :") :].replace("checkRankLowerResnet", "checkRankLower") == (
@@ -468,11 +469,14 @@ def test_the_rendered_file_differs_from_the_rank_template_only_where_it_should()
 @pytest.mark.parametrize(
     "what,anchor,old,new",
     [
-        ("an entry of the inverse", "def lower :", "inv :=\n      [[", "inv :=\n      [[1"),
-        ("a sample", "def lower :", "[[0], [1], [2], [-1]]", "[[0], [1], [2], [-2]]"),
+        ("a column", "def lower :", "[0, 1, 2, 3]", "[0, 1, 2, 2]"),
+        ("a row label", "def lower :", "[(0, 0), (1, 0)", "[(0, 0), (0, 0)"),
+        # No inverse is shipped: a changed sample or parameter that keeps the minor nonsingular
+        # is a true certificate of another instance, so the tampering must break the claim.
+        ("a duplicated sample", "def lower :", "[[0], [1], [2], [-1]]", "[[0], [1], [2], [2]]"),
         ("the outer flag", "def inst :", "false", "true"),
         ("the width", "def inst :", "width :=\n      1", "width :=\n      2"),
-        ("a parameter", "def inst :", "(2, 1)", "(3, 1)"),
+        ("a parameter's denominator", "def inst :", "(2, 1)", "(2, 0)"),
         ("the claimed rank", "theorem rank_lower_check :", "lower 4 =", "lower 5 ="),
         ("the prime", "def lower :", f"{P},", "2147483648,"),
     ],
@@ -495,8 +499,11 @@ def test_the_outer_certificate_with_an_upper_witness_reads_back_and_passes_the_p
     assert R.check_rank_upper_resnet(cert["inst"], cert["upper"], cert["bound"]) is True
     assert not R.check_rank_lower_resnet(cert["inst"], cert["lower"], 5)
     assert not R.check_rank_upper_resnet(cert["inst"], cert["upper"], 3)
-    bad = K.UpperWitness(P, [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -5]], upper.cols, upper.inv)
+    bad = K.UpperWitness(P, [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -5]], upper.cols, [])
     assert not R.check_rank_upper_resnet(inst, bad, 4)  # not a kernel vector
+    same = K.UpperWitness(P, upper.tangents, [0, 0], [])
+    assert not R.check_rank_upper_resnet(inst, same, 4)  # a singular minor
+    assert "    moduli :=\n      [] }\n" in text
     assert not _layout_problems(text)
 
 

@@ -1,7 +1,7 @@
 /-
-NNCert.Arith: the two arithmetics of the checkers (`ℤ/p` and exact rational pairs) and the
-reductions of rational data mod `p`.
-Python twin: certify/checker/kernel.py, section "arithmetic (NNCert/Arith)"; Coq twin:
+NNCert.Arith: the arithmetics of the checkers (`ℤ/p`, exact rational pairs, exact integers) and
+the reductions of rational data mod `p`.
+Python twin: certify/checker/base.py, section "arithmetic (NNCert/Arith)"; Coq twin:
 coq/NNCert/Arith.v. Same names (camelCase here), same order.
 Conventions: a rational is a pair `(num, den)` with `den > 0`, never normalised; values mod `p`
 lie in `[0, p)` with `1 < p < 2^31`; `%` is `Int.emod` (the remainder is in `[0, p)` for `p > 0`).
@@ -43,6 +43,15 @@ def arithQ : Arith (Int × Int) :=
     mul := qmul,
     zero := (0, 1),
     one := (1, 1) }
+
+/-- `arithZ` is exact integer arithmetic: `+`, `*`, zero `0`, one `1` (used to evaluate the
+rows of a network on absolute values, a bound on every row entry). Python twin: the constant
+`ARITH_Z`. -/
+def arithZ : Arith Int :=
+  { add := fun a b => a + b,
+    mul := fun a b => a * b,
+    zero := 0,
+    one := 1 }
 
 /-- `pOk p` holds when `1 < p < 2^31` (`P_BOUND = 2^31 = 2147483648` in the Python twin). -/
 def pOk (p : Int) : Bool :=

@@ -1,6 +1,6 @@
 /-
 NNCert.Lists: list helpers of the kernel checkers.
-Python twin: certify/checker/kernel.py, section "lists (NNCert/Lists)"; Coq twin: coq/NNCert/Lists.v.
+Python twin: certify/checker/base.py, section "lists (NNCert/Lists)"; Coq twin: coq/NNCert/Lists.v.
 Each definition mirrors the Python function of the same name (snake_case there, camelCase here),
 in the same order. Python loops and comprehensions become structural recursion on one list or
 `Nat` argument that shrinks in every recursive call (`termination_by structural`).
@@ -103,9 +103,15 @@ termination_by structural xs
 
 /-- `lattice dim deg` is the principal lattice `{x ∈ {0, ..., deg}^dim : x_1 + ... + x_dim ≤ deg}`,
 in the order of `grid`: unisolvent for polynomials of total degree `≤ deg` (one that vanishes at
-all these points is zero). -/
+all these points is zero). Built directly — first coordinate `v`, then the lattice of dimension
+`dim - 1` and degree `deg - v` — never by filtering the `(deg+1)^dim` grid. `List.range` and
+`List.flatMap` (`flatten (map b a)`) are core (src/Init/Data/List/Basic.lean, verified in the
+stored lean4 sources); the recursive call sits under the `fun` on the smaller `d`. -/
 def lattice (dim deg : Nat) : List (List Int) :=
-  (grid dim deg).filter (fun x => decide (sumZ x ≤ Int.ofNat deg))
+  match dim with
+  | 0 => [[]]
+  | d + 1 => (List.range (deg + 1)).flatMap (fun v => prependEach (Int.ofNat v) (lattice d (deg - v)))
+termination_by structural dim
 
 /-- `allZero xs` holds when every entry of `xs` is `0`. Lean-only helper of `isUnitRow` (the
 Python twin checks the entries after index `k` inside one `all(...)` over `enumerate(row)`). -/

@@ -1,8 +1,11 @@
 /-
-NNCert.Net: polynomial MLPs evaluated in forward mode (dual numbers `a + b ε`), generic in the
-arithmetic, and the shape checks of an instance.
-Python twin: certify/checker/kernel.py, sections "networks (NNCert/Net)" and
-"shapes (NNCert/Net)"; Coq twin: coq/NNCert/Net.v. Same names (camelCase here), same order.
+NNCert.Net: polynomial MLPs evaluated in forward mode (dual numbers `a + b ε`) and in reverse
+mode (one backward pass per Jacobian row), generic in the arithmetic, and the shape checks of an
+instance.
+Python twin: certify/checker/kernel.py, sections "networks (NNCert/Net)", "reverse mode
+(NNCert/Net)" and "shapes (NNCert/Net)"; Coq twin: coq/NNCert/Net.v. Same names (camelCase
+here), same order. `layerVals`, `addScaledRow`, `backRows` and `scaleEach` live here (not in
+NNCert.ReLU) because the MLP, ResNet and ReLU rows all use them.
 A network is `(widths, acts, bias, theta)`: `theta` is flat, layer by layer, neuron by neuron,
 the incoming weights then the bias; `acts` has one coefficient list (constant term first) per
 hidden layer; the last layer is linear.
@@ -87,6 +90,88 @@ def netEval {α : Type} (ar : Arith α) (widths : List Nat) (acts : List (List �
   match widths with
   | [] => ([], [])
   | w0 :: rest => netDual ar bias w0 rest acts th dth x dx
+
+/-! Reverse mode: a whole Jacobian row `∂ f_k / ∂ θ` in one backward pass, `O(#params)`. -/
+
+/-- `layerVals ar rowlen nrows th hb` is the list of the values `w_i · hb` of `nrows` neurons,
+neuron `i` with the weights `th[i*rowlen : (i+1)*rowlen]` (`hb = h ++ [1]` when the layer has
+biases). -/
+def layerVals {α : Type} (ar : Arith α) (rowlen nrows : Nat) (th hb : List α) : List α :=
+  match nrows with
+  | 0 => []
+  | k + 1 => (dot ar (takeN rowlen th) hb) :: layerVals ar rowlen k (dropN rowlen th) hb
+termination_by structural nrows
+
+/-- `addScaledRow ar z r acc` is `z * r + acc` entrywise, over the shorter of `r` and `acc`. -/
+def addScaledRow {α : Type} (ar : Arith α) (z : α) (r acc : List α) : List α :=
+  match r, acc with
+  | x :: r', y :: acc' => (ar.add (ar.mul z x) y) :: addScaledRow ar z r' acc'
+  | _, _ => []
+termination_by structural r
+
+/-- `backRows ar rowlen g th acc` is `acc + Σ_i g[i] * (row i of th)` for rows of `rowlen`
+parameters: `Wᵀ g` (with the bias column last when the layer has biases). -/
+def backRows {α : Type} (ar : Arith α) (rowlen : Nat) (g th acc : List α) : List α :=
+  match g with
+  | [] => acc
+  | gi :: g' => backRows ar rowlen g' (dropN rowlen th) (addScaledRow ar gi (takeN rowlen th) acc)
+termination_by structural g
+
+/-- `scaleEach ar g hb` is `g[i] * hb` for every neuron `i`, flat: the gradient of one layer's
+weights (and biases) when `g` is the gradient of its pre-activations and `hb` its input
+(`h ++ [1]` with biases). -/
+def scaleEach {α : Type} (ar : Arith α) (g hb : List α) : List α :=
+  match g with
+  | [] => []
+  | gi :: g' => hb.map (fun v => ar.mul gi v) ++ scaleEach ar g' hb
+termination_by structural g
+
+/-- `hadamard ar xs ys` is the entrywise product `[xs[i] * ys[i]]`, over the shorter length. -/
+def hadamard {α : Type} (ar : Arith α) (xs ys : List α) : List α :=
+  match xs, ys with
+  | x :: xs', y :: ys' => (ar.mul x y) :: hadamard ar xs' ys'
+  | _, _ => []
+termination_by structural xs
+
+/-- `actVd ar cs hs` is `(σ(h), σ'(h))` for every `h` of `hs` (`σ` with coefficients `cs`):
+Horner's scheme on the dual number `h + 1 ε`. -/
+def actVd {α : Type} (ar : Arith α) (cs hs : List α) : List α × List α :=
+  actDual ar cs hs (hs.map (fun _ => ar.one))
+
+/-- `netBack ar bias prev rest acts th h k` is `(∂ f_k / ∂ θ for the layers of widths rest,
+∂ f_k / ∂ h)` by reverse mode from the input `h` of width `prev`: one forward value per layer
+(`layerVals`, then `σ` and `σ'` by `actVd`), the gradient of the output `k` pulled back through
+`σ'` (`hadamard`) and `Wᵀ` (`backRows`); the gradient of a layer's weights is `g ⊗ hb`
+(`scaleEach`). A whole Jacobian row costs one pass, `O(#params)`. -/
+def netBack {α : Type} (ar : Arith α) (bias : Bool) (prev : Nat) (rest : List Nat)
+    (acts : List (List α)) (th h : List α) (k : Nat) : List α × List α :=
+  match rest with
+  | [] => ([], [])
+  | d :: rest' =>
+    let rowlen := prev + cond bias 1 0
+    let hb := withBias ar bias h ar.one
+    match rest' with
+    | [] =>
+      let g := unitVec ar d k
+      (scaleEach ar g hb, takeN prev (backRows ar rowlen g th (zeros ar rowlen)))
+    | _ :: _ =>
+      match actVd ar (nthRow acts 0) (layerVals ar rowlen d th hb) with
+      | (v, dv) =>
+        match netBack ar bias d rest' (dropN 1 acts) (dropN (d * rowlen) th) v k with
+        | (grest, gh) =>
+          let g := hadamard ar dv gh
+          (scaleEach ar g hb ++ grest, takeN prev (backRows ar rowlen g th (zeros ar rowlen)))
+termination_by structural rest
+
+/-- `netRow ar widths acts bias th x k` is the Jacobian row `∂ f_θ(x)[k] / ∂ θ` (one entry per
+parameter) of the network `(widths, acts, bias)` at `θ = th`, by one reverse pass. -/
+def netRow {α : Type} (ar : Arith α) (widths : List Nat) (acts : List (List α)) (bias : Bool)
+    (th x : List α) (k : Nat) : List α :=
+  match widths with
+  | [] => []
+  | w0 :: rest => (netBack ar bias w0 rest acts th x k).1
+
+/-! Shapes. -/
 
 /-- `nParamsFrom prev rest b` is `Σ_l rest[l] * (rest[l-1] + b)` with `rest[-1] = prev`: the
 parameter count of the layers of widths `rest` after a layer of width `prev` (`b = 1` with

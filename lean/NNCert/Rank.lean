@@ -2,38 +2,23 @@
 NNCert.Rank: rank certificates for polynomial MLPs.
 Python twin: certify/checker/kernel.py, section "rank (NNCert/Rank)"; Coq twin:
 coq/NNCert/Rank.v. Same names (camelCase here), same order.
-Lower bound: the kernel recomputes the minor `J[rows, cols] mod p` of the Jacobian of
-`θ ↦ (f_θ(x_s))_s` by forward mode and checks `J[rows, cols] * inv ≡ I (mod p)`.
-Upper bound at `θ`: integer vectors whose directional derivative of `f` vanishes exactly on the
-unisolvent lattice `{x ∈ ℕ^d0 : |x| ≤ D}`, independent by a minor that is invertible mod `p`.
+`checkInverse` and its helpers (`M * V ≡ I (mod p)`) stay for the composition-independence
+witnesses (NNCert.Compind); the rank checks of every family decide nonsingularity by
+elimination in NNCert.RankCore.
+Lower bound: the kernel recomputes the Jacobian rows `∂ f_θ(x_s)[k] / ∂ θ mod p` of the labels
+`(s, k)` by reverse mode (`netRow`, one pass per row) and `checkRankCore` eliminates the minor
+on the given columns: no inverse is shipped.
+Upper bound at `θ`: integer tangents orthogonal to every exact Jacobian row on the unisolvent
+lattice `{x ∈ ℕ^d0 : |x| ≤ D}` (`mlpTangentsKill`: exact rational rows, or residues modulo
+pairwise coprime moduli whose product exceeds a bound on `|row · t|`), independent by a minor
+that is nonsingular mod `p` (`independentMod`).
 -/
 import NNCert.Lists
 import NNCert.Arith
 import NNCert.Net
+import NNCert.RankCore
 
 namespace NNCert
-
-/-- `jacEntryMod p widths actsM bias thM samples row c` is `∂ f_θ(x_s)[k] / ∂ θ_c mod p` for
-`row = (s, k)`, with the activations `actsM` and the parameters `thM` already reduced mod `p`:
-one forward-mode pass with the tangent `e_c` on the parameters and `0` on the input. -/
-def jacEntryMod (p : Int) (widths : List Nat) (actsM : List (List Int)) (bias : Bool)
-    (thM : List Int) (samples : List (List Int)) (row : Nat × Nat) (c : Nat) : Int :=
-  let ar := arithMod p
-  let x := intsMod p (nthRow samples row.1)
-  nth (netEval ar widths actsM bias thM (unitVec ar thM.length c) x (zeros ar x.length)).2 row.2
-
-/-- `jacMinor p widths actsM bias thM samples rows cols` is the minor `J[rows, cols] mod p` of
-the Jacobian `J` of `θ ↦ (f_θ(x_s))_s`: one row per `(s, k)` in `rows`, one column per `c` in
-`cols`. -/
-def jacMinor (p : Int) (widths : List Nat) (actsM : List (List Int)) (bias : Bool)
-    (thM : List Int) (samples : List (List Int)) (rows : List (Nat × Nat)) (cols : List Nat) :
-    List (List Int) :=
-  match rows with
-  | [] => []
-  | r :: rows' =>
-    (cols.map (fun c => jacEntryMod p widths actsM bias thM samples r c)) ::
-      jacMinor p widths actsM bias thM samples rows' cols
-termination_by structural rows
 
 /-- `addScaledMod p z r acc` is `z * r + acc mod p` entrywise, over the shorter of `r` and
 `acc`: `[(z * r[i] + acc[i]) % p]`. -/
@@ -76,13 +61,14 @@ def checkInverse (p : Int) (r : Nat) (M V : List (List Int)) : Bool :=
   rowsLen r V &&
   identityRows p r (reduceRows p M) (reduceRows p V) 0
 
-/-- `rowsInRange m dout rows` holds when every row label `(s, k)` of `rows` names a sample
-`s < m` and an output coordinate `k < dout`. -/
-def rowsInRange (m dout : Nat) (rows : List (Nat × Nat)) : Bool :=
-  match rows with
-  | [] => true
-  | (s, k) :: rows' => Nat.blt s m && Nat.blt k dout && rowsInRange m dout rows'
-termination_by structural rows
+/-- `mlpRowsMod p widths actsM bias thM samples labels` is the list of the Jacobian rows
+`∂ f_θ(x_s)[k] / ∂ θ mod p` for the labels `(s, k)`, each by one reverse pass (`netRow` over
+`arithMod p`) from the instance reduced mod `p` (activations `actsM`, parameters `thM`). -/
+def mlpRowsMod (p : Int) (widths : List Nat) (actsM : List (List Int)) (bias : Bool)
+    (thM : List Int) (samples : List (List Int)) (labels : List (Nat × Nat)) :
+    List (List Int) :=
+  let ar := arithMod p
+  labels.map (fun l => netRow ar widths actsM bias thM (intsMod p (nthRow samples l.1)) l.2)
 
 /-- What a rank claim is about (kernel data): the network `(widths, acts, bias)`, activation
 coefficients as rational pairs (constant term first), and the parameter point `theta`. -/
@@ -93,8 +79,9 @@ structure RankInstance where
   theta : List (Int × Int)
 
 /-- The witness of a rank lower bound: a prime `p`, integer samples, the inverses mod `p` of the
-denominators of `theta` and of the activations, the rows `(s, k)` and columns of a minor of the
-Jacobian, and the inverse of that minor mod `p`. -/
+denominators of `theta` and of the activations, and the rows `(sample, output)` and columns of a
+minor of the Jacobian that the kernel recomputes and eliminates itself (no inverse is
+shipped). -/
 structure LowerWitness where
   p : Int
   samples : List (List Int)
@@ -102,79 +89,139 @@ structure LowerWitness where
   actsInv : List (List Int)
   rows : List (Nat × Nat)
   cols : List Nat
-  inv : List (List Int)
 
 /-- The witness of a rank upper bound at `theta`: a prime `p`, integer tangent vectors (kernel
-vectors of the differential), and the columns and inverse mod `p` of a minor showing that they
-are independent. -/
+vectors of the differential), the columns of a minor showing them independent mod `p`, and the
+moduli of the exactness check (empty: exact rational arithmetic). -/
 structure UpperWitness where
   p : Int
   tangents : List (List Int)
   cols : List Nat
-  inv : List (List Int)
+  moduli : List Int
 
 /-- `checkRankLower inst w r` holds when the rank over `ℚ` of the Jacobian of
 `θ ↦ (f_θ(x_s))_s` at `θ = inst.theta` (samples `x_s = w.samples`) is at least `r`: the instance
-is well formed, the denominators are invertible mod `w.p`, and the `r × r` minor
-`J[w.rows, w.cols] mod w.p`, recomputed here, has the inverse `w.inv` mod `w.p`. -/
+is well formed, the denominators are invertible mod `w.p`, and the rows of the labels `w.rows`,
+recomputed here mod `w.p` by reverse mode, have an `r × r` minor on the columns `w.cols` that
+is nonsingular mod `w.p` (`checkRankCore`). -/
 def checkRankLower (inst : RankInstance) (w : LowerWitness) (r : Nat) : Bool :=
   shapeOk inst.widths inst.acts inst.bias inst.theta w.samples &&
   pOk w.p &&
   ratsInvOk w.p inst.theta w.thetaInv &&
   actsInvOk w.p inst.acts w.actsInv &&
-  Nat.beq w.rows.length r &&
-  Nat.beq w.cols.length r &&
-  rowsInRange w.samples.length (lastWidth inst.widths) w.rows &&
-  allLt inst.theta.length w.cols &&
-  checkInverse w.p r
-    (jacMinor w.p inst.widths (actsMod w.p inst.acts w.actsInv) inst.bias
-      (ratsMod w.p inst.theta w.thetaInv) w.samples w.rows w.cols)
-    w.inv
+  checkRankCore w.p inst.theta.length w.samples.length (lastWidth inst.widths) w.rows
+    (mlpRowsMod w.p inst.widths (actsMod w.p inst.acts w.actsInv) inst.bias
+      (ratsMod w.p inst.theta w.thetaInv) w.samples w.rows)
+    w.cols r
 
-/-- `tangentVanishes inst pts t` holds when `d/ds f_{θ + s t}(x) = 0` at `s = 0`, exactly (over
-`ℚ`), at every point `x` of `pts`. -/
-def tangentVanishes (inst : RankInstance) (pts : List (List Int)) (t : List Int) : Bool :=
-  match pts with
+/-- `ratsInt rs` holds when every rational pair of `rs` has denominator `1`. -/
+def ratsInt (rs : List (Int × Int)) : Bool :=
+  match rs with
   | [] => true
-  | x :: pts' =>
-    allZeroQ (netEval arithQ inst.widths inst.acts inst.bias inst.theta (intsQ t) (intsQ x)
-      (zeros arithQ (firstWidth inst.widths))).2 &&
-    tangentVanishes inst pts' t
-termination_by structural pts
+  | r :: rs' => decide (r.2 = 1) && ratsInt rs'
+termination_by structural rs
 
-/-- `tangentsVanish inst pts ts` holds when `tangentVanishes inst pts t` holds for every tangent
-`t` of `ts`. -/
-def tangentsVanish (inst : RankInstance) (pts : List (List Int)) (ts : List (List Int)) : Bool :=
-  match ts with
+/-- `actsInt acts` holds when `ratsInt` holds for every activation's coefficient list. -/
+def actsInt (acts : List (List (Int × Int))) : Bool :=
+  match acts with
   | [] => true
-  | t :: ts' => tangentVanishes inst pts t && tangentsVanish inst pts ts'
-termination_by structural ts
+  | a :: acts' => ratsInt a && actsInt acts'
+termination_by structural acts
 
-/-- `colMinor M cols` is the submatrix of `M` on the columns `cols` (all rows), entries past the
-end of a row read as `0`. -/
-def colMinor (M : List (List Int)) (cols : List Nat) : List (List Int) :=
-  match M with
+/-- `nums rs` is the list of the numerators of the rational pairs `rs`. -/
+def nums (rs : List (Int × Int)) : List Int :=
+  match rs with
   | [] => []
-  | row :: M' => (cols.map (fun c => nth row c)) :: colMinor M' cols
-termination_by structural M
+  | r :: rs' => (r.1) :: nums rs'
+termination_by structural rs
+
+/-- `absNums rs` is the list of the absolute values `|num|` of the numerators of `rs`. -/
+def absNums (rs : List (Int × Int)) : List Int :=
+  match rs with
+  | [] => []
+  | r :: rs' => (absZ r.1) :: absNums rs'
+termination_by structural rs
+
+/-- `constList n v` is the list `[v, ..., v]` of length `n`. -/
+def constList (n : Nat) (v : Int) : List Int :=
+  match n with
+  | 0 => []
+  | n' + 1 => v :: constList n' v
+termination_by structural n
+
+/-- `rowsFrom ar inst th acts x k count` is the list of the Jacobian rows `∂ f(x)[j] / ∂ θ` for
+`j = k, k + 1, ..., k + count - 1` (network of `inst`, parameters `th`, activations `acts`, all
+in the arithmetic `ar`), each by one reverse pass. -/
+def rowsFrom {α : Type} (ar : Arith α) (inst : RankInstance) (th : List α)
+    (acts : List (List α)) (x : List α) (k count : Nat) : List (List α) :=
+  match count with
+  | 0 => []
+  | c + 1 => (netRow ar inst.widths acts inst.bias th x k) :: rowsFrom ar inst th acts x (k + 1) c
+termination_by structural count
+
+/-- `outRows ar inst th acts x` is the list of all `d_out` Jacobian rows at `x`. -/
+def outRows {α : Type} (ar : Arith α) (inst : RankInstance) (th : List α)
+    (acts : List (List α)) (x : List α) : List (List α) :=
+  rowsFrom ar inst th acts x 0 (lastWidth inst.widths)
+
+/-- `mlpKillsMod inst pts ts q` holds when every tangent of `ts` is orthogonal mod `q` to the
+integer Jacobian rows (numerators of `inst`, reduced mod `q`) at every point of `pts`. -/
+def mlpKillsMod (inst : RankInstance) (pts ts : List (List Int)) (q : Int) : Bool :=
+  let ar := arithMod q
+  let th := intsMod q (nums inst.theta)
+  let acts := inst.acts.map (fun a => intsMod q (nums a))
+  let tq := reduceMod q ts
+  pts.all (fun x => killsMod q (outRows ar inst th acts (intsMod q x)) tq)
+
+/-- `mlpKillsQ inst pts ts` holds when every tangent of `ts` is orthogonal, exactly over `ℚ`,
+to the Jacobian rows at every point of `pts`. -/
+def mlpKillsQ (inst : RankInstance) (pts ts : List (List Int)) : Bool :=
+  pts.all (fun x =>
+    (outRows arithQ inst inst.theta inst.acts (intsQ x)).all (fun row =>
+      ts.all (fun t => decide ((dot arithQ row (intsQ t)).1 = 0))))
+
+/-- `mlpBound inst xmax ts` is a bound on `|row · t|` over every point with entries in
+`[0, xmax]`, every output row and every tangent of `ts`: the rows evaluated exactly
+(`arithZ`) on `|θ|`, the `|coefficients|` and `x = (xmax, ..., xmax)` bound every row entry
+(they are sums of products of those, each monotone in them), then `killBound`. -/
+def mlpBound (inst : RankInstance) (xmax : Nat) (ts : List (List Int)) : Int :=
+  killBound
+    (outRows arithZ inst (absNums inst.theta) (inst.acts.map (fun a => absNums a))
+      (constList (firstWidth inst.widths) (Int.ofNat xmax)))
+    ts
+
+/-- `mlpTangentsKill inst ts qs` holds when every tangent `t` of `ts` satisfies
+`d/ds f_{θ + s t}(x) = 0` exactly at every `x` of the lattice `{x ∈ ℕ^d0 : |x| ≤ D}`
+(unisolvent for the degree `D` of `f` in `x`), so `t` is in the kernel of the differential at
+`θ`. With no moduli: exact rational rows (`mlpKillsQ`); otherwise the instance is integral,
+every `row · t` is `0` mod every modulus, and `|row · t|` is below their product (`moduliOk`,
+`mlpBound`), hence `0`. -/
+def mlpTangentsKill (inst : RankInstance) (ts : List (List Int)) (qs : List Int) : Bool :=
+  let D := degreeBound inst.acts
+  let pts := lattice (firstWidth inst.widths) D
+  match qs with
+  | [] => mlpKillsQ inst pts ts
+  | _ :: _ =>
+    ratsInt inst.theta &&
+    actsInt inst.acts &&
+    moduliOk qs &&
+    decide (mlpBound inst D ts < prodZ qs) &&
+    qs.all (fun q => mlpKillsMod inst pts ts q)
 
 /-- `checkRankUpper inst w u` holds when the `s` tangents `w.tangents` are independent kernel
 vectors of the differential of `θ ↦ f_θ` at `θ = inst.theta`, so that its rank there is at most
-`u = #params - s`: each tangent's directional derivative of `f` vanishes exactly on the
-lattice `{x ∈ ℕ^d0 : |x| ≤ D}` (unisolvent for the output's total degree `≤ D`), and an `s × s`
-minor of the tangents is invertible mod `w.p`. -/
+`u = #params - s`: every tangent annihilates the exact Jacobian rows on the unisolvent lattice
+(`mlpTangentsKill`, with the moduli `w.moduli`), and an `s × s` minor of the tangents is
+nonsingular mod `w.p` (`independentMod`). -/
 def checkRankUpper (inst : RankInstance) (w : UpperWitness) (u : Nat) : Bool :=
   let n := inst.theta.length
   let s := w.tangents.length
   shapeOk inst.widths inst.acts inst.bias inst.theta [] &&
   ratsPos inst.theta &&
   actsPos inst.acts &&
-  pOk w.p &&
   Nat.beq (u + s) n &&
   rowsLen n w.tangents &&
-  tangentsVanish inst (lattice (firstWidth inst.widths) (degreeBound inst.acts)) w.tangents &&
-  Nat.beq w.cols.length s &&
-  allLt n w.cols &&
-  checkInverse w.p s (colMinor w.tangents w.cols) w.inv
+  mlpTangentsKill inst w.tangents w.moduli &&
+  independentMod w.p n w.tangents w.cols
 
 end NNCert

@@ -3,13 +3,16 @@ NNCert.ReLU: ReLU networks `F = A_L ∘ ReLU ∘ … ∘ ReLU ∘ A_1` (math.md 
 `ℚ`, reverse mode with the activation pattern fixed, and the rank, equivalence and symmetry
 checks.
 Python twin: certify/checker/kernel_relu.py (NNCert/ReLU); Coq twin: coq/NNCert/ReLU.v.
-Same names (camelCase here), same order.
+Same names (camelCase here), same order; the reverse-mode helpers `layerVals`, `addScaledRow`,
+`backRows` and `scaleEach` are shared with the MLP rows and live in NNCert.Net, the rank
+decisions in NNCert.RankCore.
 Parameter layout as an MLP with biases: layer by layer, neuron by neuron, the incoming weights
 then the bias. Rationals are unnormalised pairs `(num, den)` with `den > 0`.
 -/
 import NNCert.Lists
 import NNCert.Arith
 import NNCert.Net
+import NNCert.RankCore
 import NNCert.Rank
 import NNCert.Compind
 import NNCert.ResNet
@@ -22,8 +25,9 @@ structure ReluInstance where
   theta : List (Int × Int)
 
 /-- The witness of a rank lower bound: a prime `p`, a batch of rational inputs, the inverses
-mod `p` of the denominators of `theta` and of the batch, the rows `(point, output)` and columns
-of a minor of the batch Jacobian, and the inverse of that minor mod `p`. -/
+mod `p` of the denominators of `theta` and of the batch, and the rows `(point, output)` and
+columns of a minor of the batch Jacobian (the kernel recomputes the minor and decides its
+nonsingularity itself: no inverse is shipped). -/
 structure ReluLowerWitness where
   p : Int
   batch : List (List (Int × Int))
@@ -31,7 +35,6 @@ structure ReluLowerWitness where
   batchInv : List (List Int)
   rows : List (Nat × Nat)
   cols : List Nat
-  inv : List (List Int)
 
 /-! Exact evaluation over `ℚ`. -/
 
@@ -45,14 +48,6 @@ def reluVecQ (hs : List (Int × Int)) : List (Int × Int) :=
   | [] => []
   | h :: hs' => (reluQ h) :: reluVecQ hs'
 termination_by structural hs
-
-/-- `layerVals ar rowlen nrows th hb` is the list of the values `W h + b` of `nrows` neurons,
-each consuming `rowlen` parameters of `th` (`hb = h ++ [1]`). -/
-def layerVals {α : Type} (ar : Arith α) (rowlen nrows : Nat) (th hb : List α) : List α :=
-  match nrows with
-  | 0 => []
-  | k + 1 => (dot ar (takeN rowlen th) hb) :: layerVals ar rowlen k (dropN rowlen th) hb
-termination_by structural nrows
 
 /-- `reluForward prev rest th h` is `(F(x), the pre-activations of every hidden layer)`
 exactly over `ℚ`, through the layers of widths `rest` after a layer of width `prev`, from the
@@ -132,29 +127,6 @@ def maskVals {α : Type} (ar : Arith α) (pat : List Bool) (xs : List α) : List
   | _, _ => []
 termination_by structural pat
 
-/-- `addScaledRow ar z r acc` is `z * r + acc` entrywise, over the shorter of `r` and `acc`. -/
-def addScaledRow {α : Type} (ar : Arith α) (z : α) (r acc : List α) : List α :=
-  match r, acc with
-  | x :: r', y :: acc' => (ar.add (ar.mul z x) y) :: addScaledRow ar z r' acc'
-  | _, _ => []
-termination_by structural r
-
-/-- `backRows ar rowlen g th acc` is `acc + Σ_i g[i] * (row i of th)` for rows of `rowlen`
-parameters: `Wᵀ g` with the bias column last. -/
-def backRows {α : Type} (ar : Arith α) (rowlen : Nat) (g th acc : List α) : List α :=
-  match g with
-  | [] => acc
-  | gi :: g' => backRows ar rowlen g' (dropN rowlen th) (addScaledRow ar gi (takeN rowlen th) acc)
-termination_by structural g
-
-/-- `scaleEach ar g hb` is `g[i] * hb` for every neuron `i`, flat: the gradient of one layer's
-weights and biases when `g` is the gradient of its pre-activations and `hb = h ++ [1]`. -/
-def scaleEach {α : Type} (ar : Arith α) (g hb : List α) : List α :=
-  match g with
-  | [] => []
-  | gi :: g' => hb.map (fun v => ar.mul gi v) ++ scaleEach ar g' hb
-termination_by structural g
-
 /-- `backLayer ar prev hb g th` is `(gradient of a layer's parameters, gradient of its input h)`
 from the gradient `g` of its pre-activations `W h + b`. -/
 def backLayer {α : Type} (ar : Arith α) (prev : Nat) (hb g th : List α) : List α × List α :=
@@ -178,40 +150,35 @@ def reluBack {α : Type} (ar : Arith α) (prev : Nat) (rest : List Nat) (pats : 
           | (gthis, gin) => (gthis ++ grest, gin))
 termination_by structural rest
 
-/-- `reluJacMinor p widths patsAll thM batchM rows cols` is the minor `J[rows, cols] mod p` of
-the batch Jacobian `J` of `θ ↦ (F_θ(z_s))_s`: for the row `(s, k)`, the gradient of `F_k` at
-`z_s` mod `p` by one reverse-mode pass with the pattern of `z_s` fixed, read at the columns
-(`thM`, `batchM` already reduced mod `p`). -/
-def reluJacMinor (p : Int) (widths : List Nat) (patsAll : List (List (List Bool)))
-    (thM : List Int) (batchM : List (List Int)) (rows : List (Nat × Nat)) (cols : List Nat) :
-    List (List Int) :=
+/-- `reluRowsMod p widths patsAll thM batchM rows` is the list of the rows of the batch
+Jacobian of `θ ↦ (F_θ(z_s))_s` mod `p` for the labels `(s, k)` of `rows`: the gradient of `F_k`
+at `z_s` by one reverse-mode pass with the pattern of `z_s` fixed (`thM`, `batchM` already
+reduced mod `p`). -/
+def reluRowsMod (p : Int) (widths : List Nat) (patsAll : List (List (List Bool)))
+    (thM : List Int) (batchM : List (List Int)) (rows : List (Nat × Nat)) : List (List Int) :=
   match rows with
   | [] => []
   | r :: rows' =>
-    let g := (reluBack (arithMod p) (firstWidth widths) (dropN 1 widths) (nthRow patsAll r.1) thM
-      (nthRow batchM r.1) r.2).1
-    (cols.map (fun c => nth g c)) :: reluJacMinor p widths patsAll thM batchM rows' cols
+    ((reluBack (arithMod p) (firstWidth widths) (dropN 1 widths) (nthRow patsAll r.1) thM
+      (nthRow batchM r.1) r.2).1) :: reluRowsMod p widths patsAll thM batchM rows'
 termination_by structural rows
 
 /-- `checkReluRankLower inst w r` holds when the rank over `ℚ` of the Jacobian of
 `θ ↦ (F_θ(z))_{z ∈ batch}` at `θ = inst.theta` is at least `r`: the instance is well formed,
 the denominators are invertible mod `w.p`, no batch point lies on a bent hyperplane (so the
-pattern is constant near `θ` and `F` is a polynomial in `θ` there), and the `r × r` minor
-`J[w.rows, w.cols] mod w.p`, recomputed here with the pattern fixed, has the inverse `w.inv`. -/
+pattern is constant near `θ` and `F` is a polynomial in `θ` there), and the rows of the labels
+`w.rows`, recomputed here mod `w.p` with the pattern fixed, have an `r × r` minor on the
+columns `w.cols` that is nonsingular mod `w.p` (`checkRankCore`). -/
 def checkReluRankLower (inst : ReluInstance) (w : ReluLowerWitness) (r : Nat) : Bool :=
   reluShapeOk inst.widths inst.theta w.batch &&
   pOk w.p &&
   ratsInvOk w.p inst.theta w.thetaInv &&
   actsInvOk w.p w.batch w.batchInv &&
   batchNonzero inst.widths inst.theta w.batch &&
-  Nat.beq w.rows.length r &&
-  Nat.beq w.cols.length r &&
-  rowsInRange w.batch.length (lastWidth inst.widths) w.rows &&
-  allLt inst.theta.length w.cols &&
-  checkInverse w.p r
-    (reluJacMinor w.p inst.widths (batchPatterns inst.widths inst.theta w.batch)
-      (ratsMod w.p inst.theta w.thetaInv) (actsMod w.p w.batch w.batchInv) w.rows w.cols)
-    w.inv
+  checkRankCore w.p inst.theta.length w.batch.length (lastWidth inst.widths) w.rows
+    (reluRowsMod w.p inst.widths (batchPatterns inst.widths inst.theta w.batch)
+      (ratsMod w.p inst.theta w.thetaInv) (actsMod w.p w.batch w.batchInv) w.rows)
+    w.cols r
 
 /-- `gradKills g ts` holds when every tangent `t` of `ts` is orthogonal to the exact gradient
 `g`: `g · t = 0` over `ℚ`. -/
@@ -248,20 +215,19 @@ termination_by structural batch
 
 /-- `checkReluRankUpper inst batch w u` holds when the `s` tangents `w.tangents` are independent
 vectors in the kernel of the batch Jacobian at `θ` (exactly; no batch point on a bent
-hyperplane), so that its rank is at most `u = D - s`. -/
+hyperplane), so that its rank is at most `u = D - s`. The rows are exact rational gradients, so
+the witness carries no moduli (`w.moduli` must be empty); independence by `independentMod`. -/
 def checkReluRankUpper (inst : ReluInstance) (batch : List (List (Int × Int)))
     (w : UpperWitness) (u : Nat) : Bool :=
   let n := inst.theta.length
   let s := w.tangents.length
   reluShapeOk inst.widths inst.theta batch &&
   batchNonzero inst.widths inst.theta batch &&
-  pOk w.p &&
   Nat.beq (u + s) n &&
   rowsLen n w.tangents &&
+  w.moduli.isEmpty &&
   tangentsVanishRelu inst batch w.tangents &&
-  Nat.beq w.cols.length s &&
-  allLt n w.cols &&
-  checkInverse w.p s (colMinor w.tangents w.cols) w.inv
+  independentMod w.p n w.tangents w.cols
 
 /-! Equivalence on the line (input width 1). -/
 

@@ -1,8 +1,9 @@
 /-
 NNCert.ResNet: constant-width ResNets `x ↦ x + σ_l(W_l x + b_l)` (or `x + V_l σ_l(W_l x + b_l)`
-when `outer`), evaluated in forward mode, the rank checks on them, their orbits under roots of
-unity (over `ℚ` and over `ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets
-(math.md §2), and the diagnostics of critical points.
+when `outer`), evaluated in forward mode, their Jacobian rows by reverse mode and the rank
+checks on them (through NNCert.RankCore), their orbits under roots of unity (over `ℚ` and over
+`ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets (math.md §2), and the diagnostics
+of critical points.
 Python twin: certify/checker/kernel_resnet.py (NNCert/ResNet); Coq twin: coq/NNCert/ResNet.v.
 Same names (camelCase here), same order; the Lean-only helpers `flipParamsFrom`,
 `layerSymmetricAt`, `rootParamsFrom`, `paramTermsFrom`, `coeffsXFrom`, `zeroRowsIn`,
@@ -15,6 +16,7 @@ polynomials in several variables are term lists as in NNCert.Compind.
 import NNCert.Lists
 import NNCert.Arith
 import NNCert.Net
+import NNCert.RankCore
 import NNCert.Rank
 import NNCert.Compind
 
@@ -80,84 +82,125 @@ def resnetShapeOk (inst : ResNetInstance) (samples : List (List Int)) : Bool :=
   Nat.beq inst.theta.length (resnetParams inst.width inst.acts inst.outer) &&
   rowsLen inst.width samples
 
-/-- `jacEntryResnet p n outer actsM thM samples row c` is `∂ F_θ(x_s)[k] / ∂ θ_c mod p` for
-`row = (s, k)`, with the activations `actsM` and the parameters `thM` already reduced mod `p`:
-one forward-mode pass with the tangent `e_c` on the parameters and `0` on the input. -/
-def jacEntryResnet (p : Int) (n : Nat) (outer : Bool) (actsM : List (List Int)) (thM : List Int)
-    (samples : List (List Int)) (row : Nat × Nat) (c : Nat) : Int :=
-  let ar := arithMod p
-  let x := intsMod p (nthRow samples row.1)
-  nth (resnetDual ar n outer actsM thM (unitVec ar thM.length c) x (zeros ar x.length)).2 row.2
+/-- `resnetBack ar n outer acts th h k` is `(∂ F_k / ∂ θ for the layers acts, ∂ F_k / ∂ h)` by
+reverse mode for the layers `h ↦ h + σ(W h + b)` (times `V` when `outer`) applied to `h`: the
+forward values of one layer (`layerVals`, `actVd`), the gradient `gh` of the layers after it,
+then `gv = Vᵀ gh` (or `gh`), `gpre = σ' ⊙ gv`, the weights' gradient `gpre ⊗ (h ++ [1])`
+(then `gh ⊗ σ` for `V`), and the input's gradient `gh + Wᵀ gpre`. One pass per row. -/
+def resnetBack {α : Type} (ar : Arith α) (n : Nat) (outer : Bool) (acts : List (List α))
+    (th h : List α) (k : Nat) : List α × List α :=
+  match acts with
+  | [] => ([], unitVec ar n k)
+  | cs :: acts' =>
+    let hb := h ++ [ar.one]
+    match actVd ar cs (layerVals ar (n + 1) n th hb) with
+    | (v, dv) =>
+      let thv := dropN (n * (n + 1)) th
+      let out := cond outer (layerVals ar n n thv v) v
+      match resnetBack ar n outer acts' (dropN (layerSize n outer) th) (vecAdd ar h out) k with
+      | (grest, gh) =>
+        let gv := cond outer (takeN n (backRows ar n gh thv (zeros ar n))) gh
+        let gpre := hadamard ar dv gv
+        let gw := scaleEach ar gpre hb
+        let gthis := cond outer (gw ++ scaleEach ar gh v) gw
+        (gthis ++ grest, vecAdd ar gh (takeN n (backRows ar (n + 1) gpre th (zeros ar (n + 1)))))
+termination_by structural acts
 
-/-- `jacMinorResnet p n outer actsM thM samples rows cols` is the minor `J[rows, cols] mod p`
-of the Jacobian `J` of `θ ↦ (F_θ(x_s))_s`: one row per `(s, k)` in `rows`, one column per `c`
-in `cols`. -/
-def jacMinorResnet (p : Int) (n : Nat) (outer : Bool) (actsM : List (List Int)) (thM : List Int)
-    (samples : List (List Int)) (rows : List (Nat × Nat)) (cols : List Nat) :
-    List (List Int) :=
-  match rows with
-  | [] => []
-  | r :: rows' =>
-    (cols.map (fun c => jacEntryResnet p n outer actsM thM samples r c)) ::
-      jacMinorResnet p n outer actsM thM samples rows' cols
-termination_by structural rows
+/-- `resnetRow ar n outer acts th x k` is the Jacobian row `∂ F_θ(x)[k] / ∂ θ`, by one reverse
+pass. -/
+def resnetRow {α : Type} (ar : Arith α) (n : Nat) (outer : Bool) (acts : List (List α))
+    (th x : List α) (k : Nat) : List α :=
+  (resnetBack ar n outer acts th x k).1
+
+/-- `resnetRowsMod p n outer actsM thM samples labels` is the list of the Jacobian rows
+`∂ F_θ(x_s)[k] / ∂ θ mod p` for the labels `(s, k)`, from the instance reduced mod `p`
+(activations `actsM`, parameters `thM`). -/
+def resnetRowsMod (p : Int) (n : Nat) (outer : Bool) (actsM : List (List Int)) (thM : List Int)
+    (samples : List (List Int)) (labels : List (Nat × Nat)) : List (List Int) :=
+  let ar := arithMod p
+  labels.map (fun l => resnetRow ar n outer actsM thM (intsMod p (nthRow samples l.1)) l.2)
 
 /-- `checkRankLowerResnet inst w r` holds when the rank over `ℚ` of the Jacobian of
 `θ ↦ (F_θ(x_s))_s` at `θ = inst.theta` (samples `x_s = w.samples`) is at least `r`: the instance
-is well formed, the denominators are invertible mod `w.p`, and the `r × r` minor
-`J[w.rows, w.cols] mod w.p`, recomputed here, has the inverse `w.inv` mod `w.p`. -/
+is well formed, the denominators are invertible mod `w.p`, and the rows of the labels `w.rows`,
+recomputed here mod `w.p` by reverse mode, have an `r × r` minor on the columns `w.cols` that
+is nonsingular mod `w.p` (`checkRankCore`). -/
 def checkRankLowerResnet (inst : ResNetInstance) (w : LowerWitness) (r : Nat) : Bool :=
   resnetShapeOk inst w.samples &&
   pOk w.p &&
   ratsInvOk w.p inst.theta w.thetaInv &&
   actsInvOk w.p inst.acts w.actsInv &&
-  Nat.beq w.rows.length r &&
-  Nat.beq w.cols.length r &&
-  rowsInRange w.samples.length inst.width w.rows &&
-  allLt inst.theta.length w.cols &&
-  checkInverse w.p r
-    (jacMinorResnet w.p inst.width inst.outer (actsMod w.p inst.acts w.actsInv)
-      (ratsMod w.p inst.theta w.thetaInv) w.samples w.rows w.cols)
-    w.inv
+  checkRankCore w.p inst.theta.length w.samples.length inst.width w.rows
+    (resnetRowsMod w.p inst.width inst.outer (actsMod w.p inst.acts w.actsInv)
+      (ratsMod w.p inst.theta w.thetaInv) w.samples w.rows)
+    w.cols r
 
-/-- `tangentVanishesResnet inst pts t` holds when `d/ds F_{θ + s t}(x) = 0` at `s = 0`, exactly
-(over `ℚ`), at every point `x` of `pts`. -/
-def tangentVanishesResnet (inst : ResNetInstance) (pts : List (List Int)) (t : List Int) : Bool :=
-  match pts with
-  | [] => true
-  | x :: pts' =>
-    allZeroQ (resnetDual arithQ inst.width inst.outer inst.acts inst.theta (intsQ t) (intsQ x)
-      (zeros arithQ inst.width)).2 &&
-    tangentVanishesResnet inst pts' t
-termination_by structural pts
+/-- `resnetRowsFrom ar inst th acts x k count` is the list of the Jacobian rows
+`∂ F(x)[j] / ∂ θ` for `j = k, ..., k + count - 1` (parameters `th`, activations `acts`, in the
+arithmetic `ar`). -/
+def resnetRowsFrom {α : Type} (ar : Arith α) (inst : ResNetInstance) (th : List α)
+    (acts : List (List α)) (x : List α) (k count : Nat) : List (List α) :=
+  match count with
+  | 0 => []
+  | c + 1 =>
+    (resnetRow ar inst.width inst.outer acts th x k) ::
+      resnetRowsFrom ar inst th acts x (k + 1) c
+termination_by structural count
 
-/-- `tangentsVanishResnet inst pts ts` holds when `tangentVanishesResnet inst pts t` holds for
-every tangent `t` of `ts`. -/
-def tangentsVanishResnet (inst : ResNetInstance) (pts : List (List Int)) (ts : List (List Int)) :
-    Bool :=
-  match ts with
-  | [] => true
-  | t :: ts' => tangentVanishesResnet inst pts t && tangentsVanishResnet inst pts ts'
-termination_by structural ts
+/-- `resnetKillsMod inst pts ts q` holds when every tangent of `ts` is orthogonal mod `q` to the
+integer Jacobian rows at every point of `pts`. -/
+def resnetKillsMod (inst : ResNetInstance) (pts ts : List (List Int)) (q : Int) : Bool :=
+  let ar := arithMod q
+  let th := intsMod q (nums inst.theta)
+  let acts := inst.acts.map (fun a => intsMod q (nums a))
+  let tq := reduceMod q ts
+  pts.all (fun x => killsMod q (resnetRowsFrom ar inst th acts (intsMod q x) 0 inst.width) tq)
+
+/-- `resnetKillsQ inst pts ts` holds when every tangent of `ts` is orthogonal, exactly over `ℚ`,
+to the Jacobian rows at every point of `pts`. -/
+def resnetKillsQ (inst : ResNetInstance) (pts ts : List (List Int)) : Bool :=
+  pts.all (fun x =>
+    (resnetRowsFrom arithQ inst inst.theta inst.acts (intsQ x) 0 inst.width).all (fun row =>
+      ts.all (fun t => decide ((dot arithQ row (intsQ t)).1 = 0))))
+
+/-- `resnetBound inst xmax ts` is a bound on `|row · t|` at every point with entries in
+`[0, xmax]` (as `mlpBound`: the rows over `arithZ` on absolute values at `(xmax, ..., xmax)`). -/
+def resnetBound (inst : ResNetInstance) (xmax : Nat) (ts : List (List Int)) : Int :=
+  killBound
+    (resnetRowsFrom arithZ inst (absNums inst.theta) (inst.acts.map (fun a => absNums a))
+      (constList inst.width (Int.ofNat xmax)) 0 inst.width)
+    ts
+
+/-- `resnetTangentsKill inst ts qs` holds when every tangent of `ts` annihilates the
+differential of `θ ↦ F_θ` on the unisolvent lattice `{x ∈ ℕ^n : |x| ≤ D}`, `D = Π_l deg σ_l`
+(as `mlpTangentsKill`: exact rational rows without moduli, residues and a bound with them). -/
+def resnetTangentsKill (inst : ResNetInstance) (ts : List (List Int)) (qs : List Int) : Bool :=
+  let D := degreeBound inst.acts
+  let pts := lattice inst.width D
+  match qs with
+  | [] => resnetKillsQ inst pts ts
+  | _ :: _ =>
+    ratsInt inst.theta &&
+    actsInt inst.acts &&
+    moduliOk qs &&
+    decide (resnetBound inst D ts < prodZ qs) &&
+    qs.all (fun q => resnetKillsMod inst pts ts q)
 
 /-- `checkRankUpperResnet inst w u` holds when the `s` tangents `w.tangents` are independent
 kernel vectors of the differential of `θ ↦ F_θ` at `θ = inst.theta`, so that its rank there is
-at most `u = #params - s`: each tangent's directional derivative of `F` vanishes exactly on the
-lattice `{x ∈ ℕ^n : |x| ≤ D}` with `D = Π_l deg σ_l` (unisolvent for the output's total degree
-`≤ D`), and an `s × s` minor of the tangents is invertible mod `w.p`. -/
+at most `u = #params - s`: every tangent annihilates the exact Jacobian rows on the lattice
+(`resnetTangentsKill`, moduli `w.moduli`), and an `s × s` minor of the tangents is nonsingular
+mod `w.p` (`independentMod`). -/
 def checkRankUpperResnet (inst : ResNetInstance) (w : UpperWitness) (u : Nat) : Bool :=
   let n := inst.theta.length
   let s := w.tangents.length
   resnetShapeOk inst [] &&
   ratsPos inst.theta &&
   actsPos inst.acts &&
-  pOk w.p &&
   Nat.beq (u + s) n &&
   rowsLen n w.tangents &&
-  tangentsVanishResnet inst (lattice inst.width (degreeBound inst.acts)) w.tangents &&
-  Nat.beq w.cols.length s &&
-  allLt n w.cols &&
-  checkInverse w.p s (colMinor w.tangents w.cols) w.inv
+  resnetTangentsKill inst w.tangents w.moduli &&
+  independentMod w.p n w.tangents w.cols
 
 /-! Orbits (math.md §2): flipping one neuron at a real root of unity of its activation. -/
 
