@@ -30,6 +30,14 @@ def rank_result(mlp: MLP, r: int, u: int | None) -> dict[str, Any]:
     }
 
 
+def trivial_upper(mlp: MLP) -> int:
+    """min(#params, dimension of the space the outputs live in): the rank of the
+    parametrisation is at most this everywhere (ResNets: #params)."""
+    if M._is_resnet(mlp):
+        return mlp.n_params
+    return min(mlp.n_params, M.output_space_dim(mlp))
+
+
 def upper_summary(kind: str, bound: int, mlp: MLP) -> dict[str, Any]:
     return {
         "kind": kind,
@@ -63,11 +71,11 @@ def rank_claim(
     ]
     cites = [LOWER_CITE]
     if upper is not None:
-        what = (
-            "the tangents of the per-neuron scaling symmetry"
-            if upper["kind"] == "scaling"
-            else "an integer basis of the kernel (exact nullspace)"
-        )
+        what = {
+            "scaling": "the tangents of the per-neuron scaling symmetry",
+            "symmetry": "the tangents of the per-neuron scalings and of the orthogonal symmetry "
+            "of the quadratic last hidden layer",
+        }.get(upper["kind"], "an integer basis of the kernel (exact nullspace)")
         g = upper["grid"]
         parts.append(
             f"Kernel-checked: {n - upper['bound']} independent integer vectors ({what}) "
@@ -77,6 +85,11 @@ def rank_claim(
         )
     elif u == n:
         parts.append(f"The rank at theta is trivially <= #params = {n}.")
+    elif u is not None and u == trivial_upper(mlp):
+        parts.append(
+            f"The rank at theta is trivially <= {u}, the dimension of the space of output "
+            f"polynomials (every f_theta lies in it)."
+        )
     if u is not None and u == r:
         parts.append(f"Hence the rank of the parametrisation at theta is exactly {r}.")
     sym = result["symmetry_dim"]

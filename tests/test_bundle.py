@@ -126,8 +126,10 @@ def _copy(demo: Path, tmp_path: Path) -> Path:
 
 def test_certify_check_rejects_a_weakened_coq_library(demo: Path, tmp_path: Path):
     b = _copy(demo, tmp_path)
-    rank = b / "coq" / "NNCert" / "Rank.v"
-    rank.write_text(rank.read_text().replace("Nat.eqb (length (lw_rows w)) r &&", ""))
+    rank = b / "coq" / "NNCert" / "RankCore.v"
+    weak = rank.read_text().replace("Nat.eqb (length labels) r &&", "")
+    assert weak != rank.read_text()
+    rank.write_text(weak)
     r = run_cli("check", str(b), "--no-lean")
     assert r.returncode == 1
     assert "differs from the shipped library" in r.stdout

@@ -169,19 +169,18 @@ def _on_hyperplane(cert: dict) -> list[str]:
 
 
 RANK_TAMPERS = {
-    "an entry of the inverse": lambda c: c["witness"]["lower"]["inverse"][0].__setitem__(
-        0, c["witness"]["lower"]["inverse"][0][0] + 1
+    "a duplicated column": lambda c: c["witness"]["lower"]["cols"].__setitem__(
+        1, c["witness"]["lower"]["cols"][0]
     ),
-    "a parameter": lambda c: c["instance"]["theta"].__setitem__(0, "17"),
     "a batch point moved onto a bent hyperplane": lambda c: c["witness"]["lower"][
         "batch"
     ].__setitem__(0, _on_hyperplane(c)),
     "the claimed rank": lambda c: c["witness"]["lower"].__setitem__(
         "rank", c["witness"]["lower"]["rank"] + 1
     ),
-    "a wrong prime": lambda c: c["witness"]["lower"].__setitem__("prime", 2147483629),
-    "a column index": lambda c: c["witness"]["lower"]["cols"].__setitem__(
-        0, next(j for j in range(9) if j not in c["witness"]["lower"]["cols"])
+    "a prime not below 2^31": lambda c: c["witness"]["lower"].__setitem__("prime", 2**31),
+    "a column index out of range": lambda c: c["witness"]["lower"]["cols"].__setitem__(
+        0, len(c["instance"]["theta"])
     ),
     "a row label": lambda c: c["witness"]["lower"]["rows"].__setitem__(
         0, [c["witness"]["lower"]["rows"][1][0], 0]

@@ -97,16 +97,17 @@ def test_tampered_resnet_witnesses_are_rejected_by_checker_and_coqc(coq):
     cert = make({"width": 2, "depth": 2, "activation": "t^3 + t^2", "outer": True})
     assert coq.verdict(cert).status == "passed"
 
-    def bump_inverse(c: dict) -> None:
-        c["witness"]["lower"]["inverse"][0][0] += 1
+    def duplicate_column(c: dict) -> None:
+        c["witness"]["lower"]["cols"][1] = c["witness"]["lower"]["cols"][0]
 
-    def bump_theta(c: dict) -> None:
-        c["instance"]["theta"][0] = str(1 + int(c["instance"]["theta"][0]))
+    def claim_higher_rank(c: dict) -> None:
+        c["witness"]["lower"]["rank"] += 1
+        c["result"]["rank_lower"] += 1
 
     def drop_outer(c: dict) -> None:
         c["instance"]["network"]["outer"] = False
 
-    for tamper in (bump_inverse, bump_theta, drop_outer):
+    for tamper in (duplicate_column, claim_higher_rank, drop_outer):
         bad = copy.deepcopy(cert)
         tamper(bad)
         assert check_certificate(bad)

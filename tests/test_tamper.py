@@ -11,40 +11,36 @@ from certify.checker import check_certificate
 from tests.conftest import make_cert
 
 
-def _flip_inverse(c):
-    c["witness"]["lower"]["inverse"][0][0] += 1
-
-
-def _other_prime(c):
-    c["witness"]["lower"]["prime"] = 2147483629
-
-
-def _swap_col_index(c):
+# The lower witness is (prime, samples, rows, cols): the kernel recomputes the minor and
+# eliminates it. A tamper that leaves a *true* certificate (another prime, sample or
+# parameter with a still-nonsingular minor) is rightly accepted; these make the claim false.
+def _duplicate_column(c):
     cols = c["witness"]["lower"]["cols"]
-    n = c["result"]["params"]
-    cols[0] = next(j for j in range(n) if j not in cols)
+    cols[1] = cols[0]
 
 
-def _swap_row_index(c):
+def _duplicate_row_label(c):
     rows = c["witness"]["lower"]["rows"]
-    used = {tuple(r) for r in rows}
-    free = next(
-        [s, k]
-        for s in range(len(c["witness"]["lower"]["samples"]))
-        for k in range(c["instance"]["network"]["widths"][-1])
-        if (s, k) not in used
-    )
-    rows[0] = free
+    rows[1] = list(rows[0])
 
 
-def _change_parameter(c):
-    t = c["instance"]["theta"]
-    t[0] = str(int(t[0].split("/")[0]) + 1) + ("/" + t[0].split("/")[1] if "/" in t[0] else "")
+def _duplicate_sample(c):
+    """Two labels now name the same input: two equal rows, a singular minor."""
+    lw = c["witness"]["lower"]
+    (s0, _), (s1, _) = lw["rows"][0], next(r for r in lw["rows"] if r[0] != lw["rows"][0][0])
+    lw["samples"][s1] = list(lw["samples"][s0])
 
 
-def _change_sample(c):
-    s, _ = c["witness"]["lower"]["rows"][0]
-    c["witness"]["lower"]["samples"][s][0] += 1
+def _column_out_of_range(c):
+    c["witness"]["lower"]["cols"][0] = c["result"]["params"]
+
+
+def _row_out_of_range(c):
+    c["witness"]["lower"]["rows"][0] = [len(c["witness"]["lower"]["samples"]), 0]
+
+
+def _prime_too_large(c):
+    c["witness"]["lower"]["prime"] = 2**31
 
 
 def _claim_higher_rank(c):
@@ -66,23 +62,41 @@ def _lower_bound_too_small(c):
     c["result"]["rank_at_point"] = None
 
 
-def _upper_wrong_prime(c):
-    c["witness"]["upper"]["prime"] = 2147483587
+def _duplicate_tangent_column(c):
+    up = c["witness"]["upper"]
+    up["cols"].append(up["cols"][0])
+    up["tangents"].append(list(up["tangents"][0]))
+    up["bound"] -= 1
+    c["result"]["rank_upper_at_point"] -= 1
+    c["result"]["rank_at_point"] = None
+
+
+def _drop_moduli(c):
+    """Too few moduli: their product no longer exceeds the bound on the dot products."""
+    up = c["witness"]["upper"]
+    up["moduli"] = [3]
+
+
+def _repeat_modulus(c):
+    up = c["witness"]["upper"]
+    up["moduli"] = [up["moduli"][0]] * (len(up["moduli"]) + 1)
 
 
 LOWER_TAMPERS: dict[str, Callable] = {
-    "inverse entry": _flip_inverse,
-    "prime": _other_prime,
-    "column index": _swap_col_index,
-    "row index": _swap_row_index,
-    "parameter": _change_parameter,
-    "sample": _change_sample,
+    "duplicated column": _duplicate_column,
+    "duplicated row label": _duplicate_row_label,
+    "duplicated sample (singular minor)": _duplicate_sample,
+    "column index out of range": _column_out_of_range,
+    "row label out of range": _row_out_of_range,
+    "prime not below 2^31": _prime_too_large,
     "claimed rank": _claim_higher_rank,
 }
 UPPER_TAMPERS: dict[str, Callable] = {
     "tangent entry": _flip_tangent,
     "upper bound": _lower_bound_too_small,
-    "independence prime": _upper_wrong_prime,
+    "dependent tangents (repeated column)": _duplicate_tangent_column,
+    "too few moduli": _drop_moduli,
+    "repeated modulus": _repeat_modulus,
 }
 
 

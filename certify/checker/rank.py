@@ -7,10 +7,11 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
-from certify.claims import rank_claim, rank_result, upper_summary
-from certify.models.mlp import activation_texts, scaling_tangents
+from certify.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.models.mlp import activation_texts, quadratic_tangents, scaling_tangents
 from certify.spec import MLP, ResNet
 
 
@@ -95,6 +96,10 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     return K.RankInstance(widths, acts, bias, theta)
 
 
+LOWER_KEYS = {"rank", "prime", "samples", "theta_inv", "acts_inv", "rows", "cols"}
+UPPER_KEYS = {"kind", "bound", "grid", "prime", "tangents", "cols", "moduli"}
+
+
 def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
     w = _dict(w, "witness.lower")
     rows = _matrix(w["rows"], "witness.lower.rows")
@@ -108,8 +113,9 @@ def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
         acts_inv=_matrix(w["acts_inv"], "witness.lower.acts_inv"),
         rows=[(r[0], r[1]) for r in rows],
         cols=cols,
-        inv=_matrix(w["inverse"], "witness.lower.inverse"),
     )
+    if set(w) != LOWER_KEYS:
+        raise Malformed(f"witness.lower: expected exactly the keys {sorted(LOWER_KEYS)}")
     return lw, _int(w["rank"], "witness.lower.rank")
 
 
@@ -120,8 +126,10 @@ def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
         p=_int(w["prime"], "witness.upper.prime"),
         tangents=_matrix(w["tangents"], "witness.upper.tangents"),
         cols=cols,
-        inv=_matrix(w["inverse"], "witness.upper.inverse"),
+        moduli=_ints(w["moduli"], "witness.upper.moduli"),
     )
+    if set(w) != UPPER_KEYS:
+        raise Malformed(f"witness.upper: expected exactly the keys {sorted(UPPER_KEYS)}")
     bound = _int(w["bound"], "witness.upper.bound")
     if bound < 0:
         raise Malformed("witness.upper.bound: expected a natural number")
@@ -147,15 +155,17 @@ def network_problems(cert: dict[str, Any], inst: K.RankInstance | KR.ResNetInsta
 
 
 def lower_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
+    """The kernel twins' lower-bound check, on the vectorised path (checker/fast.py)."""
     if isinstance(inst, KR.ResNetInstance):
-        return KR.check_rank_lower_resnet(inst, w, r)
-    return K.check_rank_lower(inst, w, r)
+        return fast.check_rank_lower_resnet(inst, w, r)
+    return fast.check_rank_lower(inst, w, r)
 
 
 def upper_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.UpperWitness, u: int) -> bool:
+    """The kernel twins' upper-bound check, on the vectorised path (checker/fast.py)."""
     if isinstance(inst, KR.ResNetInstance):
-        return KR.check_rank_upper_resnet(inst, w, u)
-    return K.check_rank_upper(inst, w, u)
+        return fast.check_rank_upper_resnet(inst, w, u)
+    return fast.check_rank_upper(inst, w, u)
 
 
 def shape_ok(inst: K.RankInstance | KR.ResNetInstance) -> bool:
@@ -191,7 +201,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         if not upper_ok(inst, uw, u):
             return [f"upper bound: check_rank_upper rejects the witness for bound {u}"]
         u_checked = u
-    elif r == len(inst.theta):
+    elif r == len(inst.theta) or r == trivial_upper(network_of(inst)):
         u_checked = r
     # Everything the certificate *says* is rebuilt from what was checked.
     try:
@@ -203,17 +213,22 @@ def check(cert: dict[str, Any]) -> list[str]:
     summary = None
     if upper is not None:
         kind = up.get("kind")
-        if kind not in ("scaling", "nullspace"):
-            problems.append(f"witness.upper.kind: expected scaling or nullspace, got {kind!r}")
+        if kind not in ("scaling", "symmetry", "nullspace"):
+            problems.append(
+                f"witness.upper.kind: expected scaling, symmetry or nullspace, got {kind!r}"
+            )
         else:
             summary = upper_summary(kind, u_checked, mlp)  # type: ignore[arg-type]
             for k in ("kind", "bound", "grid"):
                 if not _same(up.get(k), summary[k]):
                     problems.append(f"witness.upper.{k} disagrees with the checked witness")
-            if kind == "scaling":
-                theta = [Fraction(a, b) for a, b in inst.theta]
-                if upper[0].tangents != scaling_tangents(mlp, theta):
-                    problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
+            theta = [Fraction(a, b) for a, b in inst.theta]
+            if kind == "scaling" and upper[0].tangents != scaling_tangents(mlp, theta):
+                problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
+            if kind == "symmetry" and upper[0].tangents != scaling_tangents(
+                mlp, theta
+            ) + quadratic_tangents(mlp, theta):
+                problems.append("witness.upper: kind 'symmetry' but not the symmetry tangents")
     expect = rank_result(mlp, r, u_checked)
     res = cert.get("result")
     if not _same(res, expect):

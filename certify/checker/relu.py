@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_relu as KR
 from certify.checker.rank import Malformed, _dict, _int, _list, _matrix, _nats, _rat, _same
@@ -45,7 +46,6 @@ def decode_lower(w: Any) -> tuple[KR.ReluLowerWitness, int]:
         batch_inv=_matrix(w["batch_inv"], "witness.lower.batch_inv"),
         rows=[(r[0], r[1]) for r in rows],
         cols=_nats(w["cols"], "witness.lower.cols"),
-        inv=_matrix(w["inverse"], "witness.lower.inverse"),
     )
     return lw, _int(w["rank"], "witness.lower.rank")
 
@@ -56,7 +56,7 @@ def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
         p=_int(w["prime"], "witness.upper.prime"),
         tangents=_matrix(w["tangents"], "witness.upper.tangents"),
         cols=_nats(w["cols"], "witness.upper.cols"),
-        inv=_matrix(w["inverse"], "witness.upper.inverse"),
+        moduli=[],  # exact rational gradients: the ReLU upper check takes no moduli
     )
     bound = _int(w["bound"], "witness.upper.bound")
     if bound < 0 or w.get("kind") != "scaling":
@@ -91,14 +91,14 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     inst = decode_instance(cert)
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
-    if not KR.check_relu_rank_lower(inst, lw, r):
+    if not fast.check_relu_rank_lower(inst, lw, r):
         return [f"lower bound: check_relu_rank_lower rejects the witness for rank {r}"]
     net = network_of(inst)
     u: int | None = None
     problems = []
     if up is not None:
         uw, u = decode_upper(up)
-        if not KR.check_relu_rank_upper(inst, lw.batch, uw, u):
+        if not fast.check_relu_rank_upper(inst, lw.batch, uw, u):
             return [f"upper bound: check_relu_rank_upper rejects the witness for bound {u}"]
         if uw.p != lw.p:
             problems.append("witness.upper.prime differs from witness.lower.prime")

@@ -156,6 +156,36 @@ def scaling_tangents(mlp: MLP, theta: Sequence[Fraction]) -> list[list[int]]:
     return out
 
 
+def quadratic_tangents(mlp: MLP, theta: Sequence[Fraction]) -> list[list[int]]:
+    """Tangents of the orthogonal symmetry of a quadratic last hidden layer (scalar output).
+
+    With sigma = c t^2 on the last hidden layer and one output, f = c sum_i a_i (w_i . hb)^2
+    = c hb^T (W^T diag(a) W) hb. For X with a_i X_ij + a_j X_ji = 0 the flow W -> exp(sX) W
+    keeps W^T diag(a) W, hence f. X = a_j E_ij - a_i E_ji gives the tangent
+    (row w_i += a_j w_j, row w_j -= a_i w_i), one per pair i < j of neurons of that layer.
+    Empty when the architecture has no such layer. Returned as primitive integer vectors."""
+    if _is_resnet(mlp) or mlp.widths[-1] != 1 or mlp.depth < 2:
+        return []
+    ell = mlp.depth - 2
+    cs = mlp.activations[ell]
+    if not (is_monomial(cs) and len(cs) == 3):
+        return []
+    width = mlp.widths[ell] + (1 if mlp.bias else 0)
+    a = [Fraction(theta[param_index(mlp, ell + 1, 0, i)]) for i in range(mlp.widths[ell + 1])]
+    out = []
+    for i in range(len(a)):
+        for j in range(i + 1, len(a)):
+            t = [Fraction(0)] * mlp.n_params
+            for c in range(width):
+                t[param_index(mlp, ell, i, c)] = a[j] * Fraction(theta[param_index(mlp, ell, j, c)])
+                t[param_index(mlp, ell, j, c)] = -a[i] * Fraction(
+                    theta[param_index(mlp, ell, i, c)]
+                )
+            if any(t):
+                out.append(primitive(t))
+    return out
+
+
 def primitive(v: Sequence[Fraction]) -> list[int]:
     """The integer vector on the ray of v with coprime entries."""
     from math import gcd

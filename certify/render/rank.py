@@ -40,7 +40,6 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
         "acts_inv": lw.acts_inv,
         "rows": lw.rows,
         "cols": lw.cols,
-        "inv": lw.inv,
         "rank_lower": r,
         "upper": None,
     }
@@ -51,7 +50,7 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
             "p": uw.p,
             "tangents": uw.tangents,
             "cols": uw.cols,
-            "inv": uw.inv,
+            "moduli": uw.moduli,
             "bound": u,
         }
     return data
@@ -60,8 +59,6 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
 NAT_FIELDS = {"widths", "rows", "cols", "rank_lower", "bound"}
 COQ_FIELDS = {
     "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
-    "lower_inv": {"inv": "lower_inv_data"},
-    "upper_inv": {"inv": "upper_inv_data"},
     "lower": {
         "p": "lw_p",
         "samples": "lw_samples",
@@ -70,7 +67,7 @@ COQ_FIELDS = {
         "rows": "lw_rows",
         "cols": "lw_cols",
     },
-    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols"},
+    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols", "moduli": "uw_moduli"},
 }
 LEAN_FIELDS = {
     "inst": {"widths": "widths", "acts": "acts", "bias": "bias", "theta": "theta"},
@@ -81,9 +78,8 @@ LEAN_FIELDS = {
         "acts_inv": "actsInv",
         "rows": "rows",
         "cols": "cols",
-        "inv": "inv",
     },
-    "upper": {"p": "p", "tangents": "tangents", "cols": "cols", "inv": "inv"},
+    "upper": {"p": "p", "tangents": "tangents", "cols": "cols", "moduli": "moduli"},
 }
 
 
@@ -92,8 +88,6 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
     for k, v in data.items():
         if k == "upper":
             out[k] = None if v is None else _printed(v, printer)
-        elif printer is L.coq and k == "inv":
-            out[k] = L.coq_uint63(v)
         elif printer is L.coq and k == "width":
             out[k] = f"{int(v)}%nat"
         elif printer is L.coq:
@@ -130,8 +124,7 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         claim=_comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
     )
-    headers = ("Definition inst", "Module LowerInv", "Module UpperInv", "Definition lower",
-               "Definition upper")  # fmt: skip
+    headers = ("Definition inst", "Definition lower", "Definition upper")
     fields = {**COQ_FIELDS, "inst": RESNET_COQ_INST} if resnet else COQ_FIELDS
     verify_roundtrip(text, data, fields, headers)
     sfx = "_resnet" if resnet else ""
@@ -179,13 +172,7 @@ def verify_roundtrip(
     text: str, data: dict[str, Any], fields: dict[str, dict[str, str]], headers: tuple[str, ...]
 ) -> None:
     """Parse every literal back from the rendered text and compare with the data."""
-    groups = {
-        "inst": data,
-        "lower": data,
-        "upper": data["upper"],
-        "lower_inv": data,
-        "upper_inv": data["upper"],
-    }
+    groups = {"inst": data, "lower": data, "upper": data["upper"]}
     for (group, names), header in zip(fields.items(), headers, strict=True):
         src = groups[group]
         if src is None:
@@ -205,14 +192,8 @@ def kernel_objects(
     """The checker's dataclasses from kernel data (used by tests reading files back)."""
     inst = K.RankInstance(data["widths"], data["acts"], data["bias"], data["theta"])
     lw = K.LowerWitness(
-        data["p"],
-        data["samples"],
-        data["theta_inv"],
-        data["acts_inv"],
-        data["rows"],
-        data["cols"],
-        data["inv"],
+        data["p"], data["samples"], data["theta_inv"], data["acts_inv"], data["rows"], data["cols"]
     )
     up = data["upper"]
-    uw = None if up is None else K.UpperWitness(up["p"], up["tangents"], up["cols"], up["inv"])
+    uw = None if up is None else K.UpperWitness(up["p"], up["tangents"], up["cols"], up["moduli"])
     return inst, lw, uw

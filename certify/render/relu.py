@@ -43,12 +43,12 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
     if cert["kind"] == "rank":
         lw, r = decode_lower(cert["witness"]["lower"])
         data.update(p=lw.p, batch=lw.batch, theta_inv=lw.theta_inv, batch_inv=lw.batch_inv,
-                    rows=lw.rows, cols=lw.cols, inv=lw.inv, rank_lower=r, upper=None)  # fmt: skip
+                    rows=lw.rows, cols=lw.cols, rank_lower=r, upper=None)  # fmt: skip
         up = cert["witness"].get("upper")
         if up is not None:
             uw, u = decode_upper(up)
-            data["upper"] = {"p": uw.p, "tangents": uw.tangents, "cols": uw.cols, "inv": uw.inv,
-                             "bound": u}  # fmt: skip
+            data["upper"] = {"p": uw.p, "tangents": uw.tangents, "cols": uw.cols,
+                             "moduli": uw.moduli, "bound": u}  # fmt: skip
         return data
     w = cert["witness"]
     data.update(other=decode_other(cert), differ=w["kind"] == "differ", x=None, points=None,
@@ -73,8 +73,6 @@ def _printed(data: dict[str, Any], coq: bool) -> dict[str, Any]:
             out[k] = None if v is None else _printed(v, coq)
         elif k in ("differ", "rank_lower", "bound") or v is None:
             out[k] = v
-        elif coq and k == "inv":
-            out[k] = L.coq_uint63(v)
         elif coq:
             out[k] = L.coq(v, nat=k in NAT_FIELDS)
         else:
@@ -86,13 +84,13 @@ COQ_NAMES = {
     "inst": {"widths": "ri_widths", "theta": "ri_theta"},
     "lower": {"p": "rl_p", "batch": "rl_batch", "theta_inv": "rl_theta_inv",
               "batch_inv": "rl_batch_inv", "rows": "rl_rows", "cols": "rl_cols"},
-    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols"},
+    "upper": {"p": "uw_p", "tangents": "uw_tangents", "cols": "uw_cols", "moduli": "uw_moduli"},
 }  # fmt: skip
 LEAN_NAMES = {
     "inst": {"widths": "widths", "theta": "theta"},
     "lower": {"p": "p", "batch": "batch", "theta_inv": "thetaInv", "batch_inv": "batchInv",
-              "rows": "rows", "cols": "cols", "inv": "inv"},
-    "upper": {"p": "p", "tangents": "tangents", "cols": "cols", "inv": "inv"},
+              "rows": "rows", "cols": "cols"},
+    "upper": {"p": "p", "tangents": "tangents", "cols": "cols", "moduli": "moduli"},
 }  # fmt: skip
 
 
@@ -128,8 +126,6 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         start = L.block_start(text, head["lower"])
         for fld, key in names["lower"].items():
             _check(text, key, data[fld], start)
-        if coq:
-            _check(text, "lower_inv_data", data["inv"])
         r = data["rank_lower"]
         if coq:
             _statement(text, f"check_relu_rank_lower inst lower {r}%nat = true")
@@ -144,7 +140,6 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         for fld, key in names["upper"].items():
             _check(text, key, up[fld], start)
         if coq:
-            _check(text, "upper_inv_data", up["inv"])
             _statement(text, f"check_relu_rank_upper inst (rl_batch lower) upper {up['bound']}%nat "
                        "= true")  # fmt: skip
         else:

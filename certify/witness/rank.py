@@ -1,9 +1,11 @@
 """Rank witnesses for polynomial MLPs (generator: untrusted, python-flint).
 
-Lower bound: a nonsingular minor of the sample Jacobian mod p and its inverse.
+Lower bound: the rows and columns of a nonsingular minor of the sample Jacobian mod p (the
+kernels recompute the minor and eliminate it themselves; no inverse is shipped).
 Upper bound at theta: exact integer kernel vectors of d(theta -> f_theta), verified on a
 unisolvent lattice: the scaling tangents for monomial activations without bias, or, when the
-lower bound falls short of that (defective cases), an integer basis of the kernel.
+lower bound falls short of that (defective cases), an integer basis of the kernel; for an
+integral instance, the moduli of the kernels' exactness-from-residues check.
 """
 
 from __future__ import annotations
@@ -21,12 +23,11 @@ from certify.algebra.modp import (
     maximal_minor,
     previous_prime,
     residue,
-    submatrix,
-    to_int_rows,
 )
 from certify.certificate import SCHEMA
 from certify.checker import kernel as K
-from certify.claims import rank_claim, rank_result, upper_summary
+from certify.checker import kernel_resnet as KR
+from certify.claims import rank_claim, rank_result, trivial_upper, upper_summary
 from certify.models import mlp as M
 from certify.spec import MLP, CertRequest, Spec, network_json, random_theta, rat_str
 
@@ -41,7 +42,6 @@ class LowerResult:
     samples: list[list[int]]
     rows: list[tuple[int, int]]
     cols: list[int]
-    inverse: list[list[int]]
 
     @property
     def rank(self) -> int:
@@ -68,8 +68,7 @@ def lower_bound(
     dout = mlp.widths[-1]
     labels = [(s, k) for s in range(len(samples)) for k in range(dout)]
     R, C = maximal_minor(rows, p, mlp.n_params)
-    inv = to_int_rows(submatrix(rows, R, C, p).inv()) if R else []
-    return LowerResult(p, theta, origin, samples, [labels[i] for i in R], C, inv)
+    return LowerResult(p, theta, origin, samples, [labels[i] for i in R], C)
 
 
 def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]:
@@ -86,28 +85,85 @@ def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]
     return rows
 
 
-def independent_minor(
-    tangents: list[list[int]], p: int
-) -> tuple[list[int], list[list[int]]] | None:
-    """Columns C with tangents[:, C] nonsingular mod p, and its inverse."""
+def independent_minor(tangents: list[list[int]], p: int) -> list[int] | None:
+    """Columns C with tangents[:, C] nonsingular mod p (None: dependent mod p)."""
     if not tangents:
-        return [], []
+        return []
     R, C = maximal_minor(tangents, p, len(tangents[0]))
-    if len(R) < len(tangents):
+    return C if len(R) == len(tangents) else None
+
+
+def _frac_pairs(xs: Any) -> list[K.Rat]:
+    return [(Fraction(x).numerator, Fraction(x).denominator) for x in xs]
+
+
+def exactness_moduli(mlp: MLP, theta: tuple[Fraction, ...], tangents: list[list[int]]) -> list[int]:
+    """Pairwise coprime moduli (primes below 2^31, from the top) whose product exceeds the
+    kernels' bound on |row . t| over the lattice, for an integral instance; [] otherwise (the
+    kernels then check the tangents in exact rational arithmetic)."""
+    acts = [_frac_pairs(a) for a in mlp.activations]
+    th = _frac_pairs(theta)
+    if not (K.rats_int(th) and K.acts_int(acts)):
+        return []
+    D = mlp.degree_bound()
+    if M._is_resnet(mlp):
+        bound = KR.resnet_bound(KR.ResNetInstance(mlp.width, acts, mlp.outer, th), D, tangents)
+    else:
+        bound = K.mlp_bound(K.RankInstance(list(mlp.widths), acts, mlp.bias, th), D, tangents)
+    qs = [K.P_BOUND - 1]
+    while K.prod_z(qs) <= bound:
+        qs.append(previous_prime(qs[-1]))
+    return qs
+
+
+def upper_bound(
+    mlp: MLP, theta: tuple[Fraction, ...], r: int, p: int, req: CertRequest
+) -> dict[str, Any] | None:
+    """Independent integer kernel vectors of the differential at theta (scaling tangents when
+    they pin the rank, else an exact integer kernel basis on the unisolvent lattice), their
+    independence columns mod p and the exactness moduli; None when none are found."""
+    n = mlp.n_params
+    sym = M.symmetry_dim(mlp)
+    tangents: list[list[int]] | None = None
+    tkind = ""
+    if sym and r == n - sym:
+        tangents, tkind = M.scaling_tangents(mlp, theta), "scaling"
+    quad = M.quadratic_tangents(mlp, theta) if tangents is None else []
+    if quad and r == n - sym - len(quad):
+        tangents, tkind = M.scaling_tangents(mlp, theta) + quad, "symmetry"
+    grid_size = comb(mlp.widths[0] + mlp.degree_bound(), mlp.degree_bound())
+    if tangents is None and grid_size <= req.max_grid:
+        basis = integer_nullspace(grid_jacobian(mlp, theta), n)
+        tangents, tkind = [M.primitive([Fraction(v) for v in b]) for b in basis], "nullspace"
+    if not tangents:
         return None
-    return C, to_int_rows(submatrix(tangents, list(range(len(tangents))), C, p).inv())
+    tcols = independent_minor(tangents, p)
+    if tcols is None:
+        return None
+    u = n - len(tangents)
+    return {
+        **upper_summary(tkind, u, mlp),
+        "prime": p,
+        "tangents": tangents,
+        "cols": tcols,
+        "moduli": exactness_moduli(mlp, theta, tangents),
+    }
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
-    """Build the rank certificate for one request of a spec."""
+    """Build the rank certificate for one request of a spec.
+
+    Attempts (next primes, reseeded theta) stop as soon as the rank at theta is pinned: the
+    lower bound reaches min(#params, expected dimension), or equals a certified upper bound
+    at the same theta (a defective architecture needs no retry)."""
     mlp = spec.network
     n = mlp.n_params
-    sym = M.symmetry_dim(mlp)
     edim = M.expected_dim(mlp)
     target = min(n, edim)
     n_samples = -(-n // mlp.widths[-1]) + 3
     attempts: list[dict[str, Any]] = []
     best: LowerResult | None = None
+    upper: dict[str, Any] | None = None
     p = req.prime
     for k in range(req.attempts):
         if k > 0:
@@ -119,42 +175,32 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             origin = f"reseeded({spec.seed * 1000 + k})"
         samples = _samples(mlp, n_samples, f"{spec.name}/{req.name}/{k}")
         res = lower_bound(mlp, theta, p, samples, origin)
-        attempts.append(
-            {"attempt": k, "prime": p, "theta": origin, "rank": None if res is None else res.rank}
-        )
-        if res is not None and (best is None or res.rank > best.rank):
-            best = res
-        if best is not None and best.rank >= target:
+        entry: dict[str, Any] = {
+            "attempt": k, "prime": p, "theta": origin, "rank": None if res is None else res.rank,
+        }  # fmt: skip
+        attempts.append(entry)
+        if res is None or (best is not None and res.rank <= best.rank):
+            continue
+        best, upper = res, None
+        if best.rank >= target:
             break
+        if req.upper:
+            upper = upper_bound(mlp, best.theta, best.rank, best.prime, req)
+            entry["upper"] = None if upper is None else upper["bound"]
+            if upper is not None and upper["bound"] == best.rank:
+                break
     if best is None:
         raise RuntimeError("every prime tried divides a denominator of the instance")
     lower = best
     r = lower.rank
     theta = lower.theta
-
-    upper: dict[str, Any] | None = None
-    u: int | None = n if r == n else None
-    if r < n and req.upper:
-        tangents: list[list[int]] | None = None
-        tkind = ""
-        if sym and r == n - sym:
-            tangents, tkind = M.scaling_tangents(mlp, theta), "scaling"
-        grid_size = comb(mlp.widths[0] + mlp.degree_bound(), mlp.degree_bound())
-        if tangents is None and grid_size <= req.max_grid:
-            basis = integer_nullspace(grid_jacobian(mlp, theta), n)
-            tangents, tkind = [M.primitive([Fraction(v) for v in b]) for b in basis], "nullspace"
-        if tangents:
-            minor = independent_minor(tangents, lower.prime)
-            if minor is not None:
-                tcols, tinv = minor
-                u = n - len(tangents)
-                upper = {
-                    **upper_summary(tkind, u, mlp),
-                    "prime": lower.prime,
-                    "tangents": tangents,
-                    "cols": tcols,
-                    "inverse": tinv,
-                }
+    u: int | None = None
+    if r >= trivial_upper(mlp):
+        upper, u = None, r  # pinned without kernel vectors: rank <= min(#params, output dim)
+    else:
+        if upper is None and req.upper:
+            upper = upper_bound(mlp, theta, r, lower.prime, req)
+        u = None if upper is None else upper["bound"]
     p = lower.prime
     witness_lower = {
         "rank": r,
@@ -164,7 +210,6 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "acts_inv": [[inverse_mod(c.denominator, p) for c in a] for a in mlp.activations],
         "rows": [list(rc) for rc in lower.rows],
         "cols": lower.cols,
-        "inverse": lower.inverse,
     }
     result = rank_result(mlp, r, u)
     return {

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.algebra.modp import inverse_mod, maximal_minor, residue, submatrix, to_int_rows
+from certify.algebra.modp import inverse_mod, maximal_minor, residue
 from certify.certificate import SCHEMA
 from certify.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.errors import CertifyError
@@ -38,7 +38,7 @@ def _candidates(net: ReLUNet, count: int, tag: str, den: int) -> list[tuple[Frac
 def design_batch(
     net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str, given: tuple | None
 ) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], list[list[int]], dict]:
-    """A batch, the minor's rows (point, output) and columns, and its inverse mod p.
+    """A batch, and the rows (point, output) and columns of a nonsingular minor mod p.
 
     Without a given batch: seeded random candidates (integers, then finer rationals), those on
     a bent hyperplane dropped; the rows of a maximal nonsingular minor mod p pick the points
@@ -77,10 +77,9 @@ def design_batch(
     index = {s: n for n, s in enumerate(used)}
     batch = [points[s] for s in used]
     labels = [(index[i // dout], i % dout) for i in R]
-    inv = to_int_rows(submatrix(rows, R, C, p).inv()) if R else []
     pats = {M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch}
     info = {"candidates": tried, "batch_size": len(batch), "patterns": len(pats)}
-    return batch, labels, C, inv, info
+    return batch, labels, C, info
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
@@ -107,23 +106,22 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             theta = random_theta(net, spec.seed * 1000 + k, spec.param_range)  # type: ignore[arg-type]
             origin = f"reseeded({spec.seed * 1000 + k})"
         res = design_batch(net, theta, p, f"{spec.name}/{req.name}/{k}", req.batch)
-        batch, labels, cols, inv, info = res
+        batch, labels, cols, info = res
         attempts.append({"attempt": k, "theta": origin, "rank": len(cols), **info})
         if best is None or len(cols) > len(best[2]):
-            best = (theta, origin, cols, batch, labels, inv, info)
+            best = (theta, origin, cols, batch, labels, info)
         if len(cols) >= target:
             break
     assert best is not None
-    theta, origin, cols, batch, labels, inv, info = best
+    theta, origin, cols, batch, labels, info = best
     r = len(cols)
     tangents = M.scaling_tangents(net.widths, theta)
     upper = None
     if tangents:
-        minor = independent_minor(tangents, p)
-        if minor is not None:
-            tcols, tinv = minor
+        tcols = independent_minor(tangents, p)
+        if tcols is not None:
             upper = {"kind": "scaling", "bound": D - len(tangents), "prime": p,
-                     "tangents": tangents, "cols": tcols, "inverse": tinv}  # fmt: skip
+                     "tangents": tangents, "cols": tcols}  # fmt: skip
     u = D if not tangents else (None if upper is None else upper["bound"])
     pats = len({M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch})
     result = rank_result(net, r, u, len(batch), pats)
@@ -135,7 +133,6 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "batch_inv": [[inverse_mod(c.denominator, p) for c in z] for z in batch],
         "rows": [list(rc) for rc in labels],
         "cols": cols,
-        "inverse": inv,
     }
     return {
         "schema": SCHEMA,

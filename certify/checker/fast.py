@@ -1,0 +1,348 @@
+"""The production path of the rank checks: the algorithm of the kernel twins (kernel.py,
+kernel_resnet.py, kernel_relu.py, rank_core.py), vectorised with numpy.
+
+Every residue lies in [0, p) with p < 2^31, so a product of two is below 2^62 and the sum
+a*y + (p - b)*x of the elimination step below 2^63: int64 arithmetic is exact. Matrix
+products split one factor into 16-bit halves so that no int64 sum overflows (`matmul_mod`).
+
+What is vectorised, and what is not:
+- `nonsingular_np` is `rank_core.nonsingular_mod` step for step (same pivot rule: the first
+  row with a nonzero first entry; the other rows keep their order; fraction-free update);
+- the Jacobian rows mod p of the MLP and ResNet families are the reverse passes of
+  `kernel.net_back` / `kernel_resnet.resnet_back`, batched over sample points;
+- the shape guards, the exact rational arithmetic (denominator inverses, ReLU patterns,
+  rational tangent checks) and the integer bounds run the twin's own functions.
+Tests compare every function here with its twin on many random instances.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify.checker import kernel as K
+from certify.checker import kernel_relu as KL
+from certify.checker import kernel_resnet as KR
+from certify.checker import rank_core as RC
+
+Mat = np.ndarray
+
+
+def as_mod(rows: list[list[int]], p: int, ncols: int) -> Mat:
+    """An int64 matrix of residues (rows of Python ints, any size)."""
+    if not rows:
+        return np.zeros((0, ncols), dtype=np.int64)
+    return np.array([[x % p for x in row] for row in rows], dtype=np.int64).reshape(-1, ncols)
+
+
+def matmul_mod(A: Mat, B: Mat, p: int) -> Mat:
+    """A @ B mod p exactly, for residue matrices (A's entries split as hi * 2^16 + lo)."""
+    lo = A & 0xFFFF
+    hi = A >> 16
+    out = np.zeros((A.shape[0], B.shape[1]), dtype=np.int64)
+    step = 1 << 15  # k * 2^16 * 2^31 < 2^63 for k <= 2^15
+    for k0 in range(0, A.shape[1], step):
+        Bk = B[k0 : k0 + step]
+        h = (hi[:, k0 : k0 + step] @ Bk) % p
+        lw = (lo[:, k0 : k0 + step] @ Bk) % p
+        out = (out + ((h << 16) % p) + lw) % p
+    return out
+
+
+def nonsingular_np(M: Mat, p: int) -> bool:
+    """rank_core.nonsingular_mod(p, len(M), M) for a square residue matrix, vectorised."""
+    M = np.asarray(M, dtype=np.int64) % p
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        return False
+    while M.shape[0] > 0:
+        nz = np.flatnonzero(M[:, 0])
+        if nz.size == 0:
+            return False
+        i = int(nz[0])
+        piv = M[i]
+        rest = np.delete(M, i, axis=0)
+        M = (piv[0] * rest[:, 1:] + (p - rest[:, :1]) * piv[1:]) % p
+    return True
+
+
+def check_minor_np(p: int, n: int, r: int, rows: Mat, cols: list[int]) -> bool:
+    """rank_core.check_minor with the rows as an int64 residue matrix of n columns."""
+    return (
+        rows.shape[0] == r
+        and len(cols) == r
+        and K.all_lt(n, cols)
+        and nonsingular_np(rows[:, cols] if r else rows[:, :0], p)
+    )
+
+
+def independent_np(p: int, n: int, ts: list[list[int]], cols: list[int]) -> bool:
+    """rank_core.independent_mod, vectorised."""
+    return K.p_ok(p) and K.rows_len(n, ts) and check_minor_np(p, n, len(ts), as_mod(ts, p, n), cols)
+
+
+def kills_np(q: int, rows: Mat, tq: Mat) -> bool:
+    """rank_core.kills_mod: rows @ tq^T = 0 mod q."""
+    if rows.shape[0] == 0 or tq.shape[0] == 0:
+        return True
+    return not matmul_mod(rows, np.ascontiguousarray(tq.T), q).any()
+
+
+# ---------------------------------------------------------------- batched reverse mode
+def horner_vd(cs: list[int], X: Mat, p: int) -> tuple[Mat, Mat]:
+    """(sigma(X), sigma'(X)) mod p entrywise (Horner on dual numbers, as act_vd)."""
+    s = np.zeros_like(X)
+    ds = np.zeros_like(X)
+    for c in reversed(cs):
+        s, ds = (c + X * s) % p, (X * ds + s) % p
+    return s, ds
+
+
+def outer_flat(G: Mat, HB: Mat, p: int) -> Mat:
+    """Per row: g[i] * hb for every neuron i, flat (scale_each)."""
+    return ((G[:, :, None] * HB[:, None, :]) % p).reshape(G.shape[0], -1)
+
+
+def mlp_rows_np(
+    p: int, widths: list[int], acts_m: list[list[int]], bias: bool, th_m: list[int], X: Mat, k: int
+) -> Mat:
+    """kernel.net_row(arith_mod(p), ...) of output k at every row of X, batched."""
+    m = X.shape[0]
+    th = np.array(th_m, dtype=np.int64)
+    b = 1 if bias else 0
+    Ws: list[Mat] = []
+    pos = 0
+    for prev, d in zip(widths, widths[1:]):
+        Ws.append(th[pos : pos + d * (prev + b)].reshape(d, prev + b))
+        pos += d * (prev + b)
+    H = X % p
+    HBs: list[Mat] = []
+    DVs: list[Mat] = []
+    for ell, W in enumerate(Ws):
+        HB = np.hstack([H, np.ones((m, 1), dtype=np.int64)]) if bias else H
+        HBs.append(HB)
+        if ell == len(Ws) - 1:
+            break
+        pre = matmul_mod(HB, np.ascontiguousarray(W.T), p)
+        H, dv = horner_vd(acts_m[ell] if ell < len(acts_m) else [], pre, p)
+        DVs.append(dv)
+    G = np.zeros((m, widths[-1]), dtype=np.int64)
+    if k < widths[-1]:
+        G[:, k] = 1
+    blocks: list[Mat] = []
+    for ell in range(len(Ws) - 1, -1, -1):
+        blocks.append(outer_flat(G, HBs[ell], p))
+        if ell == 0:
+            break
+        prev = widths[ell]
+        G = (matmul_mod(G, np.ascontiguousarray(Ws[ell][:, :prev]), p) * DVs[ell - 1]) % p
+    return np.hstack(blocks[::-1]) if blocks else np.zeros((m, 0), dtype=np.int64)
+
+
+def resnet_rows_np(
+    p: int, n: int, outer: bool, acts_m: list[list[int]], th_m: list[int], X: Mat, k: int
+) -> Mat:
+    """kernel_resnet.resnet_row(arith_mod(p), ...) of output k at every row of X, batched."""
+    m = X.shape[0]
+    th = np.array(th_m, dtype=np.int64)
+    size = KR.layer_size(n, outer)
+    H = X % p
+    saved = []
+    for ell, cs in enumerate(acts_m):
+        lay = th[ell * size : (ell + 1) * size]
+        W = lay[: n * (n + 1)].reshape(n, n + 1)
+        V = lay[n * (n + 1) :].reshape(n, n) if outer else None
+        HB = np.hstack([H, np.ones((m, 1), dtype=np.int64)])
+        v, dv = horner_vd(cs, matmul_mod(HB, np.ascontiguousarray(W.T), p), p)
+        out = matmul_mod(v, np.ascontiguousarray(V.T), p) if V is not None else v
+        saved.append((W, V, HB, v, dv))
+        H = (H + out) % p
+    G = np.zeros((m, n), dtype=np.int64)
+    if k < n:
+        G[:, k] = 1
+    blocks: list[Mat] = []
+    for W, V, HB, v, dv in reversed(saved):
+        gv = matmul_mod(G, V, p) if V is not None else G
+        gpre = (dv * gv) % p
+        blk = outer_flat(gpre, HB, p)
+        if V is not None:
+            blk = np.hstack([blk, outer_flat(G, v, p)])
+        blocks.append(blk)
+        G = (G + matmul_mod(gpre, np.ascontiguousarray(W[:, :n]), p)) % p
+    return np.hstack(blocks[::-1]) if blocks else np.zeros((m, 0), dtype=np.int64)
+
+
+def label_rows(rows_at, samples: list[list[int]], labels: list[tuple[int, int]], n: int, p: int):
+    """The rows for the labels (s, k), in label order: rows_at(X, k) batched per output k."""
+    out = np.zeros((len(labels), n), dtype=np.int64)
+    d0 = len(samples[0]) if samples else 0
+    for k in sorted({k for _, k in labels}):
+        idx = [i for i, (_, kk) in enumerate(labels) if kk == k]
+        X = as_mod([K.nth_row(samples, labels[i][0]) for i in idx], p, d0)
+        out[idx] = rows_at(X, k)
+    return out
+
+
+# ---------------------------------------------------------------- the checks
+def check_rank_lower(inst: K.RankInstance, w: K.LowerWitness, r: int) -> bool:
+    """kernel.check_rank_lower, vectorised."""
+    p, n = w.p, len(inst.theta)
+    if not (
+        K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, w.samples)
+        and K.p_ok(p)
+        and K.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and K.acts_inv_ok(p, inst.acts, w.acts_inv)
+        and len(w.rows) == r
+        and RC.rows_in_range(len(w.samples), K.last_width(inst.widths), w.rows)
+    ):
+        return False
+    acts_m = K.acts_mod(p, inst.acts, w.acts_inv)
+    th_m = K.rats_mod(p, inst.theta, w.theta_inv)
+    rows = label_rows(
+        lambda X, k: mlp_rows_np(p, inst.widths, acts_m, inst.bias, th_m, X, k),
+        w.samples, w.rows, n, p,
+    )  # fmt: skip
+    return check_minor_np(p, n, r, rows, w.cols)
+
+
+def check_rank_lower_resnet(inst: KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
+    """kernel_resnet.check_rank_lower_resnet, vectorised."""
+    p, n = w.p, len(inst.theta)
+    if not (
+        KR.resnet_shape_ok(inst, w.samples)
+        and K.p_ok(p)
+        and K.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and K.acts_inv_ok(p, inst.acts, w.acts_inv)
+        and len(w.rows) == r
+        and RC.rows_in_range(len(w.samples), inst.width, w.rows)
+    ):
+        return False
+    acts_m = K.acts_mod(p, inst.acts, w.acts_inv)
+    th_m = K.rats_mod(p, inst.theta, w.theta_inv)
+    rows = label_rows(
+        lambda X, k: resnet_rows_np(p, inst.width, inst.outer, acts_m, th_m, X, k),
+        w.samples, w.rows, n, p,
+    )  # fmt: skip
+    return check_minor_np(p, n, r, rows, w.cols)
+
+
+def _kills_all(
+    rows_at, pts: list[list[int]], ts: list[list[int]], dout: int, n: int, q: int
+) -> bool:
+    if not ts or not pts:
+        return True
+    X = as_mod(pts, q, len(pts[0]))
+    tq = as_mod(ts, q, n)
+    chunk = max(1, 2_000_000 // max(n, 1))
+    for k in range(dout):
+        for c0 in range(0, X.shape[0], chunk):
+            if not kills_np(q, rows_at(X[c0 : c0 + chunk], k, q), tq):
+                return False
+    return True
+
+
+def mlp_tangents_kill(inst: K.RankInstance, ts: list[list[int]], qs: list[int]) -> bool:
+    """kernel.mlp_tangents_kill, the modular path vectorised (the exact path is the twin's)."""
+    if not qs:
+        return K.mlp_tangents_kill(inst, ts, qs)
+    D = K.degree_bound(inst.acts)
+    if not (
+        K.rats_int(inst.theta)
+        and K.acts_int(inst.acts)
+        and RC.moduli_ok(qs)
+        and K.mlp_bound(inst, D, ts) < RC.prod_z(qs)
+    ):
+        return False
+    pts = K.lattice(K.first_width(inst.widths), D)
+    n = len(inst.theta)
+
+    def rows_at(X: Mat, k: int, q: int) -> Mat:
+        acts = [K.ints_mod(q, K.nums(a)) for a in inst.acts]
+        return mlp_rows_np(q, inst.widths, acts, inst.bias, K.ints_mod(q, K.nums(inst.theta)), X, k)
+
+    return all(_kills_all(rows_at, pts, ts, K.last_width(inst.widths), n, q) for q in qs)
+
+
+def resnet_tangents_kill(inst: KR.ResNetInstance, ts: list[list[int]], qs: list[int]) -> bool:
+    """kernel_resnet.resnet_tangents_kill, the modular path vectorised."""
+    if not qs:
+        return KR.resnet_tangents_kill(inst, ts, qs)
+    D = K.degree_bound(inst.acts)
+    if not (
+        K.rats_int(inst.theta)
+        and K.acts_int(inst.acts)
+        and RC.moduli_ok(qs)
+        and KR.resnet_bound(inst, D, ts) < RC.prod_z(qs)
+    ):
+        return False
+    pts = K.lattice(inst.width, D)
+    n = len(inst.theta)
+
+    def rows_at(X: Mat, k: int, q: int) -> Mat:
+        acts = [K.ints_mod(q, K.nums(a)) for a in inst.acts]
+        th = K.ints_mod(q, K.nums(inst.theta))
+        return resnet_rows_np(q, inst.width, inst.outer, acts, th, X, k)
+
+    return all(_kills_all(rows_at, pts, ts, inst.width, n, q) for q in qs)
+
+
+def check_rank_upper(inst: K.RankInstance, w: K.UpperWitness, u: int) -> bool:
+    """kernel.check_rank_upper, vectorised."""
+    n, s = len(inst.theta), len(w.tangents)
+    return (
+        K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
+        and K.rats_pos(inst.theta)
+        and K.acts_pos(inst.acts)
+        and u + s == n
+        and K.rows_len(n, w.tangents)
+        and mlp_tangents_kill(inst, w.tangents, w.moduli)
+        and independent_np(w.p, n, w.tangents, w.cols)
+    )
+
+
+def check_rank_upper_resnet(inst: KR.ResNetInstance, w: K.UpperWitness, u: int) -> bool:
+    """kernel_resnet.check_rank_upper_resnet, vectorised."""
+    n, s = len(inst.theta), len(w.tangents)
+    return (
+        KR.resnet_shape_ok(inst, [])
+        and K.rats_pos(inst.theta)
+        and K.acts_pos(inst.acts)
+        and u + s == n
+        and K.rows_len(n, w.tangents)
+        and resnet_tangents_kill(inst, w.tangents, w.moduli)
+        and independent_np(w.p, n, w.tangents, w.cols)
+    )
+
+
+def check_relu_rank_lower(inst: KL.ReluInstance, w: KL.ReluLowerWitness, r: int) -> bool:
+    """kernel_relu.check_relu_rank_lower: the twin's rows (exact patterns), numpy elimination."""
+    p, n = w.p, len(inst.theta)
+    if not (
+        KL.relu_shape_ok(inst.widths, inst.theta, w.batch)
+        and K.p_ok(p)
+        and K.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and K.acts_inv_ok(p, w.batch, w.batch_inv)
+        and KL.batch_nonzero(inst.widths, inst.theta, w.batch)
+        and len(w.rows) == r
+        and RC.rows_in_range(len(w.batch), K.last_width(inst.widths), w.rows)
+    ):
+        return False
+    rows = KL.relu_rows_mod(
+        p, inst.widths, KL.batch_patterns(inst.widths, inst.theta, w.batch),
+        K.rats_mod(p, inst.theta, w.theta_inv), K.acts_mod(p, w.batch, w.batch_inv), w.rows,
+    )  # fmt: skip
+    return check_minor_np(p, n, r, as_mod(rows, p, n), w.cols)
+
+
+def check_relu_rank_upper(
+    inst: KL.ReluInstance, batch: list[list[K.Rat]], w: K.UpperWitness, u: int
+) -> bool:
+    """kernel_relu.check_relu_rank_upper with the independence minor eliminated by numpy."""
+    n, s = len(inst.theta), len(w.tangents)
+    return (
+        KL.relu_shape_ok(inst.widths, inst.theta, batch)
+        and KL.batch_nonzero(inst.widths, inst.theta, batch)
+        and u + s == n
+        and K.rows_len(n, w.tangents)
+        and not w.moduli
+        and KL.tangents_vanish_relu(inst, batch, w.tangents)
+        and independent_np(w.p, n, w.tangents, w.cols)
+    )

@@ -1,0 +1,203 @@
+"""The shared rank core and the reverse-mode rows: the pure-Python twin, its vectorised
+production path (checker/fast.py), an independent oracle (FLINT) and Coq (vm_compute) agree."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from flint import nmod_mat
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from certify.checker import fast
+from certify.checker import kernel as K
+from certify.checker import kernel_resnet as KR
+from certify.checker import rank_core as RC
+
+PRIMES = [2, 3, 7, 101, 2147483647]
+
+
+def _matrix(rng: random.Random, r: int, p: int, singular: bool) -> list[list[int]]:
+    M = [[rng.randrange(p) for _ in range(r)] for _ in range(r)]
+    if singular and r >= 2:
+        i, j = rng.sample(range(r), 2)
+        a = rng.randrange(p)
+        M[i] = [(a * x) % p for x in M[j]]  # row i = a * row j
+    return M
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 7), st.sampled_from(PRIMES), st.booleans())
+def test_elimination_decides_nonsingularity_exactly_as_flint_rank(seed, r, p, singular):
+    M = _matrix(random.Random(seed), r, p, singular)
+    full = r == 0 or nmod_mat(M, p).rank() == r
+    assert RC.nonsingular_mod(p, r, M) == full
+    assert fast.nonsingular_np(np.array(M, dtype=np.int64).reshape(r, r), p) == full
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9), st.integers(2, 6), st.sampled_from([4, 6, 8, 9, 12, 15]))
+def test_elimination_never_accepts_a_matrix_singular_mod_a_composite_modulus(seed, r, q):
+    """Chio's identity: every fraction-free step multiplies det by a power of the pivot, so a
+    'nonsingular' answer means det != 0 mod q whatever q is (primality only matters for
+    completeness)."""
+    rng = random.Random(seed)
+    M = [[rng.randrange(q) for _ in range(r)] for _ in range(r)]
+    from sympy import Matrix
+
+    if RC.nonsingular_mod(q, r, M):
+        assert Matrix(M).det() % q != 0
+    assert RC.nonsingular_mod(q, r, M) == fast.nonsingular_np(np.array(M, dtype=np.int64), q)
+
+
+def _random_mlp(rng: random.Random) -> tuple[list[int], list[list[int]], bool, list[int]]:
+    widths = [rng.randint(1, 3) for _ in range(rng.randint(2, 4))]
+    bias = rng.random() < 0.5
+    acts = [[rng.randint(-3, 3) for _ in range(rng.randint(2, 4))] for _ in widths[2:]]
+    theta = [rng.randint(-4, 4) for _ in range(K.n_params(widths, bias))]
+    return widths, acts, bias, theta
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_reverse_mode_rows_equal_forward_mode_directional_derivatives(seed):
+    rng = random.Random(seed)
+    widths, acts, bias, theta = _random_mlp(rng)
+    x = [rng.randint(-3, 3) for _ in range(widths[0])]
+    ar, n = K.ARITH_Z, len(theta)
+    for k in range(widths[-1]):
+        row = K.net_row(ar, widths, acts, bias, theta, x, k)
+        zero = K.zeros(ar, len(x))
+        fw = [K.net_eval(ar, widths, acts, bias, theta, K.unit_vec(ar, n, c), x, zero)[1][k]
+              for c in range(n)]  # fmt: skip
+        assert row == fw
+    w, depth, outer = rng.randint(1, 3), rng.randint(1, 3), rng.random() < 0.5
+    racts = [[rng.randint(-3, 3) for _ in range(rng.randint(2, 4))] for _ in range(depth)]
+    rth = [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))]
+    x = [rng.randint(-3, 3) for _ in range(w)]
+    for k in range(w):
+        row = KR.resnet_row(ar, w, outer, racts, rth, x, k)
+        zero = K.zeros(ar, w)
+        fw = [KR.resnet_dual(ar, w, outer, racts, rth, K.unit_vec(ar, len(rth), c), x, zero)[1][k]
+              for c in range(len(rth))]  # fmt: skip
+        assert row == fw
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_vectorised_rows_equal_the_twin_rows_mod_p(seed):
+    rng = random.Random(seed)
+    p = rng.choice([101, 2147483647])
+    widths, acts, bias, theta = _random_mlp(rng)
+    th_m, acts_m = K.ints_mod(p, theta), [K.ints_mod(p, a) for a in acts]
+    X = [[rng.randint(-20, 20) for _ in range(widths[0])] for _ in range(5)]
+    ar = K.arith_mod(p)
+    for k in range(widths[-1]):
+        got = fast.mlp_rows_np(p, widths, acts_m, bias, th_m, fast.as_mod(X, p, widths[0]), k)
+        want = [K.net_row(ar, widths, acts_m, bias, th_m, K.ints_mod(p, x), k) for x in X]
+        assert got.tolist() == want
+    w, depth, outer = rng.randint(1, 3), rng.randint(1, 3), rng.random() < 0.5
+    racts = [K.ints_mod(p, [rng.randint(-3, 3) for _ in range(3)]) for _ in range(depth)]
+    rth = K.ints_mod(p, [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))])
+    X = [[rng.randint(-9, 9) for _ in range(w)] for _ in range(4)]
+    for k in range(w):
+        got = fast.resnet_rows_np(p, w, outer, racts, rth, fast.as_mod(X, p, w), k)
+        want = [KR.resnet_row(ar, w, outer, racts, rth, K.ints_mod(p, x), k) for x in X]
+        assert got.tolist() == want
+
+
+def test_matmul_mod_is_exact_near_the_prime_bound():
+    p = 2147483647
+    rng = np.random.default_rng(0)
+    A = rng.integers(p - 1000, p, size=(7, 40000), dtype=np.int64)
+    B = rng.integers(p - 1000, p, size=(40000, 3), dtype=np.int64)
+    want = [[sum(int(a) * int(b) for a, b in zip(A[i], B[:, j])) % p for j in range(3)]
+            for i in range(7)]  # fmt: skip
+    assert fast.matmul_mod(A, B, p).tolist() == want
+
+
+def test_exactness_from_residues_needs_coprime_moduli_whose_product_exceeds_the_bound():
+    assert RC.moduli_ok([2147483647, 2147483629])
+    assert not RC.moduli_ok([6, 9])  # gcd 3
+    assert not RC.moduli_ok([2**31])
+    assert RC.prod_z([3, 5, 7]) == 105
+    assert RC.kill_bound([[2, 3]], [[1, -4], [5, 0]]) == 14
+    assert RC.kills_mod(7, [[1, 2, 3]], [[1, 3, 0]]) is True  # 1 + 6 = 7
+    assert RC.kills_mod(7, [[1, 2, 3]], [[1, 1, 0]]) is False
+
+
+# ---------------------------------------------------------------- Coq conformance
+def _coq_list(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + "; ".join(_coq_list(x) for x in v) + "]"
+    return f"({v})"
+
+
+def _conformance_cases(count: int) -> list[str]:
+    """Lemmas `<expression> = <value computed by the Python twin>`, one per random case."""
+    rng = random.Random(20261201)
+    lemmas: list[str] = []
+    for i in range(count):
+        kind = i % 4
+        if kind == 0:  # the elimination core
+            p, r = rng.choice(PRIMES[1:]), rng.randint(0, 6)
+            M = _matrix(rng, r, p, rng.random() < 0.5)
+            val = RC.nonsingular_mod(p, r, M)
+            expr = (f"nonsingular_mod (Uint63.of_Z {p}) {r} "
+                    f"(map (ints_mod {p}) {_coq_list(M)}%Z)")  # fmt: skip
+            lemmas.append(f"Lemma c{i} : {expr} = {str(val).lower()}.")
+        elif kind == 1:  # MLP rows mod p by reverse mode
+            p = rng.choice([101, 2147483647])
+            widths, acts, bias, theta = _random_mlp(rng)
+            x = [rng.randint(-9, 9) for _ in range(widths[0])]
+            k = rng.randrange(widths[-1])
+            val = K.net_row(K.arith_mod(p), widths, [K.ints_mod(p, a) for a in acts], bias,
+                            K.ints_mod(p, theta), K.ints_mod(p, x), k)  # fmt: skip
+            expr = (f"map Uint63.to_Z (net_row (arith_mod (Uint63.of_Z {p})) "
+                    f"{_coq_list(widths)}%nat (map (ints_mod {p}) {_coq_list(acts)}%Z) "
+                    f"{str(bias).lower()} (ints_mod {p} {_coq_list(theta)}%Z) "
+                    f"(ints_mod {p} {_coq_list(x)}%Z) {k})")  # fmt: skip
+            lemmas.append(f"Lemma c{i} : {expr} = {_coq_list(val)}%Z.")
+        elif kind == 2:  # ResNet rows mod p by reverse mode
+            p = rng.choice([101, 2147483647])
+            w, depth, outer = rng.randint(1, 3), rng.randint(1, 2), rng.random() < 0.5
+            acts = [[rng.randint(-3, 3) for _ in range(rng.randint(2, 4))] for _ in range(depth)]
+            th = [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))]
+            x = [rng.randint(-9, 9) for _ in range(w)]
+            k = rng.randrange(w)
+            val = KR.resnet_row(K.arith_mod(p), w, outer, [K.ints_mod(p, a) for a in acts],
+                                K.ints_mod(p, th), K.ints_mod(p, x), k)  # fmt: skip
+            expr = (f"map Uint63.to_Z (resnet_row (arith_mod (Uint63.of_Z {p})) {w}%nat "
+                    f"{str(outer).lower()} (map (ints_mod {p}) {_coq_list(acts)}%Z) "
+                    f"(ints_mod {p} {_coq_list(th)}%Z) (ints_mod {p} {_coq_list(x)}%Z) {k})")
+            lemmas.append(f"Lemma c{i} : {expr} = {_coq_list(val)}%Z.")
+        else:  # exactness from residues and the integer bound rows
+            qs = rng.sample([7, 11, 13, 2147483647, 2147483629], rng.randint(1, 3))
+            if rng.random() < 0.3:
+                qs.append(qs[0] * 2)
+            bounds = [[rng.randint(0, 50) for _ in range(4)] for _ in range(2)]
+            ts = [[rng.randint(-9, 9) for _ in range(4)] for _ in range(3)]
+            val = (RC.moduli_ok(qs), RC.kill_bound(bounds, ts), RC.prod_z(qs))
+            expr = (f"(moduli_ok {_coq_list(qs)}%Z, kill_bound {_coq_list(bounds)}%Z "
+                    f"{_coq_list(ts)}%Z, prod_z {_coq_list(qs)}%Z)")  # fmt: skip
+            lemmas.append(f"Lemma c{i} : {expr} = ({str(val[0]).lower()}, {val[1]}, {val[2]})%Z.")
+    return lemmas
+
+
+def test_coq_rank_core_and_rows_agree_with_the_python_twin_on_random_instances(coq_project):
+    """>= 200 random cases, each a lemma `coq value = twin value` closed by vm_compute."""
+    lemmas = _conformance_cases(240)
+    head = ("From Coq Require Import ZArith List Bool Uint63.\n"
+            "From NNCert Require Import Lists Arith Net RankCore Rank ResNet.\n"
+            "Import ListNotations.\nOpen Scope Z_scope.\n")  # fmt: skip
+    body = "".join(f"{lem}\nProof. vm_compute. reflexivity. Qed.\n" for lem in lemmas)
+    path = Path(coq_project) / "Certificates" / "Conformance.v"
+    path.write_text(head + body)
+    r = subprocess.run(
+        ["coqc", "-q", "-R", "NNCert", "NNCert", "-R", "Certificates", "Certificates",
+         "Certificates/Conformance.v"],
+        cwd=coq_project, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
