@@ -124,6 +124,9 @@ def upper_bound(
     independence columns mod p and the exactness moduli; None when none are found."""
     n = mlp.n_params
     sym = M.symmetry_dim(mlp)
+    grid_size = comb(mlp.widths[0] + mlp.degree_bound(), mlp.degree_bound())
+    if grid_size > req.max_grid:
+        return None  # the kernels check every tangent at every lattice point: bound the cost
     tangents: list[list[int]] | None = None
     tkind = ""
     if sym and r == n - sym:
@@ -131,8 +134,7 @@ def upper_bound(
     quad = M.quadratic_tangents(mlp, theta) if tangents is None else []
     if quad and r == n - sym - len(quad):
         tangents, tkind = M.scaling_tangents(mlp, theta) + quad, "symmetry"
-    grid_size = comb(mlp.widths[0] + mlp.degree_bound(), mlp.degree_bound())
-    if tangents is None and grid_size <= req.max_grid:
+    if tangents is None:
         basis = integer_nullspace(grid_jacobian(mlp, theta), n)
         tangents, tkind = [M.primitive([Fraction(v) for v in b]) for b in basis], "nullspace"
     if not tangents:
