@@ -279,3 +279,33 @@ def test_a_prover_that_is_not_installed_gets_one_report_line(tmp_path, no_prover
     assert report.count("coqc not found on PATH") == 1
     assert "- lean: not-run for every certificate: lake not found on PATH" in report
     assert r.stdout.count("lake not found on PATH") == 1
+
+
+def _fake_lake(tmp_path: Path, body: str) -> str:
+    fake = tmp_path / "lake-bin"
+    fake.mkdir()
+    (fake / "lake").write_text(f"#!/bin/sh\n{body}\n")
+    (fake / "lake").chmod(0o755)
+    return f"{fake}:/usr/bin:/bin"
+
+
+def test_a_lake_timeout_is_verdict_timeout(spec, tmp_path):
+    out = tmp_path / "o"
+    path = _fake_lake(tmp_path, "sleep 30")
+    t0 = time.monotonic()
+    r = cli("run", str(spec), "--out", str(out), "--no-coq", "--timeout", "1", path=path)
+    assert time.monotonic() - t0 < 25  # the sleeping child was killed with its parent
+    assert r.returncode == 1, r.stdout + r.stderr
+    (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
+    assert e["verdicts"]["lean"] == "timeout"
+    assert e["messages"]["lean"] == "lake build timed out after 1 s"
+
+
+def test_lake_runs_in_a_scratch_copy_so_its_build_directory_never_ships(spec, tmp_path):
+    out = tmp_path / "o"
+    path = _fake_lake(tmp_path, "mkdir -p .lake/build && echo x > .lake/build/junk.olean\nexit 1")
+    r = cli("run", str(spec), "--out", str(out), "--no-coq", path=path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
+    assert e["verdicts"]["lean"] == "failed"
+    assert not (out / "lean" / ".lake").exists()
