@@ -384,13 +384,15 @@ def report_md(manifest: dict[str, Any]) -> str:
         lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
         if e["claim"]["cites"]:
             lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
-        bad = {k: m for k, m in e["messages"].items() if m and k not in common}
+        bad = {k: m for k, m in sorted(e["messages"].items()) if m and k not in common}
         for k, m in bad.items():
             lines += [f"- {k}: {m}"]
         if e["coq_assumptions"]:
             lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
     t = manifest["tool"]
-    lines += ["## Tools", ""] + [f"- {k}: {v if v else 'not installed'}" for k, v in t.items()]
+    lines += ["## Tools", ""] + [
+        f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from certify import __version__
 from certify.bundle import PROVERS, Options, build, unmet_requirements
@@ -209,12 +210,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    fmt = {"epilog": EXIT_CODES, "formatter_class": argparse.RawDescriptionHelpFormatter}
-    p_run = sub.add_parser("run", help="certify the instances of spec files into a bundle", **fmt)  # type: ignore[arg-type]
+    fmt: dict[str, Any] = {
+        "epilog": EXIT_CODES,
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
+    p_run = sub.add_parser("run", help="certify the instances of spec files into a bundle", **fmt)
     p_run.add_argument("specs", nargs="+", type=Path)
     _add_out_flags(p_run)
     _add_prover_flags(p_run)
-    p_demo = sub.add_parser("demo", help="run the embedded example suite", **fmt)  # type: ignore[arg-type]
+    p_demo = sub.add_parser("demo", help="run the embedded example suite", **fmt)
     _add_out_flags(p_demo)
     _add_prover_flags(p_demo)
     p_bounds = sub.add_parser(
@@ -245,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     p_torch.add_argument(
         "--precision", type=int, help="round weights to this many decimal places (default: exact)"
     )
-    p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)  # type: ignore[arg-type]
+    p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
     a = ap.parse_args(argv)

@@ -21,6 +21,7 @@ from certify.bundle import (
     copy_libraries,
     lean_library_files,
     render_certificate,
+    report_md,
     run_provers,
     walk_files,
     write_sources,
@@ -65,6 +66,14 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
         raise BundleError(f"{mf}: schema is not {MANIFEST_SCHEMA}")
     problems, notes = res.problems, res.notes
     _check_inventory(path, manifest, problems)
+    try:
+        report = report_md(manifest)
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        problems.append(f"report.md: cannot be regenerated from the manifest ({err!r})")
+    else:
+        rp = path / "report.md"
+        if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != report:
+            problems.append("report.md differs from the report regenerated from the manifest")
     for rel in COQ_LIBRARY_FILES:
         _same_file(path / "coq" / rel, resource_dir("coq") / rel, problems)
     for rel in lean_library_files():

@@ -309,3 +309,14 @@ def test_lake_runs_in_a_scratch_copy_so_its_build_directory_never_ships(spec, tm
     (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
     assert e["verdicts"]["lean"] == "failed"
     assert not (out / "lean" / ".lake").exists()
+
+
+def test_check_rejects_a_rewritten_report(spec, tmp_path):
+    out = tmp_path / "o"
+    assert cli("run", str(spec), "--out", str(out), "--no-coq", "--no-lean").returncode == 0
+    assert cli("check", str(out), "--no-coq", "--no-lean").returncode == 0
+    rep = out / "report.md"
+    rep.write_text(rep.read_text().replace("| 14 |", "| 99 |", 1) + "Proved in Lean.\n")
+    r = cli("check", str(out), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "report.md differs from the report regenerated from the manifest" in r.stdout
