@@ -20,7 +20,7 @@ from typing import Any
 
 from certify import __version__, certificate
 from certify.checker import _family, check_certificate, cross_check
-from certify.errors import CertifyError, OutputError
+from certify.errors import CertifyError, OutputError, SpecError
 from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
@@ -540,9 +540,10 @@ def _build(
                     prog.record(c["name"], "generated_with", req.name)  # type: ignore[arg-type]
             certs.extend(new)
     names = [c["name"] for c in certs]
+    srcs = ", ".join(sorted({s.source for s in specs}))
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
-        raise CertifyError(f"certificate names must be unique across specs: {dup}")
+        raise SpecError(srcs, "name", "certificate names unique across specs", dup)
     items: list[Rendered] = []
     checker: dict[str, list[str]] = {}
     for c in certs:
@@ -559,9 +560,10 @@ def _build(
     modules = [it.module for it in items]
     if len(set(modules)) != len(modules):
         dup = sorted({m for m in modules if modules.count(m) > 1})
-        raise CertifyError(
-            f"certificate names map to the same prover module {dup}: rename one of them"
-        )
+        raise SpecError(
+            srcs, "name", "names that map to distinct prover modules (rename one of them)",
+            f"two map to the same prover module {dup}",
+        )  # fmt: skip
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))

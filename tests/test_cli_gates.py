@@ -320,3 +320,13 @@ def test_check_rejects_a_rewritten_report(spec, tmp_path):
     r = cli("check", str(out), "--no-coq", "--no-lean")
     assert r.returncode == 1
     assert "report.md differs from the report regenerated from the manifest" in r.stdout
+
+
+def test_duplicate_certificate_names_across_specs_are_bad_input_exit_2(spec, tmp_path):
+    other = tmp_path / "again.toml"
+    other.write_text(SPEC)
+    out = tmp_path / "o"
+    r = cli("run", str(spec), str(other), "--out", str(out), "--no-coq", "--no-lean")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "field 'name': expected certificate names unique across specs" in r.stderr
+    assert str(other) in r.stderr and not out.exists()
