@@ -65,7 +65,8 @@ def build_library(coq_dir: Path, timeout: float, modules: list[str] | None = Non
         if r.timed_out:
             return Verdict(TIMEOUT, f"NNCert/{mod}.v: timed out after {timeout:.0f} s", total)
         if r.returncode != 0:
-            return Verdict(FAILED, f"NNCert/{mod}.v: {error_message(r.output)}", total)
+            msg = error_message(r.output, r.returncode)
+            return Verdict(FAILED, f"NNCert/{mod}.v: {msg}", total)
     return Verdict(PASSED, "", total)
 
 
@@ -192,12 +193,17 @@ def parse_assumptions(output: str) -> list[str]:
     return sorted(set(names))
 
 
-def error_message(output: str) -> str:
+def error_message(output: str, returncode: int | None = None) -> str:
     m = _ERR.search(output)
     if m:
         msg = " ".join(m.group("msg").split())
         return f"{m.group('file')}:{m.group('line')}: {msg}"[:2000]
-    return " ".join(output.split())[-2000:] or "coqc failed without a message"
+    status = ""
+    if returncode is not None and returncode < 0:
+        status = f" (killed by signal {-returncode})"
+    elif returncode is not None:
+        status = f" (exit status {returncode})"
+    return " ".join(output.split())[-2000:] or f"coqc failed without a message{status}"
 
 
 def check_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None) -> Verdict:
@@ -211,7 +217,7 @@ def check_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None)
     if r.timed_out:
         return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)
     if r.returncode != 0:
-        return Verdict(FAILED, error_message(r.output), r.seconds)
+        return Verdict(FAILED, error_message(r.output, r.returncode), r.seconds)
     if "Closed under the global context" not in r.output and "Axioms:" not in r.output:
         return Verdict(FAILED, "no Print Assumptions output found", r.seconds)
     axioms = parse_assumptions(r.output)
