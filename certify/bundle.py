@@ -284,6 +284,7 @@ def _run_coq(
     try:
         verdicts = list(pool.map(one, items))
     except BaseException:
+        prog.mute()
         kill_all()  # Ctrl-C: stop the running coqc processes, start no new one
         pool.shutdown(wait=True, cancel_futures=True)
         raise
@@ -521,6 +522,9 @@ def build(
     t0 = time.monotonic()
     try:
         return _build(specs, out, opts, prog, t0)
+    except KeyboardInterrupt:
+        prog.mute()
+        raise
     finally:
         prog.close()
 

@@ -67,14 +67,21 @@ class Progress:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._tick, daemon=True)
                 self._thread.start()
+        ok = False
         try:
             yield ph
+            ok = True
         finally:
             ph.seconds = time.monotonic() - ph.start
             with self._lock:
                 del self._active[id(ph)]
-                if ph.seconds >= self.threshold:
+                if ok and ph.seconds >= self.threshold:
                     self.emit(f"[certify] {label}: done in {ph.seconds:.1f} s")
+
+    def mute(self) -> None:
+        """No more lines (Ctrl-C: the interrupt message is the last thing printed)."""
+        with self._lock:
+            self.emit = lambda s: None
 
     def close(self) -> None:
         self._stop.set()

@@ -192,12 +192,13 @@ def test_check_reports_files_the_manifest_does_not_account_for(spec, tmp_path):
     assert "coq/NNCert/Lists.vo: a build product inside the bundle" in r.stdout
 
 
-def test_ctrl_c_prints_one_line_exits_130_and_writes_no_bundle(spec, tmp_path):
-    path = _fake_coqc(tmp_path, "sleep 60")
+def _interrupt(tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str) -> tuple:
+    path = _fake_coqc(tmp_path, coqc_body)
     out = tmp_path / "o"
     env = dict(os.environ, PATH=path, NN_CERTIFY_CACHE=str(tmp_path / "cache"))
+    args = [sys.executable, "-m", "certify.cli", "run", *map(str, specs), "--out", str(out)]
     p = subprocess.Popen(
-        [sys.executable, "-m", "certify.cli", "run", str(spec), "--out", str(out), "--no-lean"],
+        [*args, "--no-lean"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -208,16 +209,37 @@ def test_ctrl_c_prints_one_line_exits_130_and_writes_no_bundle(spec, tmp_path):
     seen = []
     for line in p.stderr:  # wait until coqc runs
         seen.append(line)
-        if "run provers" in line:
+        if wait_for in line:
             break
     time.sleep(1.0)
+    t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     rest = p.communicate(timeout=60)[1]
-    assert p.returncode == 130, "".join(seen) + rest
+    return p.returncode, "".join(seen), rest, time.monotonic() - t0, out
+
+
+def test_ctrl_c_prints_one_line_exits_130_and_writes_no_bundle(spec, tmp_path):
+    rc, seen, rest, took, out = _interrupt(tmp_path, [spec], "sleep 60", "run provers")
+    assert rc == 130, seen + rest
     assert rest.strip() == "certify: interrupted; nothing written"
+    assert took < 20  # coqc was killed, not waited for
     assert not out.exists() and _leftovers(tmp_path) == []
     cache = tmp_path / "cache" / "coq"
     assert not cache.exists() or not [x for x in cache.iterdir() if x.is_dir()]
+
+
+def test_ctrl_c_while_certificates_compile_in_parallel_stops_every_coqc(tmp_path):
+    specs = []
+    for name in ("p1", "p2", "p3"):
+        specs.append(tmp_path / f"{name}.toml")
+        specs[-1].write_text(SPEC.replace('"det"', f'"{name}"'))
+    # The library "compiles" at once; every certificate compile hangs.
+    body = 'case "$*" in *Certificates/*) sleep 60;; esac\nexit 0'
+    rc, seen, rest, took, out = _interrupt(tmp_path, specs, body, "coq p2: running")
+    assert rc == 130, seen + rest
+    assert rest.strip() == "certify: interrupted; nothing written"
+    assert took < 20  # both running compiles killed, the third never started
+    assert not out.exists() and _leftovers(tmp_path) == []
 
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
