@@ -103,6 +103,25 @@ def test_a_corrupted_cache_entry_is_rebuilt_not_trusted(tmp_path):
 
 
 @needs_coqc
+def test_a_crashed_build_leaves_nothing_that_survives_the_next_build(tmp_path):
+    src = _fake_library(tmp_path / "src")
+    cache = tmp_path / "cache"
+    key = coqp.library_key(src, MODS, coqp.version_text() or "")
+    crashed = cache / "coq" / f".{key}.tmp-abc123"
+    (crashed / "NNCert").mkdir(parents=True)
+    (crashed / "NNCert" / "A.vo").write_bytes(b"half")
+    lib = coqp.prepare_library(src, tmp_path / "s", cache, 60, MODS)
+    assert lib.cache == "built" and lib.key == key
+    assert not crashed.exists()
+    assert sorted(p.name for p in (cache / "coq").iterdir()) == [key, f"{key}.lock"]
+
+
+def test_error_message_without_output_names_the_exit_status():
+    assert coqp.error_message("", -9) == "coqc failed without a message (killed by signal 9)"
+    assert coqp.error_message("", 1) == "coqc failed without a message (exit status 1)"
+
+
+@needs_coqc
 def test_a_failing_library_is_not_cached(tmp_path):
     src = _fake_library(tmp_path / "src")
     (src / "NNCert" / "B.v").write_text("Definition b := undefined_name.\n")

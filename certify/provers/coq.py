@@ -152,6 +152,8 @@ def prepare_library(
             fcntl.flock(lock, fcntl.LOCK_EX)
             if _valid(final, key, modules):
                 return Library(Verdict(PASSED, "", 0.0), final, "hit", key)
+            for stale in parent.glob(f".{key}.*-*"):  # a crashed build's (we hold the lock)
+                shutil.rmtree(stale, ignore_errors=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".{key}.tmp-", dir=parent))
             try:
                 v = _scratch_build(src, tmp, timeout, modules)
