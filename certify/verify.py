@@ -60,15 +60,17 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
         raise BundleError(f"{path}: no manifest.json (not an nn-certify bundle)")
     try:
         manifest = json.loads(mf.read_text())
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise BundleError(f"{mf}: not valid JSON ({e})") from None
+    except RecursionError:
+        raise BundleError(f"{mf}: not valid JSON (nesting too deep)") from None
     if not isinstance(manifest, dict) or manifest.get("schema") != MANIFEST_SCHEMA:
         raise BundleError(f"{mf}: schema is not {MANIFEST_SCHEMA}")
     problems, notes = res.problems, res.notes
     _check_inventory(path, manifest, problems)
     try:
         report = report_md(manifest)
-    except (KeyError, TypeError, AttributeError, ValueError) as err:
+    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
         problems.append(f"report.md: cannot be regenerated from the manifest ({err!r})")
     else:
         rp = path / "report.md"
@@ -106,7 +108,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             cert = certificate.load(raw)
             canonical = certificate.dump(cert)
             sha = certificate.sha256(cert)
-        except (ValueError, UnicodeDecodeError) as err:
+        except (ValueError, UnicodeDecodeError, RecursionError) as err:
             problems.append(f"{name}: {err}")
             continue
         if canonical != raw:

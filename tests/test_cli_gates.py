@@ -352,3 +352,14 @@ def test_duplicate_certificate_names_across_specs_are_bad_input_exit_2(spec, tmp
     assert r.returncode == 2, r.stdout + r.stderr
     assert "field 'name': expected certificate names unique across specs" in r.stderr
     assert str(other) in r.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("where", ["manifest.json", "certificates/det.json"])
+def test_deeply_nested_bundle_json_is_a_clear_error_not_a_traceback(spec, tmp_path, where):
+    out = tmp_path / "o"
+    assert cli("run", str(spec), "--out", str(out), "--no-coq", "--no-lean").returncode == 0
+    (out / where).write_text("[" * 100000 + "]" * 100000)
+    r = cli("check", str(out), "--no-coq", "--no-lean")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr and "RecursionError" not in r.stderr
+    assert where.split("/")[-1] in r.stdout + r.stderr
