@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,10 +20,11 @@ from typing import Any
 
 from certify import __version__, certificate
 from certify.checker import _family, check_certificate, cross_check
-from certify.errors import BundleError, CertifyError
+from certify.errors import CertifyError, OutputError, SpecError
+from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
-from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
 from certify.render import compind as render_compind
 from certify.render import critical as render_critical
 from certify.render import implicit as render_implicit
@@ -34,8 +37,12 @@ from certify.spec import Spec
 from certify.witness import generate_certificates
 
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
-COQ_LIBRARY_FILES = ["_CoqProject"] + [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+COQ_LIBRARY_FILES = [f"NNCert/{m}.v" for m in coqp.LIBRARY]
 LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "NNCert.lean"]
+PROVERS = ("coq", "lean")
+# What a bundle's top level may hold (bundles written before manifests listed their files).
+TOOL_TOP = {"manifest.json", "report.md", "certificates", "coq", "lean", "logs", "figures"}
+BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
 @dataclass
@@ -44,6 +51,15 @@ class Options:
     run_lean: bool = True
     timeout: float = 900.0
     jobs: int = 2
+    use_cache: bool = True  # --no-cache: compile NNCert from scratch for this run
+    cache_dir: Path | None = None  # --cache-dir (else $NN_CERTIFY_CACHE, $XDG_CACHE_HOME, ~)
+    force: bool = False  # --force: replace an output directory holding foreign files
+    require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
+
+    def cache_base(self) -> Path | None:
+        if not self.use_cache:
+            return None
+        return Path(self.cache_dir) if self.cache_dir is not None else coqp.default_cache_base()
 
 
 def _dist(name: str) -> str | None:
@@ -68,6 +84,37 @@ def lean_library_files() -> list[str]:
     files = list(LEAN_PROJECT_FILES)
     files += sorted(str(p.relative_to(root)) for p in (root / "NNCert").glob("*.lean"))
     return files
+
+
+COQ_BUILD_SH = r"""#!/bin/sh
+# Rebuild everything from source with coqc alone: the NNCert library, then every
+# certificate, in the order of _CoqProject (dependency order). Each certificate file ends
+# with Print Assumptions: only PrimInt63.* (Coq's primitive integers) may be listed.
+set -eu
+cd "$(dirname "$0")"
+flags=$(grep '^-' _CoqProject | tr '\n' ' ')
+for f in $(grep '[.]v$' _CoqProject); do
+  echo "coqc $f" >&2
+  # shellcheck disable=SC2086
+  coqc -q $flags "$f"
+done
+"""
+COQ_MAKEFILE = """# Rebuild the NNCert library and every certificate with coqc alone (see build.sh).
+all:
+\tsh build.sh
+clean:
+\tfind . \\( -name '*.vo' -o -name '*.vok' -o -name '*.vos' -o -name '*.glob' \\
+\t  -o -name '.*.aux' -o -name '.lia.cache' -o -name '.nia.cache' \\) -delete
+.PHONY: all clean
+"""
+
+
+def coq_project_text(modules: list[str]) -> str:
+    """_CoqProject of a bundle: the library, then every certificate (dependency order)."""
+    lines = ["-R NNCert NNCert", "-R Certificates Certificates"]
+    lines += [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+    lines += [f"Certificates/{m}.v" for m in modules]
+    return "\n".join(lines) + "\n"
 
 
 def copy_libraries(dest: Path) -> None:
@@ -147,6 +194,10 @@ def write_sources(dest: Path, items: list[Rendered]) -> None:
         (dest / "certificates" / f"{it.cert['name']}.json").write_bytes(certificate.dump(it.cert))
         (dest / "coq" / "Certificates" / f"{it.module}.v").write_text(it.coq_text)
         (dest / "lean" / "Certificates" / f"{it.module}.lean").write_text(it.lean_text)
+    coq = dest / "coq"
+    (coq / "_CoqProject").write_text(coq_project_text([it.module for it in items]))
+    (coq / "build.sh").write_text(COQ_BUILD_SH)
+    (coq / "Makefile").write_text(COQ_MAKEFILE)
     modules = [f"Certificates.{it.module}" for it in items]
     (dest / "lean" / "Certificates.lean").write_text(
         render("lean/aggregator.lean.j2", modules=modules)
@@ -161,34 +212,84 @@ def write_sources(dest: Path, items: list[Rendered]) -> None:
 
 
 def run_provers(
-    dest: Path, items: list[Rendered], opts: Options
+    dest: Path, items: list[Rendered], opts: Options, prog: Progress | None = None
 ) -> tuple[dict[str, Verdict], dict[str, Verdict], dict[str, str]]:
-    """Coq and Lean verdicts per certificate name, plus the raw logs."""
+    """Coq and Lean verdicts per certificate name, plus the raw logs.
+
+    The provers work in a scratch copy of `dest`'s Coq and Lean projects, so no build
+    product ever lands in the bundle; the NNCert library comes from the cache
+    (`opts.cache_base()`) or is compiled in the scratch directory. Phase seconds and the
+    library's cache status go to `prog.timings`."""
+    prog = prog or Progress()
     logs: dict[str, str] = {}
     coq: dict[str, Verdict] = {}
-    if not opts.run_coq:
-        coq = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for it in items}
-    else:
-        lib = coqp.build_library(dest / "coq", opts.timeout)
-        if lib.status != PASSED:
-            coq = {it.cert["name"]: Verdict(lib.status, lib.message) for it in items}
-        else:
-            logs["coq-library"] = f"NNCert compiled in {lib.seconds:.2f} s"
-
-            def one(it: Rendered) -> Verdict:
-                return coqp.check_file(dest / "coq", f"Certificates/{it.module}.v", opts.timeout)
-
-            with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-                for it, v in zip(items, pool.map(one, items), strict=True):
-                    coq[it.cert["name"]] = v
     lean: dict[str, Verdict] = {}
-    if not opts.run_lean:
-        lean = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-lean)") for it in items}
-    else:
-        mods = {f"Certificates.{it.module}": it.lean_theorems for it in items}
-        by_mod = leanp.build_and_audit(dest / "lean", mods, opts.timeout)
-        lean = {it.cert["name"]: by_mod[f"Certificates.{it.module}"] for it in items}
+    with tempfile.TemporaryDirectory(prefix="nn-certify-provers-") as td:
+        scratch = Path(td)
+        if not opts.run_coq:
+            coq = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for it in items}
+        else:
+            coq = _run_coq(dest / "coq", scratch, items, opts, prog, logs)
+        if not opts.run_lean:
+            lean = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-lean)") for it in items}
+        else:
+            mods = {f"Certificates.{it.module}": it.lean_theorems for it in items}
+            if leanp.lake_path() is None:
+                by_mod = leanp.build_and_audit(dest / "lean", mods, opts.timeout)
+            else:
+                shutil.copytree(dest / "lean", scratch / "lean")
+                with prog.phase("lean build") as ph:
+                    by_mod = leanp.build_and_audit(scratch / "lean", mods, opts.timeout)
+                prog.timings["library"]["lean_build"] = {"seconds": ph.seconds}
+            lean = {it.cert["name"]: by_mod[f"Certificates.{it.module}"] for it in items}
     return coq, lean, logs
+
+
+def _run_coq(
+    src: Path,
+    scratch: Path,
+    items: list[Rendered],
+    opts: Options,
+    prog: Progress,
+    logs: dict[str, str],
+) -> dict[str, Verdict]:
+    if coqp.coqc_path() is None:
+        return {it.cert["name"]: Verdict(NOT_RUN, "coqc not found on PATH") for it in items}
+    work = scratch / "coq"
+    (work / "Certificates").mkdir(parents=True)
+    for it in items:
+        rel = f"Certificates/{it.module}.v"
+        shutil.copyfile(src / rel, work / rel)
+    with prog.phase("coq library NNCert") as ph:
+        lib = coqp.prepare_library(src, scratch / "coq-lib", opts.cache_base(), opts.timeout)
+    prog.timings["library"]["coq"] = {
+        "seconds": ph.seconds,
+        "compile_seconds": lib.verdict.seconds,
+        "cache": lib.cache,
+        "key": lib.key,
+        "path": str(lib.root) if lib.cache in ("hit", "built") else None,
+    }
+    if lib.verdict.status != PASSED:
+        msg = f"NNCert library: {lib.verdict.message}"
+        return {it.cert["name"]: Verdict(lib.verdict.status, msg) for it in items}
+    where = f"from the cache {lib.root}" if lib.cache == "hit" else f"({lib.cache})"
+    logs["coq-library"] = f"NNCert {where}: {lib.verdict.seconds or 0:.2f} s of coqc"
+    assert lib.root is not None
+
+    def one(it: Rendered) -> Verdict:
+        with prog.phase(f"coq {it.cert['name']}"):
+            return coqp.check_file(work, f"Certificates/{it.module}.v", opts.timeout, lib.root)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
+    try:
+        verdicts = list(pool.map(one, items))
+    except BaseException:
+        prog.mute()
+        kill_all()  # Ctrl-C: stop the running coqc processes, start no new one
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return {it.cert["name"]: v for it, v in zip(items, verdicts, strict=True)}
 
 
 def _sha_file(path: Path) -> str:
@@ -217,9 +318,25 @@ def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict
     }
 
 
+def common_prover_notes(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """prover -> message, for a prover that did not run for any certificate for one reason
+    (not installed, disabled, the library failed): said once, not once per certificate."""
+    out: dict[str, str] = {}
+    for p in PROVERS:
+        msgs = {(e["verdicts"].get(p), e["messages"].get(p)) for e in entries}
+        if len(msgs) == 1:
+            ((status, msg),) = msgs
+            if status in (NOT_RUN, FAILED, TIMEOUT) and msg and len(entries) > 1:
+                out[p] = f"{status} for every certificate: {msg}"
+    return out
+
+
 def report_md(manifest: dict[str, Any]) -> str:
     entries = manifest["certificates"]
     lines = ["# nn-certify report", ""]
+    common = common_prover_notes(entries)
+    if common:
+        lines += ["## Provers", ""] + [f"- {p}: {m}" for p, m in common.items()] + [""]
     ranks = [e for e in entries if e["kind"] == "rank"]
     others = [e for e in entries if e["kind"] != "rank"]
     if ranks:
@@ -268,13 +385,15 @@ def report_md(manifest: dict[str, Any]) -> str:
         lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
         if e["claim"]["cites"]:
             lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
-        bad = {k: m for k, m in e["messages"].items() if m}
+        bad = {k: m for k, m in sorted(e["messages"].items()) if m and k not in common}
         for k, m in bad.items():
             lines += [f"- {k}: {m}"]
         if e["coq_assumptions"]:
             lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
     t = manifest["tool"]
-    lines += ["## Tools", ""] + [f"- {k}: {v if v else 'not installed'}" for k, v in t.items()]
+    lines += ["## Tools", ""] + [
+        f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -324,6 +443,71 @@ def summary_line(e: dict[str, Any]) -> str:
     return line
 
 
+def walk_files(root: Path) -> list[str]:
+    """Every file (and symlink) under `root`, as sorted relative POSIX paths; symlinked
+    directories are listed, not followed."""
+    found: list[str] = []
+    for d, dirs, files in os.walk(root, followlinks=False):
+        base = Path(d)
+        links = [x for x in dirs if (base / x).is_symlink()]
+        for name in files + links:
+            found.append((base / name).relative_to(root).as_posix())
+    return sorted(found)
+
+
+def foreign_files(out: Path) -> list[str]:
+    """Files in an existing output directory that nn-certify did not write: everything
+    the manifest's `files` does not list (bundles without that list: anything outside the
+    bundle's own top-level entries; no readable manifest: every file)."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text())
+        if not isinstance(manifest, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError, RecursionError):
+        return walk_files(out)
+    listed = manifest.get("files")
+    mine = set(listed) if isinstance(listed, dict) else None
+    return [
+        rel
+        for rel in walk_files(out)
+        if rel != "manifest.json"
+        and (rel not in mine if mine is not None else rel.split("/")[0] not in TOOL_TOP)
+    ]
+
+
+def check_output_dir(out: Path, force: bool = False) -> None:
+    """Refuse, before any work, an --out that cannot become a bundle (OutputError, exit 2)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise OutputError(f"--out {out}: exists and is not a directory")
+    anc = out.parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise OutputError(f"--out {out}: {anc} is not a directory")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        raise OutputError(f"--out {out}: {anc} is not writable")
+    if out.is_dir() and not force:
+        alien = foreign_files(out)
+        if alien:
+            shown = ", ".join(alien[:10]) + (
+                f" and {len(alien) - 10} more" if len(alien) > 10 else ""
+            )
+            raise OutputError(
+                f"{out}: holds {len(alien)} file(s) that nn-certify did not write ({shown}); "
+                "refusing to overwrite (--force replaces the whole directory)"
+            )
+
+
+def file_inventory(root: Path) -> dict[str, str | None]:
+    """Every file of a bundle but manifest.json, with its sha256 (logs/: None, they hold
+    timings and are not reproducible)."""
+    return {
+        rel: None if rel.startswith("logs/") else _sha_file(root / rel)
+        for rel in walk_files(root)
+        if rel != "manifest.json"
+    }
+
+
 def build(
     specs: list[Spec],
     out: Path,
@@ -332,37 +516,71 @@ def build(
 ) -> dict[str, Any]:
     """Generate, check, render and prove every certificate of `specs`; write the bundle."""
     out = Path(out)
-    if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
-        raise BundleError(f"{out}: exists and is not an nn-certify bundle; refusing to overwrite")
+    check_output_dir(out, opts.force)
+    resume()
+    prog = Progress(progress)
+    t0 = time.monotonic()
+    try:
+        return _build(specs, out, opts, prog, t0)
+    except KeyboardInterrupt:
+        prog.mute()
+        raise
+    finally:
+        prog.close()
+
+
+def _build(
+    specs: list[Spec], out: Path, opts: Options, prog: Progress, t0: float
+) -> dict[str, Any]:
     certs: list[dict[str, Any]] = []
     for spec in specs:
         for req in spec.certificates:
-            progress(f"generate {req.name} ({req.kind})")
-            certs.extend(generate_certificates(spec, req))
+            prog.say(f"[certify] generate {req.name} ({req.kind})")
+            with prog.phase(f"generate {req.name}") as ph:
+                new = generate_certificates(spec, req)
+            for c in new:
+                prog.record(c["name"], "generate", ph.seconds)
+                if c["name"] != req.name:
+                    prog.record(c["name"], "generated_with", req.name)  # type: ignore[arg-type]
+            certs.extend(new)
     names = [c["name"] for c in certs]
+    srcs = ", ".join(sorted({s.source for s in specs}))
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
-        raise CertifyError(f"certificate names must be unique across specs: {dup}")
+        raise SpecError(srcs, "name", "certificate names unique across specs", dup)
     items: list[Rendered] = []
     checker: dict[str, list[str]] = {}
     for c in certs:
-        checker[c["name"]] = check_certificate(c)
-        items.append(render_certificate(c))
-    for n, probs in cross_check(certs).items():
-        checker[n] = checker[n] + probs
+        with prog.phase(f"checker {c['name']}") as ph:
+            checker[c["name"]] = check_certificate(c)
+        prog.record(c["name"], "checker", ph.seconds)
+        with prog.phase(f"render {c['name']}") as ph:
+            items.append(render_certificate(c))
+        prog.record(c["name"], "render", ph.seconds)
+    with prog.phase("cross-check") as ph:
+        for n, probs in cross_check(certs).items():
+            checker[n] = checker[n] + probs
+    prog.timings["cross_check"] = ph.seconds
     modules = [it.module for it in items]
     if len(set(modules)) != len(modules):
         dup = sorted({m for m in modules if modules.count(m) > 1})
-        raise CertifyError(
-            f"certificate names map to the same prover module {dup}: rename one of them"
-        )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+        raise SpecError(
+            srcs, "name", "names that map to distinct prover modules (rename one of them)",
+            f"two map to the same prover module {dup}",
+        )  # fmt: skip
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    except OSError as e:
+        raise OutputError(f"--out {out}: cannot create the bundle: {e}") from None
     try:
         copy_libraries(tmp)
         write_sources(tmp, items)
-        progress("run provers")
-        coq, lean, logs = run_provers(tmp, items, opts)
+        prog.say("[certify] run provers")
+        coq, lean, logs = run_provers(tmp, items, opts, prog)
+        for n in names:
+            prog.record(n, "coq", coq[n].seconds)
+            prog.record(n, "lean", lean[n].seconds)
         manifest = {
             "schema": MANIFEST_SCHEMA,
             "tool": tool_versions(),
@@ -373,29 +591,43 @@ def build(
             ],
         }
         (tmp / "logs").mkdir(exist_ok=True)
-        timings = {
-            n: {"coq_seconds": coq[n].seconds, "lean_seconds": lean[n].seconds} for n in names
-        }
-        (tmp / "logs" / "timings.json").write_text(json.dumps(timings, indent=1) + "\n")
         for k, v in logs.items():
             (tmp / "logs" / f"{k}.log").write_text(v + "\n")
         figs = figures_for(items)
         if figs:
             (tmp / "figures").mkdir()
         for fname, draw in figs.items():
-            draw(tmp / "figures" / fname)
+            with prog.phase(f"figure {fname}"):
+                draw(tmp / "figures" / fname)
         manifest["figures"] = {
             f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
         }
         (tmp / "report.md").write_text(report_md(manifest))
+        prog.timings["total_seconds"] = time.monotonic() - t0
+        (tmp / "logs" / "timings.json").write_text(
+            json.dumps(prog.timings, indent=1, sort_keys=True) + "\n"
+        )
+        manifest["files"] = file_inventory(tmp)
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
+        _replace(tmp, out)
+    except BaseException as e:
+        kill_all()
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError):
+            raise OutputError(f"--out {out}: cannot write the bundle: {e}") from None
         raise
     return manifest
+
+
+def _replace(tmp: Path, out: Path) -> None:
+    """Move the finished bundle into place; an old bundle is moved aside first, then removed."""
+    if not out.exists():
+        tmp.rename(out)
+        return
+    aside = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    out.rename(aside / "old")
+    tmp.rename(out)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 FIGURE_ONE_EQUATION = "-4*c2*c3*c4 + c3^3 + 8*c4^2"  # canonical text of c3^3 - 4 c2 c3 c4 + 8 c4^2
@@ -427,5 +659,22 @@ def figures_for(items: list[Rendered]) -> dict[str, Callable[[Path], None]]:
 
 
 def all_passed(manifest: dict[str, Any]) -> bool:
-    """No verdict failed (not-run is reported, not a failure)."""
-    return all(v != FAILED for e in manifest["certificates"] for v in e["verdicts"].values())
+    """No verdict failed or timed out (not-run is reported, not a failure)."""
+    return all(
+        v not in (FAILED, TIMEOUT) for e in manifest["certificates"] for v in e["verdicts"].values()
+    )
+
+
+def unmet_requirements(entries: list[dict[str, Any]], require: frozenset[str]) -> list[str]:
+    """One line per required prover that did not pass every certificate (`--require`)."""
+    out: list[str] = []
+    for prover in sorted(require):
+        bad = [e for e in entries if e["verdicts"].get(prover) != PASSED]
+        if bad:
+            kinds = sorted({str(e["verdicts"].get(prover)) for e in bad})
+            names = ", ".join(e["name"] for e in bad[:5]) + (" …" if len(bad) > 5 else "")
+            out.append(
+                f"required prover {prover}: {len(bad)} of {len(entries)} certificate(s) "
+                f"{'/'.join(kinds)} ({names})"
+            )
+    return out

@@ -1,4 +1,4 @@
-"""Command line: certify run | demo | check | bounds | figure."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch."""
 
 from __future__ import annotations
 
@@ -6,11 +6,22 @@ import argparse
 import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from certify import __version__
-from certify.bundle import Options, all_passed, build
+from certify.bundle import PROVERS, Options, build, unmet_requirements
 from certify.errors import CertifyError
+from certify.provers.common import kill_all
 from certify.spec import Spec, load_spec
+
+EXIT_CODES = """exit codes:
+  0    every certificate passed (a prover that is not installed gives not-run, not a failure)
+  1    a certificate failed: the checker, coqc or lake rejected it or timed out, or
+       `certify check` found a mismatch in the bundle
+  2    bad input or arguments: a spec error, an unusable --out directory
+  3    a prover named by --require is not installed, did not run or did not pass
+  130  interrupted (Ctrl-C); no bundle is written
+"""
 
 
 def example_specs() -> list[Path]:
@@ -20,30 +31,109 @@ def example_specs() -> list[Path]:
 
 
 def _opts(a: argparse.Namespace) -> Options:
-    return Options(run_coq=not a.no_coq, run_lean=not a.no_lean, timeout=a.timeout, jobs=a.jobs)
+    return Options(
+        run_coq=not a.no_coq,
+        run_lean=not a.no_lean,
+        timeout=a.timeout,
+        jobs=a.jobs,
+        use_cache=not a.no_cache,
+        cache_dir=a.cache_dir,
+        force=getattr(a, "force", False),
+        require=a.require,
+    )
+
+
+def _require(text: str) -> frozenset[str]:
+    names = frozenset(t.strip() for t in text.split(",") if t.strip())
+    bad = sorted(names - set(PROVERS))
+    if not names or bad:
+        raise argparse.ArgumentTypeError(f"expected coq, lean or coq,lean, got {text!r}")
+    return names
+
+
+def _positive(kind: type) -> object:
+    def parse(text: str) -> object:
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if not v > 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return v
+
+    return parse
 
 
 def _add_prover_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-coq", action="store_true", help="do not run coqc (verdict not-run)")
     p.add_argument("--no-lean", action="store_true", help="do not run lake (verdict not-run)")
-    p.add_argument("--timeout", type=float, default=900.0, help="seconds per prover call")
-    p.add_argument("--jobs", type=int, default=2, help="parallel coqc processes")
+    p.add_argument(
+        "--require",
+        type=_require,
+        default=frozenset(),
+        metavar="coq|lean|coq,lean",
+        help="exit 3 unless these provers ran and passed every certificate",
+    )
+    p.add_argument(
+        "--timeout", type=_positive(float), default=900.0, help="seconds per prover call"
+    )
+    p.add_argument("--jobs", type=_positive(int), default=2, help="parallel coqc processes")
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="where the compiled Coq library is kept (default: $NN_CERTIFY_CACHE, else "
+        "$XDG_CACHE_HOME/nn-certify, else ~/.cache/nn-certify)",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="compile the Coq library afresh for this run"
+    )
+
+
+def _add_out_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, required=True, help="the bundle directory to write")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out even when it holds files nn-certify did not write",
+    )
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _gate(entries: list[dict], require: frozenset[str], other_failure: bool) -> int:
+    """Exit code: 1 for a checker failure or a bundle mismatch, then 3 for an unmet
+    --require, then 1 for a prover that failed or timed out, else 0."""
+    checker_failed = any(e["verdicts"].get("checker") != "passed" for e in entries)
+    if checker_failed or other_failure:
+        return 1
+    unmet = unmet_requirements(entries, require)
+    for line in unmet:
+        print(f"certify: {line}", file=sys.stderr)
+    if unmet:
+        return 3
+    bad = {"failed", "timeout"}
+    return 1 if any(e["verdicts"].get(p) in bad for e in entries for p in PROVERS) else 0
 
 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
-    manifest = build(specs, out, _opts(a), progress=lambda s: print(f"[certify] {s}"))
-    from certify.bundle import summary_line
+    manifest = build(specs, out, _opts(a), progress=_say)
+    from certify.bundle import common_prover_notes, summary_line
 
+    common = common_prover_notes(manifest["certificates"])
     for e in manifest["certificates"]:
         v = e["verdicts"]
         print(
             f"{e['name']}: {summary_line(e)} checker={v['checker']} coq={v['coq']} lean={v['lean']}"
         )
         for k, m in e["messages"].items():
-            if m:
+            if m and k not in common:
                 print(f"  {k}: {m}")
+    for k, m in common.items():
+        print(f"{k}: {m}")
     print(f"bundle written to {out} (manifest.json, report.md)")
-    return 0 if all_passed(manifest) else 1
+    return _gate(manifest["certificates"], a.require, False)
 
 
 def _bounds(a: argparse.Namespace) -> int:
@@ -112,15 +202,24 @@ def load_spec_text(text: str, where: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="certify", description=__doc__)
+    ap = argparse.ArgumentParser(
+        prog="certify",
+        description=__doc__,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--version", action="version", version=f"nn-certify {__version__}")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p_run = sub.add_parser("run", help="certify the instances of spec files into a bundle")
+    fmt: dict[str, Any] = {
+        "epilog": EXIT_CODES,
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
+    p_run = sub.add_parser("run", help="certify the instances of spec files into a bundle", **fmt)
     p_run.add_argument("specs", nargs="+", type=Path)
-    p_run.add_argument("--out", type=Path, required=True)
+    _add_out_flags(p_run)
     _add_prover_flags(p_run)
-    p_demo = sub.add_parser("demo", help="run the embedded example suite")
-    p_demo.add_argument("--out", type=Path, required=True)
+    p_demo = sub.add_parser("demo", help="run the embedded example suite", **fmt)
+    _add_out_flags(p_demo)
     _add_prover_flags(p_demo)
     p_bounds = sub.add_parser(
         "bounds", help="degree bounds of the composition-independence theorems"
@@ -150,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     p_torch.add_argument(
         "--precision", type=int, help="round weights to this many decimal places (default: exact)"
     )
-    p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)")
+    p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
     a = ap.parse_args(argv)
@@ -165,18 +264,38 @@ def main(argv: list[str] | None = None) -> int:
             return _run([load_spec(s) for s in example_specs()], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
-        from certify.verify import check_bundle
-
-        problems, notes = check_bundle(a.bundle, _opts(a))
-        for n in notes:
-            print(f"note: {n}")
-        for p in problems:
-            print(f"FAIL: {p}")
-        print("bundle verified" if not problems else f"{len(problems)} problem(s)")
-        return 1 if problems else 0
+        return _check(a)
     except CertifyError as e:
         print(f"certify: error: {e}", file=sys.stderr)
         return e.exit_code
+    except KeyboardInterrupt:
+        kill_all()
+        print("certify: interrupted; nothing written", file=sys.stderr)
+        return 130
+
+
+def _check(a: argparse.Namespace) -> int:
+    from certify.progress import Progress
+    from certify.verify import check_bundle_result
+
+    prog = Progress(_say)
+    try:
+        res = check_bundle_result(a.bundle, _opts(a), prog)
+    finally:
+        prog.close()
+    for n in res.notes:
+        print(f"note: {n}")
+    problems = res.problems + res.prover_problems
+    for p in problems:
+        print(f"FAIL: {p}")
+    code = _gate(res.entries, a.require, bool(res.problems) or not res.entries)
+    if code == 0:
+        print("bundle verified")
+    elif problems:
+        print(f"{len(problems)} problem(s)")
+    else:
+        print("bundle not verified: a required prover did not pass")
+    return code
 
 
 if __name__ == "__main__":

@@ -33,5 +33,12 @@ class RenderError(CertifyError):
     """A value cannot be rendered exactly, or a rendered literal does not read back."""
 
 
+class OutputError(CertifyError):
+    """The output directory cannot be used: not a directory, not writable, or it holds files
+    nn-certify did not write (refused unless --force). Bad input: exit code 2."""
+
+    exit_code = 2
+
+
 class BundleError(CertifyError):
     """A bundle is incomplete or inconsistent (certify check)."""

@@ -6,8 +6,10 @@ Every error names the file, the field and what was expected (SpecError, exit cod
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -162,24 +164,79 @@ class Spec:
     other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
 
 
+MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):  # fmt: skip
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_spec_bytes(path: str | Path) -> bytes:
+    """The bytes of a spec file: a regular file (checked before opening, so a FIFO or a
+    device is never read) of at most MAX_SPEC_BYTES."""
+    src = str(path)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise SpecError(src, "<file>", "a readable spec file", e.strerror or str(e)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise SpecError(src, "<file>", "a regular file", _file_kind(st.st_mode))
+    if st.st_size > MAX_SPEC_BYTES:
+        raise SpecError(src, "<file>", f"at most {MAX_SPEC_BYTES} bytes", st.st_size)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise SpecError(src, "<file>", "a readable spec file", e.strerror or str(e)) from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the stat
+            raise SpecError(src, "<file>", "a regular file", "not a regular file")
+        raw = f.read(MAX_SPEC_BYTES + 1)
+    if len(raw) > MAX_SPEC_BYTES:
+        raise SpecError(src, "<file>", f"at most {MAX_SPEC_BYTES} bytes", "a larger file")
+    return raw
+
+
 def load_spec(path: str | Path) -> Spec:
     """Read a spec file (.toml or .json) and return the validated, normalised Spec."""
     p = Path(path)
     src = str(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise SpecError(src, "<file>", "a readable spec file", str(e)) from None
+    raw = read_spec_bytes(p)
     if p.suffix == ".json":
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+        except _DuplicateKey as e:
+            raise SpecError(src, e.key, "each key once per JSON object (duplicate key)") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise SpecError(src, "<file>", "valid JSON", str(e)) from None
+        except RecursionError:
+            raise SpecError(src, "<file>", "valid JSON", "nesting too deep") from None
     else:
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
             raise SpecError(src, "<file>", "valid TOML", str(e)) from None
+        except RecursionError:
+            raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
     return parse_spec(data, src)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -24,10 +25,18 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_demo(tmp_path: Path):
     assert r.returncode == 0, r.stderr
     (wheel,) = dist.glob("nn_certify-*.whl")
     env_dir = tmp_path / "venv"
-    # System site-packages provide the (already installed) dependencies; the package itself
-    # comes from the wheel, which the venv's own site-packages put first on sys.path.
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
+    # The dependencies come from the environment running the tests (a venv or not: inside a
+    # venv, system_site_packages would mean the base interpreter's, which lack them). A .pth
+    # file appends its site-packages after the new venv's own, so the package itself comes
+    # from the wheel; .pth files found there (an editable install of the checkout) are not run.
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "outer-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
     r = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
         capture_output=True,

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PASSED, FAILED, NOT_RUN = "passed", "failed", "not-run"
+PASSED, FAILED, NOT_RUN, TIMEOUT = "passed", "failed", "not-run", "timeout"
+VERDICTS = (PASSED, FAILED, NOT_RUN, TIMEOUT)
 
 
 @dataclass
 class Verdict:
-    """A prover's verdict for one certificate; never `passed` unless it really ran."""
+    """A prover's verdict for one certificate; never `passed` unless it really ran.
+
+    `timeout` means the prover ran out of time: nothing was established either way (unlike
+    `failed`, a refutation or a rejected file)."""
 
     status: str
     message: str = ""
@@ -25,18 +32,69 @@ class Run:
     returncode: int | None  # None: timed out or could not start
     output: str
     seconds: float
+    timed_out: bool = False
+
+
+_LIVE: set[subprocess.Popen[str]] = set()
+_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def kill_all() -> None:
+    """Kill every prover process still running and start no new one (Ctrl-C: no orphaned
+    coqc or lake, no worker thread waiting for one); `resume()` undoes the latter."""
+    with _LOCK:
+        _STOPPING.set()
+        procs = list(_LIVE)
+    for p in procs:
+        _kill(p)
+
+
+def _kill(p: subprocess.Popen[str]) -> None:
+    """Kill the process and everything it started (its own session: a wrapper script's
+    children, lake's lean processes)."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except OSError:
+        try:
+            p.kill()
+        except OSError:
+            pass
+
+
+def resume() -> None:
+    _STOPPING.clear()
 
 
 def run(cmd: list[str], cwd: Path, timeout: float) -> Run:
     t0 = time.monotonic()
+    with _LOCK:
+        if _STOPPING.is_set():
+            return Run(None, "interrupted", 0.0)
+        try:
+            p = subprocess.Popen(
+                cmd,
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,
+            )
+        except OSError as e:
+            return Run(None, f"could not run {cmd[0]}: {e}", time.monotonic() - t0)
+        _LIVE.add(p)
     try:
-        p = subprocess.run(
-            cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-        )
-        return Run(p.returncode, p.stdout + p.stderr, time.monotonic() - t0)
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"") + (e.stderr or b"")
-        text = out.decode(errors="replace") if isinstance(out, bytes) else str(out)
-        return Run(None, text + f"\n[timed out after {timeout:.0f} s]", time.monotonic() - t0)
-    except OSError as e:
-        return Run(None, f"could not run {cmd[0]}: {e}", time.monotonic() - t0)
+        out, err = p.communicate(timeout=timeout)
+        return Run(p.returncode, out + err, time.monotonic() - t0)
+    except subprocess.TimeoutExpired:
+        _kill(p)
+        out, err = p.communicate()
+        text = (out or "") + (err or "") + f"\n[timed out after {timeout:.0f} s]"
+        return Run(None, text, time.monotonic() - t0, timed_out=True)
+    except BaseException:
+        _kill(p)
+        p.wait()
+        raise
+    finally:
+        with _LOCK:
+            _LIVE.discard(p)

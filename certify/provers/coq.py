@@ -1,12 +1,19 @@
-"""coqc: discovery, compiling the NNCert library and certificates, Print Assumptions audit."""
+"""coqc: discovery, compiling the NNCert library (once per library hash and coqc version,
+into a cache) and certificates, Print Assumptions audit."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
+import os
 import re
 import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict, run
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, run
 
 LIBRARY = [
     "Lists",
@@ -27,37 +34,158 @@ ALLOWED_PREFIX = "PrimInt63."
 _ERR = re.compile(
     r'File "(?P<file>[^"]+)", line (?P<line>\d+), characters [^\n]*\n(?P<msg>Error:.*)', re.S
 )
+CACHE_FORMAT = "nn-certify-coq-cache/1"
+STAMP = "nn-certify-cache.json"
 
 
 def coqc_path() -> str | None:
     return shutil.which("coqc")
 
 
-def version() -> str | None:
+def version_text() -> str | None:
+    """The whole `coqc --version` output (Coq and OCaml versions): part of the cache key."""
     exe = coqc_path()
     if exe is None:
         return None
     r = run([exe, "--version"], Path.cwd(), 30)
-    m = re.search(r"version (\S+)", r.output)
+    return r.output.strip() if r.returncode == 0 else None
+
+
+def version() -> str | None:
+    text = version_text()
+    m = re.search(r"version (\S+)", text or "")
     return m.group(1) if m else None
 
 
-def _flags() -> list[str]:
-    return ["-q", "-R", "NNCert", "NNCert", "-R", "Certificates", "Certificates"]
+def _flags(lib: Path | None = None) -> list[str]:
+    nncert = "NNCert" if lib is None else str(lib / "NNCert")
+    return ["-q", "-R", nncert, "NNCert", "-R", "Certificates", "Certificates"]
 
 
-def build_library(coq_dir: Path, timeout: float) -> Verdict:
-    """Compile NNCert/*.v in dependency order (each compile checks the soundness proofs)."""
+def build_library(coq_dir: Path, timeout: float, modules: list[str] | None = None) -> Verdict:
+    """Compile NNCert/*.v in `coq_dir`, in dependency order (each compile checks the
+    soundness proofs)."""
     exe = coqc_path()
     if exe is None:
         return Verdict(NOT_RUN, "coqc not found on PATH")
     total = 0.0
-    for mod in LIBRARY:
-        r = run([exe, *_flags(), f"NNCert/{mod}.v"], coq_dir, timeout)
+    for mod in LIBRARY if modules is None else modules:
+        r = run([exe, "-q", "-R", "NNCert", "NNCert", f"NNCert/{mod}.v"], coq_dir, timeout)
         total += r.seconds
+        if r.timed_out:
+            return Verdict(TIMEOUT, f"NNCert/{mod}.v: timed out after {timeout:.0f} s", total)
         if r.returncode != 0:
-            return Verdict(FAILED, f"NNCert/{mod}.v: {error_message(r.output)}", total)
+            msg = error_message(r.output, r.returncode)
+            return Verdict(FAILED, f"NNCert/{mod}.v: {msg}", total)
     return Verdict(PASSED, "", total)
+
+
+def default_cache_base() -> Path:
+    """$NN_CERTIFY_CACHE, else $XDG_CACHE_HOME/nn-certify, else ~/.cache/nn-certify."""
+    env = os.environ.get("NN_CERTIFY_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "nn-certify"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def library_key(src: Path, modules: list[str], coqc_version: str) -> str:
+    """Hash of the library sources (in order), the coqc version and the compile flags."""
+    h = hashlib.sha256()
+    h.update(f"{CACHE_FORMAT}\n{coqc_version}\n-q -R NNCert NNCert\n".encode())
+    for mod in modules:
+        h.update(f"{mod}\0{_sha(src / 'NNCert' / f'{mod}.v')}\n".encode())
+    return h.hexdigest()[:32]
+
+
+@dataclass
+class Library:
+    """A compiled NNCert library: `root / "NNCert"` holds the .vo files."""
+
+    verdict: Verdict
+    root: Path | None
+    cache: str  # "hit", "built", "disabled", or "unavailable: <why>" (built in scratch)
+    key: str | None = None
+
+
+def _valid(final: Path, key: str, modules: list[str]) -> bool:
+    try:
+        stamp = json.loads((final / STAMP).read_text())
+        if stamp.get("key") != key or stamp.get("modules") != modules:
+            return False
+        vo = stamp["vo_sha256"]
+        return all(_sha(final / "NNCert" / f"{m}.vo") == vo[m] for m in modules)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _scratch_build(src: Path, scratch: Path, timeout: float, modules: list[str]) -> Verdict:
+    (scratch / "NNCert").mkdir(parents=True, exist_ok=True)
+    for mod in modules:
+        shutil.copyfile(src / "NNCert" / f"{mod}.v", scratch / "NNCert" / f"{mod}.v")
+    return build_library(scratch, timeout, modules)
+
+
+def prepare_library(
+    src: Path,
+    scratch: Path,
+    cache_base: Path | None,
+    timeout: float,
+    modules: list[str] | None = None,
+) -> Library:
+    """The compiled library for the sources in `src` (a Coq project holding NNCert/*.v).
+
+    With a cache base, reuse `<base>/coq/<key>` or build it there atomically (a temporary
+    sibling renamed into place under an exclusive lock, so two processes never see half a
+    library); a cache that cannot be written falls back to building in `scratch`. Without
+    one (`--no-cache`), build in `scratch`."""
+    modules = list(LIBRARY if modules is None else modules)
+    if coqc_path() is None:
+        return Library(Verdict(NOT_RUN, "coqc not found on PATH"), None, "disabled")
+    if cache_base is None:
+        return Library(_scratch_build(src, scratch, timeout, modules), scratch, "disabled")
+    ver = version_text()
+    if ver is None:  # no key without a version: compile in scratch
+        v = _scratch_build(src, scratch, timeout, modules)
+        return Library(v, scratch, "unavailable: coqc --version failed")
+    key = library_key(src, modules, ver)
+    parent = Path(cache_base) / "coq"
+    final = parent / key
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        with open(parent / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if _valid(final, key, modules):
+                return Library(Verdict(PASSED, "", 0.0), final, "hit", key)
+            for stale in parent.glob(f".{key}.*-*"):  # a crashed build's (we hold the lock)
+                shutil.rmtree(stale, ignore_errors=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{key}.tmp-", dir=parent))
+            try:
+                v = _scratch_build(src, tmp, timeout, modules)
+                if v.status != PASSED:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    return Library(v, None, "built", key)
+                vo = {m: _sha(tmp / "NNCert" / f"{m}.vo") for m in modules}
+                stamp = {"key": key, "format": CACHE_FORMAT, "coqc": ver, "modules": modules}
+                stamp["vo_sha256"] = vo
+                (tmp / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n")
+                if final.exists():  # stale or corrupt: move aside, then replace
+                    stale = Path(tempfile.mkdtemp(prefix=f".{key}.stale-", dir=parent))
+                    final.rename(stale / "old")
+                    shutil.rmtree(stale, ignore_errors=True)
+                tmp.rename(final)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
+            return Library(v, final, "built", key)
+    except OSError as e:
+        why = f"unavailable: {parent}: {e.strerror or e}"
+        return Library(_scratch_build(src, scratch, timeout, modules), scratch, why, key)
 
 
 def parse_assumptions(output: str) -> list[str]:
@@ -77,22 +205,31 @@ def parse_assumptions(output: str) -> list[str]:
     return sorted(set(names))
 
 
-def error_message(output: str) -> str:
+def error_message(output: str, returncode: int | None = None) -> str:
     m = _ERR.search(output)
     if m:
         msg = " ".join(m.group("msg").split())
         return f"{m.group('file')}:{m.group('line')}: {msg}"[:2000]
-    return " ".join(output.split())[-2000:] or "coqc failed without a message"
+    status = ""
+    if returncode is not None and returncode < 0:
+        status = f" (killed by signal {-returncode})"
+    elif returncode is not None:
+        status = f" (exit status {returncode})"
+    return " ".join(output.split())[-2000:] or f"coqc failed without a message{status}"
 
 
-def check_file(coq_dir: Path, rel: str, timeout: float) -> Verdict:
-    """coqc one certificate file; passed iff it compiles and assumes only primitives."""
+def check_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None) -> Verdict:
+    """coqc one certificate file; passed iff it compiles and assumes only primitives.
+
+    `lib`: the root of a compiled NNCert library (default: `coq_dir` itself)."""
     exe = coqc_path()
     if exe is None:
         return Verdict(NOT_RUN, "coqc not found on PATH")
-    r = run([exe, *_flags(), rel], coq_dir, timeout)
+    r = run([exe, *_flags(lib), rel], coq_dir, timeout)
+    if r.timed_out:
+        return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)
     if r.returncode != 0:
-        return Verdict(FAILED, error_message(r.output), r.seconds)
+        return Verdict(FAILED, error_message(r.output, r.returncode), r.seconds)
     if "Closed under the global context" not in r.output and "Axioms:" not in r.output:
         return Verdict(FAILED, "no Print Assumptions output found", r.seconds)
     axioms = parse_assumptions(r.output)

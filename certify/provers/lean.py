@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from certify.provers.common import FAILED, NOT_RUN, PASSED, Verdict, run
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, run
 
 ALLOWED_AXIOMS = {"propext", "Classical.choice", "Quot.sound"}
 _ERR = re.compile(r"^error: (?P<file>\S+\.lean):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.M)
@@ -57,6 +57,9 @@ def build_and_audit(
     if exe is None:
         return {m: Verdict(NOT_RUN, "lake not found on PATH") for m in modules}
     build = run([exe, "build", "--wfail"], lean_dir, timeout)
+    if build.timed_out:
+        msg = f"lake build timed out after {timeout:.0f} s"
+        return {m: Verdict(TIMEOUT, msg, build.seconds) for m in modules}
     errors = parse_errors(build.output)
     verdicts: dict[str, Verdict] = {}
     if build.returncode != 0:
@@ -68,6 +71,9 @@ def build_and_audit(
             )
         return verdicts
     audit = run([exe, "env", "lean", "Audit.lean"], lean_dir, timeout)
+    if audit.timed_out:
+        msg = f"axiom audit timed out after {timeout:.0f} s"
+        return {m: Verdict(TIMEOUT, msg, build.seconds) for m in modules}
     axioms = parse_axioms(audit.output)
     for mod, theorems in modules.items():
         missing = [t for t in theorems if t not in axioms]
