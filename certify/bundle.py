@@ -15,12 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
+from math import comb
 from pathlib import Path
 from typing import Any
 
 from certify import __version__, certificate
 from certify.checker import _family, check_certificate, cross_check
 from certify.errors import CertifyError, OutputError, SpecError
+from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
 from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
@@ -55,6 +57,7 @@ class Options:
     cache_dir: Path | None = None  # --cache-dir (else $NN_CERTIFY_CACHE, $XDG_CACHE_HOME, ~)
     force: bool = False  # --force: replace an output directory holding foreign files
     require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
+    lean_max_seconds: float = DEFAULT_LEAN_MAX_SECONDS  # --lean-max-seconds (lean_cost.py)
 
     def cache_base(self) -> Path | None:
         if not self.use_cache:
@@ -198,17 +201,37 @@ def write_sources(dest: Path, items: list[Rendered]) -> None:
     (coq / "_CoqProject").write_text(coq_project_text([it.module for it in items]))
     (coq / "build.sh").write_text(COQ_BUILD_SH)
     (coq / "Makefile").write_text(COQ_MAKEFILE)
+    _write_lean_roots(dest / "lean", items)
+
+
+def _write_lean_roots(lean: Path, items: list[Rendered]) -> None:
+    """Certificates.lean (imports every certificate module) and Audit.lean (#print axioms)."""
     modules = [f"Certificates.{it.module}" for it in items]
-    (dest / "lean" / "Certificates.lean").write_text(
-        render("lean/aggregator.lean.j2", modules=modules)
-    )
-    (dest / "lean" / "Audit.lean").write_text(
+    (lean / "Certificates.lean").write_text(render("lean/aggregator.lean.j2", modules=modules))
+    (lean / "Audit.lean").write_text(
         render(
             "lean/audit.lean.j2",
             modules=modules,
             theorems=[t for it in items for t in it.lean_theorems],
         )
     )
+
+
+def lean_cost_estimate(cert: dict[str, Any]) -> float | None:
+    """Estimated seconds for the Lean kernel to check a rank certificate (lean_cost.py's
+    model), None for other kinds (their kernel checks are small)."""
+    if cert.get("kind") != "rank":
+        return None
+    w, res, net = cert["witness"], cert["result"], cert["instance"]["network"]
+    up = w.get("upper") or {}
+    tangents, moduli = len(up.get("tangents", [])), len(up.get("moduli", []))
+    if net.get("family") == "relu":
+        lattice, dout = len(w["lower"]["batch"]), net["widths"][-1]
+    else:
+        grid = up.get("grid") or {"dim": 0, "degree": 0}
+        lattice = comb(grid["dim"] + grid["degree"], grid["degree"])
+        dout = net["width"] if net.get("family") == "resnet" else net["widths"][-1]
+    return lean_rank_cost(res["rank_lower"], res["params"], lattice, dout, tangents, moduli)
 
 
 def run_provers(
@@ -233,15 +256,33 @@ def run_provers(
         if not opts.run_lean:
             lean = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-lean)") for it in items}
         else:
-            mods = {f"Certificates.{it.module}": it.lean_theorems for it in items}
+            # Above the estimated Lean kernel cost limit a certificate keeps its Lean file but
+            # is left out of this build (aggregator and audit in the scratch copy): not-run.
+            over: dict[str, Verdict] = {}
+            for it in items:
+                cost = lean_cost_estimate(it.cert)
+                if cost is not None and cost > opts.lean_max_seconds:
+                    over[it.cert["name"]] = Verdict(
+                        NOT_RUN,
+                        f"estimated Lean kernel cost {cost:.0f} s exceeds the limit "
+                        f"{opts.lean_max_seconds:.0f} s (--lean-max-seconds; model in "
+                        "certify/lean_cost.py)",
+                    )
+            run_items = [it for it in items if it.cert["name"] not in over]
+            mods = {f"Certificates.{it.module}": it.lean_theorems for it in run_items}
             if leanp.lake_path() is None:
                 by_mod = leanp.build_and_audit(dest / "lean", mods, opts.timeout)
             else:
                 shutil.copytree(dest / "lean", scratch / "lean")
+                if over:
+                    _write_lean_roots(scratch / "lean", run_items)
                 with prog.phase("lean build") as ph:
                     by_mod = leanp.build_and_audit(scratch / "lean", mods, opts.timeout)
                 prog.timings["library"]["lean_build"] = {"seconds": ph.seconds}
-            lean = {it.cert["name"]: by_mod[f"Certificates.{it.module}"] for it in items}
+            lean = {
+                it.cert["name"]: over.get(it.cert["name"]) or by_mod[f"Certificates.{it.module}"]
+                for it in items
+            }
     return coq, lean, logs
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from certify import __version__
 from certify.bundle import PROVERS, Options, build, unmet_requirements
 from certify.errors import CertifyError
+from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS
 from certify.provers.common import kill_all
 from certify.spec import Spec, load_spec
 
@@ -40,6 +41,7 @@ def _opts(a: argparse.Namespace) -> Options:
         cache_dir=a.cache_dir,
         force=getattr(a, "force", False),
         require=a.require,
+        lean_max_seconds=a.lean_max_seconds,
     )
 
 
@@ -78,6 +80,13 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
         "--timeout", type=_positive(float), default=900.0, help="seconds per prover call"
     )
     p.add_argument("--jobs", type=_positive(int), default=2, help="parallel coqc processes")
+    p.add_argument(
+        "--lean-max-seconds",
+        type=_positive(float),
+        default=DEFAULT_LEAN_MAX_SECONDS,
+        help="rank certificates whose estimated Lean kernel cost (certify/lean_cost.py) is "
+        "above this get their Lean file but verdict not-run (default %(default)s)",
+    )
     p.add_argument(
         "--cache-dir",
         type=Path,

@@ -169,9 +169,11 @@ def _conformance_cases(count: int) -> list[str]:
             k = rng.randrange(w)
             val = KR.resnet_row(K.arith_mod(p), w, outer, [K.ints_mod(p, a) for a in acts],
                                 K.ints_mod(p, th), K.ints_mod(p, x), k)  # fmt: skip
-            expr = (f"map Uint63.to_Z (resnet_row (arith_mod (Uint63.of_Z {p})) {w}%nat "
-                    f"{str(outer).lower()} (map (ints_mod {p}) {_coq_list(acts)}%Z) "
-                    f"(ints_mod {p} {_coq_list(th)}%Z) (ints_mod {p} {_coq_list(x)}%Z) {k})")
+            expr = (
+                f"map Uint63.to_Z (resnet_row (arith_mod (Uint63.of_Z {p})) {w}%nat "
+                f"{str(outer).lower()} (map (ints_mod {p}) {_coq_list(acts)}%Z) "
+                f"(ints_mod {p} {_coq_list(th)}%Z) (ints_mod {p} {_coq_list(x)}%Z) {k})"
+            )
             lemmas.append(f"Lemma c{i} : {expr} = {_coq_list(val)}%Z.")
         else:  # exactness from residues and the integer bound rows
             qs = rng.sample([7, 11, 13, 2147483647, 2147483629], rng.randint(1, 3))

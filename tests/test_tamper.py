@@ -126,12 +126,31 @@ def test_untampered_certificates_pass_checker_and_coq(defective, rational, coq):
         assert all(a.startswith("PrimInt63.") for a in v.assumptions)
 
 
+def _twins(cert) -> tuple[bool, bool]:
+    """(pure twin, vectorised path) verdicts of the lower and upper checks together."""
+    from certify.checker import fast
+    from certify.checker import kernel as K
+    from certify.checker.rank import Malformed, decode_instance, decode_lower, decode_upper
+
+    try:
+        inst = decode_instance(cert)
+        lw, r = decode_lower(cert["witness"]["lower"])
+        up = cert["witness"]["upper"]
+        uw = decode_upper(up) if up is not None else None
+    except (Malformed, KeyError, TypeError, ValueError):
+        return False, False
+    pure = K.check_rank_lower(inst, lw, r) and (uw is None or K.check_rank_upper(inst, *uw))
+    vec = fast.check_rank_lower(inst, lw, r) and (uw is None or fast.check_rank_upper(inst, *uw))
+    return pure, vec
+
+
 @pytest.mark.parametrize("what", sorted(LOWER_TAMPERS))
 def test_tampered_lower_bound_witness_is_rejected_by_checker_and_coqc(what, defective, coq):
     bad = copy.deepcopy(defective)
     LOWER_TAMPERS[what](bad)
     assert bad != defective
     assert check_certificate(bad), f"checker accepted a tampered {what}"
+    assert _twins(bad) == (False, False), f"a kernel twin accepted a tampered {what}"
     v = coq.verdict(bad)
     assert v.status == "failed", f"coqc accepted a tampered {what}"
 
@@ -141,7 +160,13 @@ def test_tampered_upper_bound_witness_is_rejected_by_checker_and_coqc(what, defe
     bad = copy.deepcopy(defective)
     UPPER_TAMPERS[what](bad)
     assert check_certificate(bad), f"checker accepted a tampered {what}"
+    assert _twins(bad) == (False, False), f"a kernel twin accepted a tampered {what}"
     assert coq.verdict(bad).status == "failed", f"coqc accepted a tampered {what}"
+
+
+def test_untampered_certificates_pass_both_twins(defective, rational):
+    assert _twins(defective) == (True, True)
+    assert _twins(rational) == (True, True)
 
 
 def test_wrong_denominator_inverse_is_rejected_by_checker_and_coqc(rational, coq):
@@ -155,7 +180,10 @@ def test_wrong_denominator_inverse_is_rejected_by_checker_and_coqc(rational, coq
 
 def test_changed_activation_coefficient_is_rejected_by_checker_and_coqc(rational, coq):
     bad = copy.deepcopy(rational)
-    bad["instance"]["network"]["activations"][0][1] = "3"
+    # "3" alone would be a true certificate about another activation (the kernel accepts it
+    # and only the Python checker's activation text differs); a new denominator no longer
+    # matches the shipped inverse, so the instance is no longer the one the witness reduces.
+    bad["instance"]["network"]["activations"][0][1] = "3/7"
     assert check_certificate(bad)
     assert coq.verdict(bad).status == "failed"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from flint import fmpz, fmpz_mat, nmod_mat
 
@@ -28,25 +29,44 @@ def inverse_mod(d: int, p: int) -> int:
     return pow(d % p, -1, p)
 
 
-def nmod(rows: Sequence[Sequence[int]], p: int, ncols: int) -> nmod_mat:
+def nmod(rows: Any, p: int, ncols: int) -> nmod_mat:
+    """An nmod_mat from rows of ints or an int64 numpy array. Large arrays are filled row by
+    row (no Python list of all m * n entries: that list alone is ~36 bytes an entry)."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        np = None
+    if np is not None and isinstance(rows, np.ndarray):
+        A = rows % p
+        if A.size <= 4_000_000:
+            return nmod_mat(A.shape[0], ncols, A.ravel().tolist(), p)
+        M = nmod_mat(A.shape[0], ncols, p)
+        for i in range(A.shape[0]):
+            for j, v in enumerate(A[i].tolist()):
+                if v:
+                    M[i, j] = v
+        return M
     return nmod_mat(len(rows), ncols, [int(v) % p for r in rows for v in r], p)
 
 
-def maximal_minor(rows: Sequence[Sequence[int]], p: int, ncols: int) -> tuple[list[int], list[int]]:
+def maximal_minor(rows: Any, p: int, ncols: int) -> tuple[list[int], list[int]]:
     """Rows R and columns C with J[R, C] nonsingular and |R| = |C| = rank J (mod p).
 
     R = pivot columns of rref(J^T) (a row basis); C = pivot columns of rref(J[R, :]) (a column
-    basis of the row-basis submatrix, all columns when J has full column rank). A row basis
-    and a column basis of it meet in a nonsingular submatrix.
+    basis of the row-basis submatrix; all columns, with no second elimination, when J has full
+    column rank). A row basis and a column basis of it meet in a nonsingular submatrix.
+    `rows` is a list of int rows or an int64 numpy array.
     """
-    m = len(rows)
-    Jt = nmod_mat(ncols, m, [int(rows[i][j]) % p for j in range(ncols) for i in range(m)], p)
-    Et, r = Jt.rref()
+    import numpy as np
+
+    J = np.asarray(rows, dtype=object) if not isinstance(rows, np.ndarray) else rows
+    if J.dtype == object:
+        J = np.array([[int(v) % p for v in r] for r in rows], dtype=np.int64).reshape(-1, ncols)
+    Et, r = nmod(np.ascontiguousarray(J.T), p, J.shape[0]).rref()
     R = _pivots_of(Et, r)
     if r == ncols:
         return R, list(range(ncols))
-    JR = nmod(([rows[i] for i in R]), p, ncols)
-    E, r2 = JR.rref()
+    E, r2 = nmod(J[R], p, ncols).rref()
     C = _pivots_of(E, r2)
     assert len(R) == len(C) == r == r2
     return R, C

@@ -272,66 +272,69 @@ def expected_dim(mlp: MLP) -> int:
     return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))
 
 
+def _mulmod(A: Any, B: Any, p: int) -> Any:
+    """A @ B mod p for int64 residue matrices (p < 2^31): B is split into 16-bit halves so
+    every int64 partial sum stays below 2^63 for inner dimensions up to 2^15."""
+    import numpy as np
+
+    out = np.zeros((A.shape[0], B.shape[1]), dtype=np.int64)
+    for k0 in range(0, A.shape[1], 1 << 15):
+        a, b = A[:, k0 : k0 + (1 << 15)], B[k0 : k0 + (1 << 15)]
+        out = (out + ((a @ (b >> 16)) % p << 16) % p + (a @ (b & 0xFFFF)) % p) % p
+    return out
+
+
 def jacobian_modp(
     mlp: MLP | Any,
     theta: Sequence[int],
     acts: Sequence[Sequence[int]],
     samples: Sequence[Sequence[int]],
     p: int,
-) -> list[list[int]]:
-    """All rows d f_theta(x_s)[k] / d theta mod p (row s * d_out + k), batched over samples.
-
-    Forward and backward passes are matrix products of flint nmod_mats; only the entrywise
-    activation and the outer products of the gradient are Python loops.
-    """
+) -> Any:
+    """All rows d f_theta(x_s)[k] / d theta mod p (row s * d_out + k) as an int64 numpy
+    array, by backpropagation batched over the samples: one forward pass for all samples,
+    one backward pass per output coordinate (the generator's own numpy code, independent of
+    the checker's)."""
     if _is_resnet(mlp):
         from certify.models import resnet
 
         return resnet.jacobian_modp(mlp, theta, acts, samples, p)
-    from flint import nmod_mat
+    import numpy as np
 
-    m = len(samples)
-    Ls = layers(mlp, theta)
-    H = nmod_mat(m, mlp.widths[0], [v % p for x in samples for v in x], p)
-    hb_rows: list[list[list[int]]] = []  # per layer: rows of [h, 1?] for every sample
-    derivs: list[list[list[int]]] = []
-    for ell, (W, b) in enumerate(Ls):
-        h_list = [[int(v) for v in row] for row in H.tolist()]
-        hb_rows.append([[*r, 1] for r in h_list] if mlp.bias else h_list)
-        rows_w, cols_w = len(W), len(W[0])
-        Wt = nmod_mat(
-            cols_w, rows_w, [W[i][j] % p for j in range(cols_w) for i in range(rows_w)], p
-        )
-        pre = [[(int(v) + bi) % p for v, bi in zip(row, b)] for row in (H * Wt).tolist()]
+    m, b = len(samples), 1 if mlp.bias else 0
+    th = np.array([int(t) % p for t in theta], dtype=np.int64)
+    Ws, pos = [], 0
+    for prev, d in zip(mlp.widths, mlp.widths[1:]):
+        Ws.append(th[pos : pos + d * (prev + b)].reshape(d, prev + b))
+        pos += d * (prev + b)
+    H = np.array(samples, dtype=np.int64).reshape(m, mlp.widths[0]) % p
+    inputs, derivs = [], []
+    for ell, W in enumerate(Ws):
+        HB = np.hstack([H, np.ones((m, 1), dtype=np.int64)]) if b else H
+        inputs.append(HB)
         if ell == mlp.depth - 1:
             break
-        vals = [[_poly(acts[ell], a, p) for a in row] for row in pre]
-        derivs.append([[d for _, d in row] for row in vals])
-        H = nmod_mat(m, len(W), [v for row in vals for v, _ in row], p)
-    n = len(theta)
-    dout = mlp.widths[-1]
-    out: list[list[int]] = [[] for _ in range(m * dout)]
+        pre = _mulmod(HB, np.ascontiguousarray(W.T), p)
+        val, der = np.zeros_like(pre), np.zeros_like(pre)
+        for c in reversed(list(acts[ell])):
+            val, der = (int(c) % p + pre * val) % p, (pre * der + val) % p
+        H = val
+        derivs.append(der)
+    dout, n = mlp.widths[-1], len(theta)
+    J = np.empty((m * dout, n), dtype=np.int64)
     for k in range(dout):
-        delta = [[1 if a == k else 0 for a in range(dout)] for _ in range(m)]
-        blocks: list[list[list[int]]] = []
+        delta = np.zeros((m, dout), dtype=np.int64)
+        delta[:, k] = 1
+        col = n
         for ell in range(mlp.depth - 1, -1, -1):
-            hb = hb_rows[ell]
-            blocks.append(
-                [[(da * v) % p for da in drow for v in hrow] for drow, hrow in zip(delta, hb)]
+            HB = inputs[ell]
+            width = delta.shape[1] * HB.shape[1]
+            J[k::dout, col - width : col] = ((delta[:, :, None] * HB[:, None, :]) % p).reshape(
+                m, width
             )
-            if ell == 0:
-                break
-            W, _ = Ls[ell]
-            Wm = nmod_mat(len(W), len(W[0]), [v % p for row in W for v in row], p)
-            back = (nmod_mat(m, len(W), [v for row in delta for v in row], p) * Wm).tolist()
-            delta = [
-                [(int(u) * d) % p for u, d in zip(brow, drow)]
-                for brow, drow in zip(back, derivs[ell - 1])
-            ]
-        for s in range(m):
-            row: list[int] = []
-            for blk in reversed(blocks):
-                row.extend(blk[s])
-            assert len(row) == n
-            out[s * dout + k] = row
-    return out
+            col -= width
+            if ell:
+                prev = mlp.widths[ell]
+                back = _mulmod(delta, np.ascontiguousarray(Ws[ell][:, :prev]), p)
+                delta = (back * derivs[ell - 1]) % p
+    return J

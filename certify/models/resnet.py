@@ -82,6 +82,7 @@ def jacobian_modp(
     samples: Sequence[Sequence[int]],
     p: int,
 ) -> list[list[int]]:
+    """All rows d F_theta(x_s)[k] / d theta mod p (row s * width + k), per sample."""
     out: list[list[int]] = []
     for x in samples:
         out.extend(jacobian_rows(rn, theta, acts, [v % p for v in x], p))  # type: ignore[arg-type]

@@ -161,7 +161,11 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     mlp = spec.network
     n = mlp.n_params
     edim = M.expected_dim(mlp)
-    target = min(n, edim)
+    # The generic rank is at most #params minus the dimension of the symmetry tangents that
+    # exist at every point (scalings; the orthogonal symmetry of a quadratic last layer):
+    # reaching that bound needs no retry even when no upper bound is certified at theta.
+    quad = len(M.quadratic_tangents(mlp, spec.theta))
+    target = min(n, edim, n - M.symmetry_dim(mlp) - quad) if quad else min(n, edim)
     n_samples = -(-n // mlp.widths[-1]) + 3
     attempts: list[dict[str, Any]] = []
     best: LowerResult | None = None
