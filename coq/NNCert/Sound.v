@@ -1,6 +1,6 @@
 (** Soundness lemmas of the boolean checkers: what [= true] means as a proposition.
     Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
-From Coq Require Import ZArith List Bool Uint63 Lia.
+From Coq Require Import ZArith List Bool Uint63 Lia Znumtheory.
 From NNCert Require Import Lists Arith Net RankCore Rank.
 Import ListNotations.
 Open Scope Z_scope.
@@ -62,6 +62,49 @@ Proof.
   apply Nat.eqb_eq in HM. apply Nat.eqb_eq in HV.
   split; [exact HM|]. split; [exact HV|].
   intros j row Hj. exact (identity_rows_sound _ _ _ _ _ Hid j row Hj).
+Qed.
+
+(** [gcd q (prod qs) = 1] when [q] is coprime to every modulus of [qs]. *)
+Lemma coprime_to_all_prod : forall q qs,
+  coprime_to_all q qs = true -> Z.gcd q (prod_z qs) = 1.
+Proof.
+  intros q qs; induction qs as [| q' qs IH]; simpl; intros H.
+  - apply Z.gcd_1_r.
+  - apply andb_prop in H as [H1 H2]. apply Z.eqb_eq in H1.
+    apply Zgcd_1_rel_prime. apply rel_prime_mult.
+    + apply Zgcd_1_rel_prime. exact H1.
+    + apply Zgcd_1_rel_prime. exact (IH H2).
+Qed.
+
+(** Pairwise coprime moduli that all divide [v]: their product divides [v]. *)
+Lemma moduli_ok_divide : forall qs v,
+  moduli_ok qs = true -> (forall q, In q qs -> v mod q = 0) -> (prod_z qs | v).
+Proof.
+  induction qs as [| q qs IH]; simpl; intros v Hok Hv.
+  - apply Z.divide_1_l.
+  - apply andb_prop in Hok as [Hok Hrest]. apply andb_prop in Hok as [Hp Hc].
+    unfold p_ok in Hp. apply andb_prop in Hp as [Hp1 _]. apply Z.ltb_lt in Hp1.
+    assert (Hq : (q | v)) by (apply Z.mod_divide; [lia | apply Hv; left; reflexivity]).
+    assert (Hr : (prod_z qs | v)) by (apply IH; [exact Hrest | intros q' Hq'; apply Hv; right; exact Hq']).
+    destruct Hq as [k Hk]. subst v.
+    assert (Hg : Z.gcd (prod_z qs) q = 1) by (rewrite Z.gcd_comm; exact (coprime_to_all_prod q qs Hc)).
+    assert (Hk' : (prod_z qs | k)) by (apply (Z.gauss _ q _); [rewrite Z.mul_comm; exact Hr | exact Hg]).
+    destruct Hk' as [j Hj]. subst k. exists j. ring.
+Qed.
+
+(** Exactness from residues (RankCore.v, [moduli_ok]): an integer that vanishes modulo
+    pairwise coprime moduli whose product exceeds its absolute value is zero. This is the step
+    from [kills_mod] at every modulus and [bound <? prod_z qs] to an exact zero in the
+    upper-bound checks ([mlp_tangents_kill], [resnet_tangents_kill]). *)
+Theorem moduli_exact : forall qs v,
+  moduli_ok qs = true -> (forall q, In q qs -> v mod q = 0) -> Z.abs v < prod_z qs -> v = 0.
+Proof.
+  intros qs v Hok Hv Hb.
+  destruct (Z.eq_dec v 0) as [| Hnz]; [assumption|].
+  pose proof (moduli_ok_divide qs v Hok Hv) as Hd.
+  pose proof (Zdivide_bounds _ _ Hd Hnz) as Hle.
+  assert (0 <= prod_z qs) by (pose proof (Z.abs_nonneg v); lia).
+  rewrite Z.abs_eq in Hle by assumption. lia.
 Qed.
 
 (** [all_zero_q xs = true] means every fraction in [xs] has numerator zero. *)
