@@ -39,6 +39,40 @@ def test_elimination_decides_nonsingularity_exactly_as_flint_rank(seed, r, p, si
     assert fast.nonsingular_np(np.array(M, dtype=np.int64).reshape(r, r), p) == full
 
 
+@pytest.mark.parametrize("p", [7, 101, 2147483647])
+@pytest.mark.parametrize("r, rank_drop", [(40, 0), (40, 1), (150, 0), (150, 3), (300, 0), (300, 1)])
+def test_blocked_elimination_decides_nonsingularity_exactly_as_flint_rank(p, r, rank_drop):
+    rng = np.random.default_rng(r * 7 + rank_drop + p % 13)
+    if rank_drop:
+        k = r - rank_drop
+        M = fast.matmul_mod(
+            rng.integers(0, p, size=(r, k), dtype=np.int64),
+            rng.integers(0, p, size=(k, r), dtype=np.int64),
+            p,
+        )
+    else:
+        M = rng.integers(0, p, size=(r, r), dtype=np.int64)
+    want = nmod_mat(M.tolist(), p).rank() == r
+    for block, rows in ((4, 37), (16, 2048), (64, 2048)):
+        assert fast.nonsingular_blocked(M, p, block=block, rows=rows) == want
+    assert fast.nonsingular_np(M, p) == want
+
+
+def test_blas_products_mod_p_are_exact():
+    p = 2147483647
+    rng = np.random.default_rng(3)
+    A = rng.integers(p - 1000, p, size=(5, 3000), dtype=np.int64)
+    B = rng.integers(0, p, size=(3000, 4), dtype=np.int64)
+    assert fast.matmul_mod_blas(A, B, p).tolist() == fast.matmul_mod(A, B, p).tolist()
+
+
+def test_the_prime_test_of_the_fast_path_is_exact_below_2_31():
+    from flint import fmpz
+
+    for q in [*range(0, 3000), *range(2**31 - 2000, 2**31), 3215031751 - 2]:
+        assert fast.is_prime_31(q) == bool(q > 1 and fmpz(q).is_prime()), q
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 10**9), st.integers(2, 6), st.sampled_from([4, 6, 8, 9, 12, 15]))
 def test_elimination_never_accepts_a_matrix_singular_mod_a_composite_modulus(seed, r, q):

@@ -48,18 +48,100 @@ def matmul_mod(A: Mat, B: Mat, p: int) -> Mat:
     return out
 
 
+def is_prime_31(p: int) -> bool:
+    """Deterministic Miller-Rabin for p < 3 215 031 751 (bases 2, 3, 5, 7)."""
+    if p < 2:
+        return False
+    for q in (2, 3, 5, 7):
+        if p % q == 0:
+            return p == q
+    d, s = p - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    for a in (2, 3, 5, 7):
+        x = pow(a, d, p)
+        if x in (1, p - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % p
+            if x == p - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def matmul_mod_blas(A: Mat, B: Mat, p: int) -> Mat:
+    """A @ B mod p exactly through float64 BLAS: both factors split into 16-bit halves
+    (hi < 2^15, lo < 2^16), so each of the three float products sums k terms below 2^32 and is
+    exact in a double for inner dimensions k < 2^20; the halves are recombined mod p in int64."""
+    if A.shape[1] >= 1 << 20:
+        raise ValueError("matmul_mod_blas: inner dimension too large for exact doubles")
+    ah, al = (A >> 16).astype(np.float64), (A & 0xFFFF).astype(np.float64)
+    bh, bl = (B >> 16).astype(np.float64), (B & 0xFFFF).astype(np.float64)
+    hh = (ah @ bh).astype(np.int64) % p
+    hl = (ah @ bl + al @ bh).astype(np.int64) % p
+    ll = (al @ bl).astype(np.int64) % p
+    return (hh * ((1 << 32) % p) % p + hl * (1 << 16) % p + ll) % p
+
+
+def nonsingular_blocked(M: Mat, p: int, block: int = 64, rows: int = 2048) -> bool:
+    """det M != 0 mod a prime p, by blocked LU with row pivoting: per block of `block`
+    columns, the panel is eliminated step by step (pivot normalised, multipliers stored), the
+    block row of U by forward substitution, and the trailing matrix updated by one product
+    L21 @ U12 (matmul_mod_blas, in chunks of `rows` rows). Each pivot is found among the rows
+    still to be eliminated: M is nonsingular iff every column has one."""
+    M = np.array(M, dtype=np.int64) % p
+    r = M.shape[0]
+    for i0 in range(0, r, block):
+        i1 = min(i0 + block, r)
+        for i in range(i0, i1):
+            nz = np.flatnonzero(M[i:, i])
+            if nz.size == 0:
+                return False
+            j = i + int(nz[0])
+            if j != i:
+                M[[i, j]] = M[[j, i]]
+            lam = M[i + 1 :, i] * pow(int(M[i, i]), p - 2, p) % p
+            M[i + 1 :, i + 1 : i1] = (
+                M[i + 1 :, i + 1 : i1] - lam[:, None] * M[i, i + 1 : i1] % p
+            ) % p
+            M[i + 1 :, i] = lam
+        for i in range(i0, i1 - 1):  # U12 = L11^-1 A12
+            M[i + 1 : i1, i1:] = (M[i + 1 : i1, i1:] - M[i + 1 : i1, i : i + 1] * M[i, i1:] % p) % p
+        if i1 < r:
+            U12 = M[i0:i1, i1:]
+            for c0 in range(i1, r, rows):
+                c1 = min(c0 + rows, r)
+                M[c0:c1, i1:] = (M[c0:c1, i1:] - matmul_mod_blas(M[c0:c1, i0:i1], U12, p)) % p
+    return True
+
+
 def nonsingular_np(M: Mat, p: int) -> bool:
-    """rank_core.nonsingular_mod(p, len(M), M) for a square residue matrix, vectorised."""
-    M = np.asarray(M, dtype=np.int64) % p
+    """rank_core.nonsingular_mod(p, len(M), M) for a square residue matrix, vectorised.
+
+    Fraction-free steps as in the twin. For a prime p (the usual case) the answer is
+    det M != 0 mod p whatever the row order, so the pivot row is swapped to the top instead
+    of being deleted; for any other modulus the twin's own order is kept step for step
+    (first row with a nonzero lead, the others in order), since only that order is what the
+    kernels decide."""
+    M = np.array(M, dtype=np.int64) % p
     if M.ndim != 2 or M.shape[0] != M.shape[1]:
         return False
+    prime = is_prime_31(p)
+    if prime and M.shape[0] > 128:
+        return nonsingular_blocked(M, p)
     while M.shape[0] > 0:
         nz = np.flatnonzero(M[:, 0])
         if nz.size == 0:
             return False
         i = int(nz[0])
-        piv = M[i]
-        rest = np.delete(M, i, axis=0)
+        if prime:  # any order decides det != 0: move the pivot up instead of deleting it
+            if i:
+                M[[0, i]] = M[[i, 0]]
+            piv, rest = M[0], M[1:]
+        else:
+            piv, rest = M[i], np.delete(M, i, axis=0)
         M = (piv[0] * rest[:, 1:] + (p - rest[:, :1]) * piv[1:]) % p
     return True
 
