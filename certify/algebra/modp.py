@@ -72,6 +72,17 @@ def maximal_minor(rows: Any, p: int, ncols: int) -> tuple[list[int], list[int]]:
     return R, C
 
 
+def rows_for_columns(rows: Any, p: int, C: Sequence[int]) -> list[int]:
+    """Rows R of J such that J[R, C] is nonsingular, |R| = rank J[:, C] (pivot columns of
+    rref(J[:, C]^T)); one elimination of an |C| x m matrix."""
+    import numpy as np
+
+    J = np.asarray(rows, dtype=np.int64)
+    A = np.ascontiguousarray(J[:, list(C)].T)
+    E, r = nmod(A, p, J.shape[0]).rref()
+    return _pivots_of(E, r)
+
+
 def _pivots_of(E: nmod_mat, r: int) -> list[int]:
     out = []
     ncols = E.ncols()

@@ -23,6 +23,7 @@ from certify.algebra.modp import (
     maximal_minor,
     previous_prime,
     residue,
+    rows_for_columns,
 )
 from certify.certificate import SCHEMA
 from certify.checker import kernel as K
@@ -67,8 +68,30 @@ def lower_bound(
     rows = M.jacobian_modp(mlp, th, acts, samples, p)  # type: ignore[arg-type]
     dout = mlp.widths[-1]
     labels = [(s, k) for s in range(len(samples)) for k in range(dout)]
-    R, C = maximal_minor(rows, p, mlp.n_params)
+    RC = symmetry_minor(mlp, theta, rows, p)
+    R, C = RC if RC is not None else maximal_minor(rows, p, mlp.n_params)
     return LowerResult(p, theta, origin, samples, [labels[i] for i in R], C)
+
+
+def symmetry_minor(
+    mlp: MLP, theta: tuple[Fraction, ...], rows: Any, p: int
+) -> tuple[list[int], list[int]] | None:
+    """One elimination instead of two for architectures with known symmetry tangents T (the
+    scalings, and the orthogonal symmetry of a quadratic last layer), which lie in the kernel
+    of the Jacobian at every theta, so rank J <= n - |T|. If T[:, C_T] is nonsingular, the
+    complement C of C_T meets the kernel only in 0, so when J[:, C] has full column rank its
+    row pivots R give a maximal minor J[R, C] of size n - |T|. None: fall back to the two
+    eliminations of maximal_minor."""
+    T = M.scaling_tangents(mlp, theta) + M.quadratic_tangents(mlp, theta)
+    if not T:
+        return None
+    CT = independent_minor(T, p)
+    if CT is None:
+        return None
+    taken = set(CT)
+    C = [j for j in range(mlp.n_params) if j not in taken]
+    R = rows_for_columns(rows, p, C)
+    return (R, C) if len(R) == len(C) else None
 
 
 def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]:
