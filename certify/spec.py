@@ -5,6 +5,7 @@ Every error names the file, the field and what was expected (SpecError, exit cod
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -162,6 +163,7 @@ class Spec:
     param_range: int
     certificates: tuple[CertRequest, ...] = field(default=())
     other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
+    raw: bytes | None = None  # the spec file's bytes (copied into the bundle's specs/)
 
 
 MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read
@@ -237,7 +239,7 @@ def load_spec(path: str | Path) -> Spec:
             raise SpecError(src, "<file>", "valid TOML", str(e)) from None
         except RecursionError:
             raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
-    return parse_spec(data, src)
+    return dataclasses.replace(parse_spec(data, src), raw=raw)
 
 
 def _req(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> Any:
