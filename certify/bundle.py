@@ -278,9 +278,9 @@ def run_provers(
                 shutil.copytree(dest / "lean", scratch / "lean")
                 if over:
                     _write_lean_roots(scratch / "lean", run_items)
-                with prog.phase("lean build") as ph:
-                    by_mod = leanp.build_and_audit(scratch / "lean", mods, opts.timeout)
-                prog.timings["library"]["lean_build"] = {"seconds": ph.seconds}
+                by_mod = leanp.build_and_audit(
+                    scratch / "lean", mods, opts.timeout, prog.timings["library"], prog.phase
+                )
             lean = {
                 it.cert["name"]: over.get(it.cert["name"]) or by_mod[f"Certificates.{it.module}"]
                 for it in items
