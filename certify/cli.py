@@ -1,4 +1,4 @@
-"""Command line: certify run | demo | check | bounds | figure | from-torch."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template."""
 
 from __future__ import annotations
 
@@ -258,6 +258,18 @@ def main(argv: list[str] | None = None) -> int:
     p_torch.add_argument(
         "--precision", type=int, help="round weights to this many decimal places (default: exact)"
     )
+    p_ci = sub.add_parser(
+        "ci-template",
+        help="write a GitHub Actions workflow and a shell script that re-verify a bundle with "
+        "Coq and Lean (certify check BUNDLE --require coq,lean)",
+        **fmt,
+    )
+    p_ci.add_argument("--out", type=Path, default=Path("."), help="where to write (default .)")
+    p_ci.add_argument(
+        "--bundle", default="bundle", help="the bundle's path in the repository (default bundle)"
+    )
+    p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
+    p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
     _add_prover_flags(p_check)
@@ -273,6 +285,12 @@ def main(argv: list[str] | None = None) -> int:
             return _run([load_spec(s) for s in example_specs()], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
+        if a.cmd == "ci-template":
+            from certify.ci_template import write_templates
+
+            for p in write_templates(a.out, a.bundle, a.pip, a.force):
+                print(f"wrote {p}")
+            return 0
         return _check(a)
     except CertifyError as e:
         print(f"certify: error: {e}", file=sys.stderr)
