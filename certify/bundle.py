@@ -60,6 +60,7 @@ class Options:
     force: bool = False  # --force: replace an output directory holding foreign files
     require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
     lean_max_seconds: float = DEFAULT_LEAN_MAX_SECONDS  # --lean-max-seconds (lean_cost.py)
+    lean_dojo: bool = False  # certify check --lean-dojo: statement pinning (certify/dojo.py)
 
     def cache_base(self) -> Path | None:
         if not self.use_cache:

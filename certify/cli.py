@@ -42,6 +42,7 @@ def _opts(a: argparse.Namespace) -> Options:
         force=getattr(a, "force", False),
         require=a.require,
         lean_max_seconds=a.lean_max_seconds,
+        lean_dojo=getattr(a, "lean_dojo", False),
     )
 
 
@@ -272,6 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
+    p_check.add_argument(
+        "--lean-dojo",
+        action="store_true",
+        help="also pin every theorem statement with LeanDojo (extra nn-certify[dojo]; verdict "
+        "not-run with the reason where Lean or lean_dojo is absent)",
+    )
     _add_prover_flags(p_check)
     a = ap.parse_args(argv)
     try:
@@ -312,10 +319,14 @@ def _check(a: argparse.Namespace) -> int:
         prog.close()
     for n in res.notes:
         print(f"note: {n}")
+    if res.lean_dojo is not None:
+        v = res.lean_dojo
+        print(f"lean-dojo: {v.status}" + (f" ({v.message})" if v.message else ""))
     problems = res.problems + res.prover_problems
     for p in problems:
         print(f"FAIL: {p}")
-    code = _gate(res.entries, a.require, bool(res.problems) or not res.entries)
+    dojo_bad = res.lean_dojo is not None and res.lean_dojo.status in ("failed", "timeout")
+    code = _gate(res.entries, a.require, bool(res.problems) or not res.entries or dojo_bad)
     if code == 0:
         print("bundle verified")
     elif problems:

@@ -29,7 +29,7 @@ from certify.bundle import (
 from certify.checker import check_certificate, cross_check
 from certify.errors import BundleError, CertifyError
 from certify.progress import Progress
-from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict
 from certify.referee import architecture, referee_files, tool_sources
 from certify.resources import resource_dir
 
@@ -45,6 +45,7 @@ class CheckResult:
     prover_problems: list[str] = field(default_factory=list)  # a prover failed or timed out
     notes: list[str] = field(default_factory=list)
     entries: list[dict] = field(default_factory=list)  # name + fresh verdicts (for --require)
+    lean_dojo: Verdict | None = None  # --lean-dojo: the statement-pinning verdict
 
 
 def check_bundle(path: Path, opts: Options) -> tuple[list[str], list[str]]:
@@ -160,6 +161,15 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
         notes.append(f"{name}: certificate {sha[:16]}… re-checked")
     for n, probs in cross_check([it.cert for it in items]).items():
         problems.extend(f"{n}: {msg}" for msg in probs)
+    if opts.lean_dojo:
+        from certify import dojo
+
+        res.lean_dojo = dojo.check(path, items, opts.timeout)
+        v = res.lean_dojo
+        if v.status in (FAILED, TIMEOUT):
+            res.prover_problems.append(f"lean-dojo {v.status}: {v.message}")
+        else:
+            notes.append(f"lean-dojo {v.status}" + (f" ({v.message})" if v.message else ""))
     with tempfile.TemporaryDirectory(prefix="nn-certify-check-") as td:
         scratch = Path(td) / "b"
         # The provers run on a fresh copy of the shipped libraries and on the re-rendered
