@@ -27,6 +27,7 @@ from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
+from certify.referee import architecture, referee_files, tool_sources
 from certify.render import compind as render_compind
 from certify.render import critical as render_critical
 from certify.render import implicit as render_implicit
@@ -44,6 +45,7 @@ LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "
 PROVERS = ("coq", "lean")
 # What a bundle's top level may hold (bundles written before manifests listed their files).
 TOOL_TOP = {"manifest.json", "report.md", "certificates", "coq", "lean", "logs", "figures"}
+TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs"}
 BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
@@ -58,6 +60,7 @@ class Options:
     force: bool = False  # --force: replace an output directory holding foreign files
     require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
     lean_max_seconds: float = DEFAULT_LEAN_MAX_SECONDS  # --lean-max-seconds (lean_cost.py)
+    lean_dojo: bool = False  # certify check --lean-dojo: statement pinning (certify/dojo.py)
 
     def cache_base(self) -> Path | None:
         if not self.use_cache:
@@ -276,9 +279,9 @@ def run_provers(
                 shutil.copytree(dest / "lean", scratch / "lean")
                 if over:
                     _write_lean_roots(scratch / "lean", run_items)
-                with prog.phase("lean build") as ph:
-                    by_mod = leanp.build_and_audit(scratch / "lean", mods, opts.timeout)
-                prog.timings["library"]["lean_build"] = {"seconds": ph.seconds}
+                by_mod = leanp.build_and_audit(
+                    scratch / "lean", mods, opts.timeout, prog.timings["library"], prog.phase
+                )
             lean = {
                 it.cert["name"]: over.get(it.cert["name"]) or by_mod[f"Certificates.{it.module}"]
                 for it in items
@@ -346,6 +349,7 @@ def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict
         "file": f"certificates/{name}.json",
         "coq_file": f"coq/Certificates/{it.module}.v",
         "lean_file": f"lean/Certificates/{it.module}.lean",
+        "architecture": architecture(it.cert),
         "claim": it.cert["claim"],
         "result": it.cert["result"],
         "verdicts": {
@@ -384,29 +388,32 @@ def report_md(manifest: dict[str, Any]) -> str:
         lines += [
             "## Rank witnesses",
             "",
-            "| certificate | #params | symmetry dim | expected dim | rank >= | rank <= at θ | "
-            "checker | coq | lean |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| certificate | architecture | #params | symmetry dim | expected dim | rank >= | "
+            "rank <= at θ | rank at θ | checker | coq | lean |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for e in ranks:
             r, v = e["result"], e["verdicts"]
             up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
+            at = "–" if r.get("rank_at_point") is None else r["rank_at_point"]
             lines.append(
-                f"| {e['name']} | {r['params']} | {r['symmetry_dim']} | {r['expected_dim']} | "
-                f"{r['rank_lower']} | {up} | {v['checker']} | {v['coq']} | {v['lean']} |"
+                f"| {e['name']} | {e.get('architecture', '–')} | {r['params']} | "
+                f"{r['symmetry_dim']} | {r['expected_dim']} | {r['rank_lower']} | {up} | {at} | "
+                f"{v['checker']} | {v['coq']} | {v['lean']} |"
             )
         lines.append("")
     if others:
         lines += [
             "## Other certificates",
             "",
-            "| certificate | kind | result | checker | coq | lean |",
-            "|---|---|---|---|---|---|",
+            "| certificate | kind | architecture | result | checker | coq | lean |",
+            "|---|---|---|---|---|---|---|",
         ]
         for e in others:
             v = e["verdicts"]
             lines.append(
-                f"| {e['name']} | {e['kind']} | {summary_line(e)} | {v['checker']} | "
+                f"| {e['name']} | {e['kind']} | {e.get('architecture', '–')} | {summary_line(e)} | "
+                f"{v['checker']} | "
                 f"{v['coq']} | {v['lean']} |"
             )
         lines.append("")
@@ -421,7 +428,13 @@ def report_md(manifest: dict[str, Any]) -> str:
             "below.",
             "",
         ]
-    lines += ["## Claims", ""]
+    lines += [
+        "Re-verify: `certify check .` (see README.md for coqc alone and lake alone); "
+        "citations: docs/citations.md.",
+        "",
+        "## Claims",
+        "",
+    ]
     for e in entries:
         lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
         if e["claim"]["cites"]:
@@ -625,7 +638,8 @@ def _build(
         manifest = {
             "schema": MANIFEST_SCHEMA,
             "tool": tool_versions(),
-            "specs": [{"name": s.name, "file": Path(s.source).name} for s in specs],
+            "tool_sources": tool_sources(),
+            "specs": spec_entries(specs),
             "certificates": [
                 manifest_entry(it, checker[n], coq[n], lean[n])
                 for it, n in ((it, it.cert["name"]) for it in items)
@@ -644,6 +658,10 @@ def _build(
             f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
         }
         (tmp / "report.md").write_text(report_md(manifest))
+        write_specs(tmp, specs, manifest["specs"])
+        for rel, text in referee_files(manifest).items():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_text(text)
         prog.timings["total_seconds"] = time.monotonic() - t0
         (tmp / "logs" / "timings.json").write_text(
             json.dumps(prog.timings, indent=1, sort_keys=True) + "\n"
@@ -658,6 +676,34 @@ def _build(
             raise OutputError(f"--out {out}: cannot write the bundle: {e}") from None
         raise
     return manifest
+
+
+def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
+    """Manifest entries of the specs: name, file name, and where the bundle keeps a copy
+    (`specs/<file name>`, a numbered name when two specs share one; None for a spec that was
+    not read from a file)."""
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for s in specs:
+        fname = Path(s.source).name
+        bundled = None
+        if s.raw is not None:
+            stem, suffix = Path(fname).stem, Path(fname).suffix
+            cand, n = fname, 1
+            while cand in taken:
+                n += 1
+                cand = f"{stem}-{n}{suffix}"
+            taken.add(cand)
+            bundled = f"specs/{cand}"
+        out.append({"name": s.name, "file": fname, "bundled": bundled})
+    return out
+
+
+def write_specs(dest: Path, specs: list[Spec], entries: list[dict[str, Any]]) -> None:
+    for s, e in zip(specs, entries, strict=True):
+        if e["bundled"] is not None and s.raw is not None:
+            (dest / "specs").mkdir(exist_ok=True)
+            (dest / e["bundled"]).write_bytes(s.raw)
 
 
 def _replace(tmp: Path, out: Path) -> None:

@@ -1,4 +1,4 @@
-"""Command line: certify run | demo | check | bounds | figure | from-torch."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def _opts(a: argparse.Namespace) -> Options:
         force=getattr(a, "force", False),
         require=a.require,
         lean_max_seconds=a.lean_max_seconds,
+        lean_dojo=getattr(a, "lean_dojo", False),
     )
 
 
@@ -258,8 +259,26 @@ def main(argv: list[str] | None = None) -> int:
     p_torch.add_argument(
         "--precision", type=int, help="round weights to this many decimal places (default: exact)"
     )
+    p_ci = sub.add_parser(
+        "ci-template",
+        help="write a GitHub Actions workflow and a shell script that re-verify a bundle with "
+        "Coq and Lean (certify check BUNDLE --require coq,lean)",
+        **fmt,
+    )
+    p_ci.add_argument("--out", type=Path, default=Path("."), help="where to write (default .)")
+    p_ci.add_argument(
+        "--bundle", default="bundle", help="the bundle's path in the repository (default bundle)"
+    )
+    p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
+    p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
+    p_check.add_argument(
+        "--lean-dojo",
+        action="store_true",
+        help="also pin every theorem statement with LeanDojo (extra nn-certify[dojo]; verdict "
+        "not-run with the reason where Lean or lean_dojo is absent)",
+    )
     _add_prover_flags(p_check)
     a = ap.parse_args(argv)
     try:
@@ -273,6 +292,12 @@ def main(argv: list[str] | None = None) -> int:
             return _run([load_spec(s) for s in example_specs()], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
+        if a.cmd == "ci-template":
+            from certify.ci_template import write_templates
+
+            for p in write_templates(a.out, a.bundle, a.pip, a.force):
+                print(f"wrote {p}")
+            return 0
         return _check(a)
     except CertifyError as e:
         print(f"certify: error: {e}", file=sys.stderr)
@@ -294,10 +319,14 @@ def _check(a: argparse.Namespace) -> int:
         prog.close()
     for n in res.notes:
         print(f"note: {n}")
+    if res.lean_dojo is not None:
+        v = res.lean_dojo
+        print(f"lean-dojo: {v.status}" + (f" ({v.message})" if v.message else ""))
     problems = res.problems + res.prover_problems
     for p in problems:
         print(f"FAIL: {p}")
-    code = _gate(res.entries, a.require, bool(res.problems) or not res.entries)
+    dojo_bad = res.lean_dojo is not None and res.lean_dojo.status in ("failed", "timeout")
+    code = _gate(res.entries, a.require, bool(res.problems) or not res.entries or dojo_bad)
     if code == 0:
         print("bundle verified")
     elif problems:

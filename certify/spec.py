@@ -5,6 +5,7 @@ Every error names the file, the field and what was expected (SpecError, exit cod
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -44,6 +45,17 @@ MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
 MAX_PRIME = 2**31
+# Caps on every field that drives an allocation, checked before anything is allocated (each
+# a SpecError naming the field; README "Bad input").
+MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
+MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
+MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
+MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
+MAX_POLYNOMIALS = 64  # polynomials of a compind / newman-slater certificate
+MAX_VARIABLES = 16  # their variables
+MAX_RESNET_DEGREE = (
+    4_096  # degree of F (product of the activation degrees): orbit/critical/implicit
+)
 
 
 def degree_product(activations: tuple[tuple[Fraction, ...], ...]) -> int:
@@ -162,6 +174,7 @@ class Spec:
     param_range: int
     certificates: tuple[CertRequest, ...] = field(default=())
     other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
+    raw: bytes | None = None  # the spec file's bytes (copied into the bundle's specs/)
 
 
 MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read
@@ -226,7 +239,7 @@ def load_spec(path: str | Path) -> Spec:
             data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
         except _DuplicateKey as e:
             raise SpecError(src, e.key, "each key once per JSON object (duplicate key)") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (UnicodeDecodeError, ValueError) as e:  # JSONDecodeError, too many digits
             raise SpecError(src, "<file>", "valid JSON", str(e)) from None
         except RecursionError:
             raise SpecError(src, "<file>", "valid JSON", "nesting too deep") from None
@@ -237,7 +250,7 @@ def load_spec(path: str | Path) -> Spec:
             raise SpecError(src, "<file>", "valid TOML", str(e)) from None
         except RecursionError:
             raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
-    return parse_spec(data, src)
+    return dataclasses.replace(parse_spec(data, src), raw=raw)
 
 
 def _req(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> Any:
@@ -260,9 +273,13 @@ def _rational(v: Any, src: str, fld: str) -> Fraction:
     if isinstance(v, bool):
         raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
     if isinstance(v, int):
+        if v.bit_length() > MAX_DIGITS * 3322 // 1000:  # about MAX_DIGITS decimal digits
+            raise SpecError(src, fld, f"an integer of at most {MAX_DIGITS} digits", "a larger one")
         return Fraction(v)
     if isinstance(v, str):
         m = RATIONAL_RE.match(v)
+        if m and max(len(m.group(1).lstrip("-")), len(m.group(2) or "")) > MAX_DIGITS:
+            raise SpecError(src, fld, f"a rational of at most {MAX_DIGITS} digits", v[:40] + "…")
         if m:
             den = int(m.group(2)) if m.group(2) else 1
             if den == 0:
@@ -271,9 +288,17 @@ def _rational(v: Any, src: str, fld: str) -> Fraction:
     raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
 
 
+def _poly_text_cap(v: str, src: str, fld: str) -> None:
+    if len(v) > MAX_POLY_CHARS:
+        raise SpecError(
+            src, fld, f"a polynomial text of at most {MAX_POLY_CHARS} characters", f"{len(v)}"
+        )
+
+
 def _activation(v: Any, src: str, fld: str) -> tuple[Fraction, ...]:
     if not isinstance(v, str):
         raise SpecError(src, fld, 'a polynomial in t as a string, e.g. "t^2"', v)
+    _poly_text_cap(v, src, fld)
     try:
         coeffs = parse_univariate(v, "t")
     except PolynomialSyntaxError as e:
@@ -298,6 +323,10 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     certs_raw = data.get("certificate", [{"kind": "rank"}] if "network" in data else None)
     if not isinstance(certs_raw, list) or not certs_raw:
         raise SpecError(src, "certificate", "a non-empty array of [[certificate]] tables")
+    if len(certs_raw) > MAX_CERTIFICATES:
+        raise SpecError(
+            src, "certificate", f"at most {MAX_CERTIFICATES} [[certificate]] tables", len(certs_raw)
+        )
     kinds = [c.get("kind") if isinstance(c, dict) else None for c in certs_raw]
     mlp: MLP | None = None
     theta: tuple[Fraction, ...] = ()
@@ -325,6 +354,13 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
                 raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")
         if req.kind == "orbit" and not is_tanh and any(len(a) - 1 < 2 for a in mlp.activations):  # type: ignore[union-attr]
             raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
+        if req.kind in RESNET_KINDS and isinstance(mlp, ResNet):
+            if mlp.degree_bound() > MAX_RESNET_DEGREE:
+                raise SpecError(
+                    src, "network.activation",
+                    f"activation degrees whose product (the degree of F) is at most "
+                    f"{MAX_RESNET_DEGREE} (certificate kind {req.kind})", mlp.degree_bound(),
+                )  # fmt: skip
         if req.kind == "implicit":
             _check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
     names = [c.name for c in certs]
@@ -393,6 +429,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     if not isinstance(bias, bool):
         raise SpecError(src, "network.bias", "true or false", bias)
     mlp = MLP(widths_t, acts, bias)
+    check_params(mlp.n_params, src, "network.widths")
 
     params = data.get("parameters", {"seed": 0})
     if not isinstance(params, dict):
@@ -436,6 +473,7 @@ def _resnet(
     if not isinstance(outer, bool):
         raise SpecError(src, "network.outer", "true or false (x + V sigma(W x + b))", outer)
     rn = ResNet(n, acts, outer)
+    check_params(rn.n_params, src, "network.depth")
     params = data.get("parameters", {"seed": 0})
     if not isinstance(params, dict):
         raise SpecError(src, "parameters", "a [parameters] table", params)
@@ -503,6 +541,12 @@ def _check_identifiable_network(
         raise SpecError(src, "network.activation", "sigma(0) = 0 (mlp-identifiable)")
     if any(t.denominator != 1 for t in theta):
         raise SpecError(src, "parameters.weights", "integer weights (mlp-identifiable)")
+
+
+def check_params(n: int, src: str, fld: str) -> None:
+    """A network with more than MAX_PARAMS parameters is refused before theta is built."""
+    if n > MAX_PARAMS:
+        raise SpecError(src, fld, f"a network of at most {MAX_PARAMS} parameters", n)
 
 
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:
@@ -590,6 +634,7 @@ def _check_implicit(rn: ResNet, req: CertRequest, src: str, i: int) -> None:
             src, "network.width", "1 (certificate kind implicit: scalar ResNets)", rn.width
         )
     names = coefficient_names(rn.degree_bound())
+    _poly_text_cap(req.equation or "", src, f"{where}.equation")
     try:
         parse_polynomial(req.equation or "", names)
     except ValueError as e:
@@ -622,6 +667,7 @@ def _sigma(text: Any, src: str, fld: str) -> tuple[Fraction, ...]:
     """An activation polynomial in z (or t)."""
     if not isinstance(text, str):
         raise SpecError(src, fld, 'a polynomial in z as a string, e.g. "z^2 + z"', text)
+    _poly_text_cap(text, src, fld)
     var = "t" if re.search(r"\bt\b|t\^|\*t|t\*", text) and "z" not in text else "z"
     try:
         cs = parse_univariate(text, var)
@@ -658,17 +704,26 @@ def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> Compind
         or len(set(variables)) != len(variables)
     ):
         raise SpecError(src, f"{where}.variables", "a list of distinct names (not z)", variables)
+    if len(variables) > MAX_VARIABLES:
+        raise SpecError(
+            src, f"{where}.variables", f"at most {MAX_VARIABLES} variables", len(variables)
+        )
     vs = tuple(variables)
     texts = _req(c, "polynomials", src, f"{where}.", "a list of polynomials")
     if not isinstance(texts, list) or len(texts) < 2:
         raise SpecError(
             src, f"{where}.polynomials", "a list of at least two polynomials (k >= 2)", texts
         )
+    if len(texts) > MAX_POLYNOMIALS:
+        raise SpecError(
+            src, f"{where}.polynomials", f"at most {MAX_POLYNOMIALS} polynomials", len(texts)
+        )
     polys = []
     for i, t in enumerate(texts):
         fld = f"{where}.polynomials[{i}]"
         if not isinstance(t, str):
             raise SpecError(src, fld, "a polynomial string", t)
+        _poly_text_cap(t, src, fld)
         try:
             poly = parse_polynomial(t, vs)
         except PolynomialSyntaxError as e:

@@ -13,6 +13,7 @@ from certify.errors import SpecError
 
 MAX_RELU_WIDTH = 1024
 MAX_RELU_LAYERS = 16
+MAX_BATCH = 4096  # points of a given batch (checked before they are parsed)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,9 @@ def parse_relu_network(
         if k not in {"family", "widths"}:
             raise SpecError(src, f"network.{k}", "family or widths (family relu)", "unknown")
     relu = ReLUNet(_widths(net, src))
+    from certify.spec import check_params
+
+    check_params(relu.n_params, src, "network.widths")
     seed, theta, prange = _theta(data.get("parameters", {"seed": 0}), relu, src, "parameters", "")
     return relu, seed, theta, prange
 
@@ -116,12 +120,18 @@ def parse_batch(v: Any, src: str, fld: str) -> tuple[tuple[Fraction, ...], ...]:
     """A batch: a non-empty list of points, each a list of integers or "p/q" strings."""
     from certify.spec import _rational
 
-    if not isinstance(v, list) or not v or len(v) > 100_000:
+    if not isinstance(v, list) or not v:
         raise SpecError(src, fld, "a non-empty list of input points [[x1, ...], ...]", v)
+    if len(v) > MAX_BATCH:
+        raise SpecError(src, fld, f"at most {MAX_BATCH} input points", len(v))
     out = []
     for j, z in enumerate(v):
         if not isinstance(z, list) or not z:
             raise SpecError(src, f"{fld}[{j}]", "an input point: a list of numbers", z)
+        if len(z) > MAX_RELU_WIDTH:
+            raise SpecError(
+                src, f"{fld}[{j}]", f"a point of at most {MAX_RELU_WIDTH} numbers", len(z)
+            )
         out.append(tuple(_rational(c, src, f"{fld}[{j}][{i}]") for i, c in enumerate(z)))
     return tuple(out)
 

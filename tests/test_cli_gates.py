@@ -313,19 +313,22 @@ def _fake_lake(tmp_path: Path, body: str) -> str:
 
 def test_a_lake_timeout_is_verdict_timeout(spec, tmp_path):
     out = tmp_path / "o"
-    path = _fake_lake(tmp_path, "sleep 30")
+    path = _fake_lake(tmp_path, '[ "$1" = "--version" ] && exit 0\nsleep 30')
     t0 = time.monotonic()
     r = cli("run", str(spec), "--out", str(out), "--no-coq", "--timeout", "1", path=path)
     assert time.monotonic() - t0 < 25  # the sleeping child was killed with its parent
     assert r.returncode == 1, r.stdout + r.stderr
     (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
     assert e["verdicts"]["lean"] == "timeout"
-    assert e["messages"]["lean"] == "lake build timed out after 1 s"
+    assert e["messages"]["lean"] == "NNCert library: lake build NNCert timed out after 1 s"
 
 
 def test_lake_runs_in_a_scratch_copy_so_its_build_directory_never_ships(spec, tmp_path):
     out = tmp_path / "o"
-    path = _fake_lake(tmp_path, "mkdir -p .lake/build && echo x > .lake/build/junk.olean\nexit 1")
+    path = _fake_lake(
+        tmp_path, "mkdir -p .lake/build && echo x > .lake/build/junk.olean\n"
+        '[ "$1" = "--version" ] && exit 0\nexit 1',
+    )  # fmt: skip
     r = cli("run", str(spec), "--out", str(out), "--no-coq", path=path)
     assert r.returncode == 1, r.stdout + r.stderr
     (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
