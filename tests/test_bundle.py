@@ -343,3 +343,62 @@ def test_missing_provers_give_not_run_never_passed(tmp_path: Path):
     (e,) = m["certificates"]
     assert e["verdicts"] == {"checker": "passed", "coq": "not-run", "lean": "not-run"}
     assert m["tool"]["coqc"] is None and m["tool"]["lean"] is None
+
+
+def _forge_manifest(demo: Path, tmp_path: Path, edit) -> Path:
+    """A consistent forgery: the manifest edited, report.md and the referee files rewritten
+    from it with the tool's own functions, and the file inventory updated to match."""
+    from certify.bundle import file_inventory, report_md
+    from certify.referee import referee_files
+
+    b = _copy(demo, tmp_path)
+    m = json.loads((b / "manifest.json").read_text())
+    edit(m)
+    (b / "report.md").write_text(report_md(m))
+    for rel, text in referee_files(m).items():
+        (b / rel).write_text(text)
+    m["files"] = file_inventory(b)
+    (b / "manifest.json").write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+    return b
+
+
+def test_certify_check_rejects_forged_coq_assumptions(demo: Path, tmp_path: Path):
+    def edit(m):
+        e = next(e for e in m["certificates"] if e["coq_assumptions"])
+        e["coq_assumptions"] = []  # "closed under the global context": a stronger claim
+
+    r = run_cli("check", str(_forge_manifest(demo, tmp_path, edit)), "--no-lean")
+    assert r.returncode == 1
+    assert "assumptions" in r.stdout + r.stderr
+
+
+def test_certify_check_rejects_a_forged_generator_version(demo: Path, tmp_path: Path):
+    def edit(m):
+        m["tool"]["nn-certify"] = "9.9.9"
+
+    r = run_cli("check", str(_forge_manifest(demo, tmp_path, edit)), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "nn-certify" in r.stdout + r.stderr
+
+
+def test_a_forged_lean_passed_verdict_is_unverifiable_and_fails_under_require(
+    demo: Path, tmp_path: Path
+):
+    def edit(m):
+        for e in m["certificates"]:
+            e["verdicts"]["lean"] = "passed"
+
+    b = _forge_manifest(demo, tmp_path, edit)
+    r = run_cli("check", str(b), "--no-coq")
+    assert "unverif" in r.stdout + r.stderr
+    r = run_cli("check", str(b), "--no-coq", "--require", "lean")
+    assert r.returncode == 3, r.stdout + r.stderr
+
+
+def test_a_tampered_coq_file_is_not_reported_as_coq_passed(demo: Path, tmp_path: Path):
+    b = _copy(demo, tmp_path)
+    v = next((b / "coq" / "Certificates").glob("Rank_*.v"))
+    v.write_text(v.read_text() + "\n(* edited *)\n")
+    r = run_cli("check", str(b), "--no-lean")
+    assert r.returncode == 1
+    assert "re-rendered file only" in r.stdout + r.stderr
