@@ -109,7 +109,11 @@ def test_certified_relu_rank_is_the_exact_batch_rank_and_never_above_d_minus_h(w
     r = cert["result"]
     assert r["rank_lower"] == exact_batch_rank(cert)
     assert r["rank_lower"] <= r["params"] - r["symmetry_dim"]
-    assert r["rank_upper_at_point"] == r["params"] - r["symmetry_dim"]
+    assert r["rank_lower"] <= r["rank_upper_at_point"] <= r["params"] - r["symmetry_dim"]
+    if widths[0] == 1:  # the cover batch: exact at theta from both sides
+        assert r["batch_covers_pieces"] or "cover" not in cert["witness"]
+    if r["batch_covers_pieces"]:
+        assert r["functional_dimension_at_point"] == r["rank_lower"] == r["rank_upper_at_point"]
     assert check_certificate(cert) == []
 
 
@@ -120,8 +124,11 @@ def test_a_width_one_network_short_of_d_minus_h_at_theta_says_so():
     cert = make([1, 1, 1, 1], params)
     r = cert["result"]
     assert r["rank_lower"] == exact_batch_rank(cert) == 3 and r["expected_dim"] == 4
-    assert r["rank_at_point"] is None
+    # the batch holds two points of every piece and an exact nullspace bounds it from above:
+    assert r["rank_at_point"] == r["functional_dimension_at_point"] == 3
+    assert r["batch_covers_pieces"] and r["upper_kind"] == "nullspace"
     assert "below D - H = 4" in cert["claim"]["text"]
+    assert "functional dimension at theta is exactly 3" in cert["claim"]["text"]
     assert cert["generator"]["attempts"][0]["rank"] == 3
     assert check_certificate(cert) == []
 
@@ -464,3 +471,43 @@ def test_a_false_equivalence_claim_or_result_is_rejected_by_the_checker():
         bad = copy.deepcopy(cert)
         edit(bad)
         assert check_certificate(bad)
+
+
+# ---------------------------------------------------------------- one-dimensional input: cover
+README_1111 = {"weights": [[[1]], [[1]], [[2]]], "biases": [[1], [1], [0]]}
+
+
+def test_the_cover_certificate_passes_coqc_and_a_moved_cut_is_rejected_by_both(coq):
+    cert = make([1, 1, 1, 1], {"weights": [[[1]], [[-1]], [[1]]], "biases": [[0], [2], [1]]})
+    assert cert["result"]["batch_covers_pieces"]
+    assert check_certificate(cert) == []
+    assert coq.verdict(cert).status == "passed"
+    cuts = cert["witness"]["cover"]["cuts"]
+    batch = cert["witness"]["lower"]["batch"]
+    assert len(cuts) >= 1 and len(batch) == 2 * len(cuts) + 2
+    bad = copy.deepcopy(cert)
+    # the cut halfway between b_1 and a_2 instead of at the breakpoint: a sign change
+    # inside [b_1, c_1] or [c_1, a_2]
+    mid = (parse_rat_str(batch[1][0]) + parse_rat_str(batch[2][0])) / 2
+    assert mid != parse_rat_str(cuts[0])
+    bad["witness"]["cover"]["cuts"][0] = str(mid)
+    assert check_certificate(bad) != []
+    assert coq.verdict(bad).status == "failed"
+
+
+def test_a_batch_missing_a_piece_fails_the_cover_kernel():
+    from certify.checker import kernel_relu as KR
+
+    params = {"weights": [[[1], [1]], [[1, -1]]], "biases": [[0, -1], [0]]}
+    cert = make([1, 2, 1], params)
+    inst = KR.ReluInstance([1, 2, 1], [(f.numerator, f.denominator) for f in
+                                       map(parse_rat_str, cert["instance"]["theta"])])  # fmt: skip
+    batch = [[(f.numerator, f.denominator)] for f in
+             (parse_rat_str(z[0]) for z in cert["witness"]["lower"]["batch"])]  # fmt: skip
+    cuts = [
+        (f.numerator, f.denominator) for f in map(parse_rat_str, cert["witness"]["cover"]["cuts"])
+    ]
+    assert len(batch) == 6 and KR.check_relu_cover(inst, batch, cuts)
+    assert not KR.check_relu_cover(inst, batch[:2] + batch[4:], cuts[:1])  # piece (0, 1) missing
+    assert not KR.check_relu_cover(inst, batch[2:], cuts[1:])  # the left ray's piece missing
+    assert not KR.check_relu_cover(inst, batch, cuts[:1])  # a cut short
