@@ -511,3 +511,80 @@ def test_a_batch_missing_a_piece_fails_the_cover_kernel():
     assert not KR.check_relu_cover(inst, batch[:2] + batch[4:], cuts[:1])  # piece (0, 1) missing
     assert not KR.check_relu_cover(inst, batch[2:], cuts[1:])  # the left ray's piece missing
     assert not KR.check_relu_cover(inst, batch, cuts[:1])  # a cut short
+
+
+def sympy_batch_rank(widths, theta, batch) -> int:
+    """Rank over Q of the batch Jacobian by symbolic differentiation (sympy), with the
+    activation pattern of each point at theta fixed: independent of the tool's code."""
+    import sympy as sp
+
+    n = len(theta)
+    th = sp.symbols(f"t0:{n}")
+    sub = {th[i]: sp.Rational(theta[i].numerator, theta[i].denominator) for i in range(n)}
+    rows = []
+    for z in batch:
+        hs = [sp.Rational(c.numerator, c.denominator) for c in z]
+        hv, pos = list(hs), 0
+        for ell, (prev, d) in enumerate(zip(widths, widths[1:])):
+            pre, val = [], []
+            for _ in range(d):
+                pre.append(sum(th[pos + j] * hs[j] for j in range(prev)) + th[pos + prev])
+                val.append(sum(theta[pos + j] * hv[j] for j in range(prev)) + theta[pos + prev])
+                pos += prev + 1
+            if ell == len(widths) - 2:
+                break
+            assert all(v != 0 for v in val)
+            hs = [a if v > 0 else 0 for a, v in zip(pre, val)]
+            hv = [v if v > 0 else 0 for v in val]
+        rows.extend([sp.diff(out, t).subs(sub) for t in th] for out in pre)
+    return sp.Matrix(rows).rank()
+
+
+# (widths, D - H, the certified functional dimension at the certificate's theta with default
+# settings and seed 1). Computed independently by sympy on the certificate's batch and on that
+# batch with 30 extra random points (the rank does not grow). (1,1,1,1,1): a chain of width
+# one computes plateau-ramp-plateau functions (two levels, two kinks), so 4 < D - H = 5.
+PINNED = [
+    ([1, 1, 1], 3, 3), ([1, 2, 1], 5, 5), ([1, 3, 1], 7, 7), ([1, 4, 1], 9, 9),
+    ([1, 1, 1, 1], 4, 4), ([1, 2, 2, 1], 9, 9), ([1, 1, 2, 1], 6, 6), ([1, 2, 1, 1], 6, 6),
+    ([1, 3, 2], 11, 11), ([1, 2, 3, 1], 12, 12), ([2, 1, 1], 4, 4), ([2, 1, 2, 1], 7, 7),
+    ([3, 1, 1], 5, 5), ([2, 2, 1, 1], 8, 8), ([1, 1, 1, 1, 1], 5, 4),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("widths, dh, fd", PINNED)
+def test_pinned_functional_dimensions_at_theta_match_sympy(widths, dh, fd):
+    import random
+
+    from certify.models.relu import forward
+
+    cert = make(widths, {"seed": 1})
+    r = cert["result"]
+    assert (r["expected_dim"], r["rank_lower"], r["rank_upper_at_point"]) == (dh, fd, fd)
+    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
+    batch = [[parse_rat_str(c) for c in z] for z in cert["witness"]["lower"]["batch"]]
+    assert sympy_batch_rank(widths, theta, batch) == fd
+    rng = random.Random(0)
+    extra = [[Fraction(rng.randint(-400, 400), rng.randint(1, 9)) for _ in range(widths[0])]
+             for _ in range(30)]  # fmt: skip
+    extra = [z for z in extra if all(a != 0 for pre in forward(widths, theta, z)[1] for a in pre)]
+    assert sympy_batch_rank(widths, theta, batch + extra) == fd
+    if widths[0] == 1:
+        assert r["batch_covers_pieces"] and r["functional_dimension_at_point"] == fd
+        assert "functional dimension at theta is exactly" in cert["claim"]["text"]
+        assert "Grillo-Montufar, arXiv" not in " ".join(cert["claim"]["cites"])
+    search = cert["generator"]["search"]
+    assert search["max_rank"] == fd and len(cert["generator"]["attempts"]) == search["attempts"]
+    assert search["bound"] == ("D - H" if fd == dh else f"below D - H = {dh}")
+    assert check_certificate(cert) == []
+
+
+def test_the_batch_does_not_depend_on_the_spec_name():
+    a = make([1, 2, 1], {"seed": 4})
+    spec = spec_of([1, 2, 1], {"seed": 4}, name="another-name")
+    b = generate_certificate(spec, spec.certificates[0])
+    assert a["witness"] == b["witness"] and a["result"] == b["result"]
+    a = make([2, 1, 2, 1], {"seed": 4})
+    spec = spec_of([2, 1, 2, 1], {"seed": 4}, name="another-name")
+    b = generate_certificate(spec, spec.certificates[0])
+    assert a["witness"] == b["witness"]

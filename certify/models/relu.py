@@ -56,6 +56,10 @@ def forward(
     return h, pres
 
 
+def relu_vec(pre: list[Fraction]) -> list[Fraction]:
+    return [a if a > 0 else Fraction(0) for a in pre]
+
+
 def pattern(pres: list[list[Fraction]]) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(a > 0 for a in pre) for pre in pres)
 

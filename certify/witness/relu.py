@@ -101,6 +101,31 @@ def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
+    """Random integer weights (as random_theta), then, layer by layer, each hidden neuron's
+    bias chosen so that its kink passes through the image of a random integer input whose
+    layer input is not all zero: every hidden neuron then bends inside the sampled region
+    (uniform random biases often leave a neuron of a width-one chain bending nowhere)."""
+    rng = random.Random(f"nn-certify/relu-centred/{seed}")
+    theta = list(random_theta(net, seed, prange))  # type: ignore[arg-type]
+    n0, pos = net.widths[0], 0
+    for ell in range(len(net.widths) - 2):
+        prev, d = net.widths[ell], net.widths[ell + 1]
+        for i in range(d):
+            base = pos + i * (prev + 1)
+            for _ in range(16):
+                x = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+                hs = [x, *(M.relu_vec(pre) for pre in M.forward(net.widths, theta, x)[1])]
+                h = hs[ell]
+                if any(v != 0 for v in h):
+                    theta[base + prev] = -sum(
+                        (theta[base + j] * h[j] for j in range(prev)), start=Fraction(0)
+                    )
+                    break
+        pos += d * (prev + 1)
+    return tuple(theta)
+
+
 def cover_design(
     net: ReLUNet, theta: tuple[Fraction, ...], p: int
 ) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict, list] | None:
@@ -145,8 +170,12 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
         if k == 0 or spec.seed is None:
             theta, origin = spec.theta, "spec"
         else:
-            theta = random_theta(net, spec.seed * 1000 + k, spec.param_range)  # type: ignore[arg-type]
-            origin = f"reseeded({spec.seed * 1000 + k})"
+            sd = spec.seed * 1000 + k
+            if k % 2:
+                theta, origin = centred_theta(net, sd, spec.param_range), f"centred({sd})"
+            else:
+                theta = random_theta(net, sd, spec.param_range)  # type: ignore[arg-type]
+                origin = f"reseeded({sd})"
         cov = None
         if req.batch is None and net.widths[0] == 1:
             cov = cover_design(net, theta, p)
