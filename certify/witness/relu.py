@@ -198,7 +198,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     r = len(cols)
     tangents = M.scaling_tangents(net.widths, theta)
     kind = "scaling"
-    if r < D - len(tangents) or not tangents:
+    if cuts is not None and (r < D - len(tangents) or not tangents):
         rows_q = [g for z in batch for g in M.jacobian_rows_exact(net.widths, theta, z)]
         null = M.exact_nullspace(rows_q, D)
         if len(null) > len(tangents):
