@@ -13,15 +13,28 @@ GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H
 WIDTH_ONE = "math.md §3: width-one layers break identifiability"
 
 
-def rank_result(net: Any, r: int, u: int | None, batch_size: int, patterns: int) -> dict[str, Any]:
+def rank_result(
+    net: Any,
+    r: int,
+    u: int | None,
+    batch_size: int,
+    patterns: int,
+    cover: bool = False,
+    upper_kind: str | None = None,
+) -> dict[str, Any]:
     D, H = net.n_params, net.n_hidden
+    exact = u is not None and u == r
     return {
         "params": D,
         "symmetry_dim": H,
         "expected_dim": D - H,
         "rank_lower": r,
         "rank_upper_at_point": u,
-        "rank_at_point": r if u == r else None,
+        "rank_at_point": r if exact else None,
+        "upper_kind": upper_kind if u is not None and u < D else None,
+        "batch_covers_pieces": cover,
+        "functional_dimension_at_point": r if exact and (cover or r == D - H) else None,
+        "architecture_functional_dimension": r if r == D - H else None,
         "batch_size": batch_size,
         "activation_patterns": patterns,
         "grillo_montufar": net.grillo_montufar(),
@@ -31,6 +44,7 @@ def rank_result(net: Any, r: int, u: int | None, batch_size: int, patterns: int)
 def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
     D, H, r = result["params"], result["symmetry_dim"], result["rank_lower"]
     u = result["rank_upper_at_point"]
+    cover = result["batch_covers_pieces"]
     parts = [
         f"Kernel-checked: for the ReLU network with widths {list(net.widths)} at the given "
         f"rational point theta, no hidden pre-activation vanishes at the "
@@ -42,23 +56,61 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
         f"parameters)."
     ]
     cites = [LOWER_CITE]
-    if H and u is not None and u < D:
+    if cover:
+        parts.append(
+            "Kernel-checked: the input is one-dimensional and the batch holds two points of "
+            "every linear piece of F_theta: on the sorted line of the batch points and the cuts "
+            "between consecutive pairs, every hidden pre-activation keeps its sign between "
+            "consecutive points and on the two outer rays, so every input off the breakpoints "
+            "has the activation pattern of two distinct batch points. For a fixed pattern the "
+            "gradient of theta -> F_theta(x) is affine in x, so the row space of the batch "
+            "Jacobian contains the gradient at every input off the breakpoints: its rank is "
+            "the functional dimension at theta (the supremum, over finite batches of such "
+            "inputs, of the rank of the batch Jacobian)."
+        )
+    if u is not None and u < D and result["upper_kind"] == "nullspace":
+        parts.append(
+            f"Kernel-checked: {D - u} independent integer vectors annihilate the batch Jacobian "
+            f"exactly (exact gradients over Q at every batch point), so its rank is <= {u}."
+        )
+    elif H and u is not None and u < D:
         parts.append(
             f"Kernel-checked: {H} independent integer vectors annihilate the batch Jacobian "
             f"exactly (exact gradients over Q at every batch point), so its rank is <= {u} = "
             f"D - H; checked by the Python checker: they are the positive-scaling tangents "
-            f"(w_in(v), b_v, -w_out(v)) of the {H} hidden neurons. Cited, not kernel-checked: the "
-            f"scaling symmetry acts at every point and input, so the functional dimension at "
-            f"theta is <= D - H for every batch."
+            f"(w_in(v), b_v, -w_out(v)) of the {H} hidden neurons."
+            + (
+                ""
+                if cover
+                else " Cited, not kernel-checked: the scaling symmetry acts at every point and "
+                "input, so the functional dimension at theta is <= D - H for every batch."
+            )
         )
-        cites.append(SCALING)
+        if not cover:
+            cites.append(SCALING)
     elif u == D:
         parts.append(f"The rank is trivially <= D = {D} (no hidden neurons).")
     if u is not None and u == r:
+        if cover:
+            parts.append(f"Hence the functional dimension at theta is exactly {r}.")
+        elif r == D - H:
+            parts.append(
+                f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
+                f"theta is exactly {r} = D - H."
+            )
+        else:
+            parts.append(
+                f"Hence this batch Jacobian has rank exactly {r}; a larger batch may have a "
+                f"larger rank (the functional dimension at theta is only bounded below)."
+            )
+    if r == D - H and H:
         parts.append(
-            f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
-            f"theta is exactly {r} = D - H."
+            f"Cited, not kernel-checked: the scaling symmetry bounds the rank by D - H at every "
+            f"theta, so the functional dimension of the architecture (its maximum over theta) "
+            f"is exactly D - H = {r}."
         )
+        if SCALING not in cites:
+            cites.append(SCALING)
     if result["grillo_montufar"]:
         parts.append(
             f"Cited, not kernel-checked: for input and hidden widths >= 2 the functional "
@@ -66,6 +118,11 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             + ("; this instance attains it." if r == D - H else ".")
         )
         cites.append(GRILLO_MONTUFAR)
+    elif cover:
+        parts.append(
+            "An input or hidden width is 1: outside the setting of Grillo-Montufar; no theorem "
+            "is cited for the value at theta."
+        )
     else:
         parts.append(
             "An input or hidden width is 1: outside the setting of Grillo-Montufar; the "
@@ -74,7 +131,10 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             "section, which is not checked)."
         )
     if r < D - H:
-        parts.append(f"The certified rank {r} is below D - H = {D - H}.")
+        parts.append(
+            f"The certified rank {r} is below D - H = {D - H}; the seeded search over theta, "
+            "if the generator ran one, is recorded in the generator section (not checked)."
+        )
     return {"text": " ".join(parts), "cites": cites}
 
 

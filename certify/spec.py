@@ -162,6 +162,7 @@ class CertRequest:
     bias: bool = True  # implicit: False sets every bias to 0 (the bias-free parametrisation)
     batch: tuple[tuple[Fraction, ...], ...] | None = None  # ReLU rank: a given batch Z
     tanh: Any = None  # affsym: the activation text; equiv: the second TanhNet
+    attempts_given: bool = False  # the spec set `attempts` (ReLU: else a family default)
 
 
 @dataclass(frozen=True)
@@ -617,6 +618,7 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     return CertRequest(
         kind, cname, prime, upper, max_grid, attempts, ci,
         field=field, equation=equation, bias=bias, batch=batch, tanh=tanh,
+        attempts_given="attempts" in c,
     )  # fmt: skip
 
 

@@ -132,7 +132,7 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
         "maskVals", "reluBack", "reluRowsMod", "gradKills", "outputsKill", "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
         "strictlyIncreasing", "natRange", "onesQ", "memNat", "nodupNat", "allPosQ", "permsOk",
-        "gatherRow", "symLayer", "applySym",
+        "gatherRow", "symLayer", "applySym", "coverPoints",
     }  # fmt: skip
     assert {d.name for d in relu_defs() if d.termination} == recursive
 

@@ -109,7 +109,11 @@ def test_certified_relu_rank_is_the_exact_batch_rank_and_never_above_d_minus_h(w
     r = cert["result"]
     assert r["rank_lower"] == exact_batch_rank(cert)
     assert r["rank_lower"] <= r["params"] - r["symmetry_dim"]
-    assert r["rank_upper_at_point"] == r["params"] - r["symmetry_dim"]
+    assert r["rank_lower"] <= r["rank_upper_at_point"] <= r["params"] - r["symmetry_dim"]
+    if widths[0] == 1:  # the cover batch: exact at theta from both sides
+        assert r["batch_covers_pieces"] or "cover" not in cert["witness"]
+    if r["batch_covers_pieces"]:
+        assert r["functional_dimension_at_point"] == r["rank_lower"] == r["rank_upper_at_point"]
     assert check_certificate(cert) == []
 
 
@@ -120,8 +124,11 @@ def test_a_width_one_network_short_of_d_minus_h_at_theta_says_so():
     cert = make([1, 1, 1, 1], params)
     r = cert["result"]
     assert r["rank_lower"] == exact_batch_rank(cert) == 3 and r["expected_dim"] == 4
-    assert r["rank_at_point"] is None
+    # the batch holds two points of every piece and an exact nullspace bounds it from above:
+    assert r["rank_at_point"] == r["functional_dimension_at_point"] == 3
+    assert r["batch_covers_pieces"] and r["upper_kind"] == "nullspace"
     assert "below D - H = 4" in cert["claim"]["text"]
+    assert "functional dimension at theta is exactly 3" in cert["claim"]["text"]
     assert cert["generator"]["attempts"][0]["rank"] == 3
     assert check_certificate(cert) == []
 
@@ -464,3 +471,120 @@ def test_a_false_equivalence_claim_or_result_is_rejected_by_the_checker():
         bad = copy.deepcopy(cert)
         edit(bad)
         assert check_certificate(bad)
+
+
+# ---------------------------------------------------------------- one-dimensional input: cover
+README_1111 = {"weights": [[[1]], [[1]], [[2]]], "biases": [[1], [1], [0]]}
+
+
+def test_the_cover_certificate_passes_coqc_and_a_moved_cut_is_rejected_by_both(coq):
+    cert = make([1, 1, 1, 1], {"weights": [[[1]], [[-1]], [[1]]], "biases": [[0], [2], [1]]})
+    assert cert["result"]["batch_covers_pieces"]
+    assert check_certificate(cert) == []
+    assert coq.verdict(cert).status == "passed"
+    cuts = cert["witness"]["cover"]["cuts"]
+    batch = cert["witness"]["lower"]["batch"]
+    assert len(cuts) >= 1 and len(batch) == 2 * len(cuts) + 2
+    bad = copy.deepcopy(cert)
+    # the cut halfway between b_1 and a_2 instead of at the breakpoint: a sign change
+    # inside [b_1, c_1] or [c_1, a_2]
+    mid = (parse_rat_str(batch[1][0]) + parse_rat_str(batch[2][0])) / 2
+    assert mid != parse_rat_str(cuts[0])
+    bad["witness"]["cover"]["cuts"][0] = str(mid)
+    assert check_certificate(bad) != []
+    assert coq.verdict(bad).status == "failed"
+
+
+def test_a_batch_missing_a_piece_fails_the_cover_kernel():
+    from certify.checker import kernel_relu as KR
+
+    params = {"weights": [[[1], [1]], [[1, -1]]], "biases": [[0, -1], [0]]}
+    cert = make([1, 2, 1], params)
+    inst = KR.ReluInstance([1, 2, 1], [(f.numerator, f.denominator) for f in
+                                       map(parse_rat_str, cert["instance"]["theta"])])  # fmt: skip
+    batch = [[(f.numerator, f.denominator)] for f in
+             (parse_rat_str(z[0]) for z in cert["witness"]["lower"]["batch"])]  # fmt: skip
+    cuts = [
+        (f.numerator, f.denominator) for f in map(parse_rat_str, cert["witness"]["cover"]["cuts"])
+    ]
+    assert len(batch) == 6 and KR.check_relu_cover(inst, batch, cuts)
+    assert not KR.check_relu_cover(inst, batch[:2] + batch[4:], cuts[:1])  # piece (0, 1) missing
+    assert not KR.check_relu_cover(inst, batch[2:], cuts[1:])  # the left ray's piece missing
+    assert not KR.check_relu_cover(inst, batch, cuts[:1])  # a cut short
+
+
+def sympy_batch_rank(widths, theta, batch) -> int:
+    """Rank over Q of the batch Jacobian by symbolic differentiation (sympy), with the
+    activation pattern of each point at theta fixed: independent of the tool's code."""
+    import sympy as sp
+
+    n = len(theta)
+    th = sp.symbols(f"t0:{n}")
+    sub = {th[i]: sp.Rational(theta[i].numerator, theta[i].denominator) for i in range(n)}
+    rows = []
+    for z in batch:
+        hs = [sp.Rational(c.numerator, c.denominator) for c in z]
+        hv, pos = list(hs), 0
+        for ell, (prev, d) in enumerate(zip(widths, widths[1:])):
+            pre, val = [], []
+            for _ in range(d):
+                pre.append(sum(th[pos + j] * hs[j] for j in range(prev)) + th[pos + prev])
+                val.append(sum(theta[pos + j] * hv[j] for j in range(prev)) + theta[pos + prev])
+                pos += prev + 1
+            if ell == len(widths) - 2:
+                break
+            assert all(v != 0 for v in val)
+            hs = [a if v > 0 else 0 for a, v in zip(pre, val)]
+            hv = [v if v > 0 else 0 for v in val]
+        rows.extend([sp.diff(out, t).subs(sub) for t in th] for out in pre)
+    return sp.Matrix(rows).rank()
+
+
+# (widths, D - H, the certified functional dimension at the certificate's theta with default
+# settings and seed 1). Computed independently by sympy on the certificate's batch and on that
+# batch with 30 extra random points (the rank does not grow). (1,1,1,1,1): a chain of width
+# one computes plateau-ramp-plateau functions (two levels, two kinks), so 4 < D - H = 5.
+PINNED = [
+    ([1, 1, 1], 3, 3), ([1, 2, 1], 5, 5), ([1, 3, 1], 7, 7), ([1, 4, 1], 9, 9),
+    ([1, 1, 1, 1], 4, 4), ([1, 2, 2, 1], 9, 9), ([1, 1, 2, 1], 6, 6), ([1, 2, 1, 1], 6, 6),
+    ([1, 3, 2], 11, 11), ([1, 2, 3, 1], 12, 12), ([2, 1, 1], 4, 4), ([2, 1, 2, 1], 7, 7),
+    ([3, 1, 1], 5, 5), ([2, 2, 1, 1], 8, 8), ([1, 1, 1, 1, 1], 5, 4),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("widths, dh, fd", PINNED)
+def test_pinned_functional_dimensions_at_theta_match_sympy(widths, dh, fd):
+    import random
+
+    from certify.models.relu import forward
+
+    cert = make(widths, {"seed": 1})
+    r = cert["result"]
+    assert (r["expected_dim"], r["rank_lower"], r["rank_upper_at_point"]) == (dh, fd, fd)
+    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
+    batch = [[parse_rat_str(c) for c in z] for z in cert["witness"]["lower"]["batch"]]
+    assert sympy_batch_rank(widths, theta, batch) == fd
+    rng = random.Random(0)
+    extra = [[Fraction(rng.randint(-400, 400), rng.randint(1, 9)) for _ in range(widths[0])]
+             for _ in range(30)]  # fmt: skip
+    extra = [z for z in extra if all(a != 0 for pre in forward(widths, theta, z)[1] for a in pre)]
+    assert sympy_batch_rank(widths, theta, batch + extra) == fd
+    if widths[0] == 1:
+        assert r["batch_covers_pieces"] and r["functional_dimension_at_point"] == fd
+        assert "functional dimension at theta is exactly" in cert["claim"]["text"]
+        assert "Grillo-Montufar, arXiv" not in " ".join(cert["claim"]["cites"])
+    search = cert["generator"]["search"]
+    assert search["max_rank"] == fd and len(cert["generator"]["attempts"]) == search["attempts"]
+    assert search["bound"] == ("D - H" if fd == dh else f"below D - H = {dh}")
+    assert check_certificate(cert) == []
+
+
+def test_the_batch_does_not_depend_on_the_spec_name():
+    a = make([1, 2, 1], {"seed": 4})
+    spec = spec_of([1, 2, 1], {"seed": 4}, name="another-name")
+    b = generate_certificate(spec, spec.certificates[0])
+    assert a["witness"] == b["witness"] and a["result"] == b["result"]
+    a = make([2, 1, 2, 1], {"seed": 4})
+    spec = spec_of([2, 1, 2, 1], {"seed": 4}, name="another-name")
+    b = generate_certificate(spec, spec.certificates[0])
+    assert a["witness"] == b["witness"]

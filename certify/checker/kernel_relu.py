@@ -11,6 +11,9 @@ Three checks, each recomputing from the instance what the claim is about:
 - rank upper bound on the batch: integer vectors orthogonal to the exact gradient (reverse
   mode over Q, pattern fixed) of every output at every batch point, independent by a minor
   mod p;
+- one-dimensional input, cover of the line: the sorted batch holds two points of every linear
+  piece of F_theta (sign constancy between points as for equivalence), so the batch
+  Jacobian's row space holds the gradient at every input off the breakpoints;
 - one-dimensional input: F_theta = F_theta2 on the whole line, from exact values at sorted
   points between which every hidden pre-activation of both networks keeps its sign (so both
   functions are affine on every piece and on the two rays); a point where they differ; a
@@ -378,6 +381,39 @@ def check_relu_equiv(inst: ReluInstance, th2: list[Rat], pts: list[Rat]) -> bool
     ev1 = eval_points(inst.widths, inst.theta, pts)
     ev2 = eval_points(inst.widths, th2, pts)
     return pieces_ok(ev1) and pieces_ok(ev2) and same_outputs(ev1, ev2)
+
+
+def cover_points(batch: list[list[Rat]], cuts: list[Rat], second: bool) -> list[Rat]:
+    """The line a_1, b_1, c_1, a_2, b_2, c_2, ..., a_k, b_k from the batch (a_1, b_1, ...,
+    a_k, b_k) of one-dimensional points (their first coordinates) and the cuts c_j placed
+    after every second batch point while cuts remain."""
+    out: list[Rat] = []
+    for x in batch:
+        out.append(nth_q(x, 0))
+        if second and cuts:
+            out.append(cuts[0])
+            cuts = cuts[1:]
+        second = not second
+    return out
+
+
+def check_relu_cover(inst: ReluInstance, batch: list[list[Rat]], cuts: list[Rat]) -> bool:
+    """Input width 1: the batch holds two points of every linear piece. On the sorted line
+    a_1 < b_1 < c_1 < a_2 < ... < a_k < b_k every hidden pre-activation keeps its sign between
+    consecutive points and on the two outer rays (pieces_ok, as for equivalence) and none
+    vanishes at a batch point; so every input off the breakpoints has the activation pattern
+    of some pair a_j != b_j: (-inf, c_1) that of (a_1, b_1), (c_j, c_(j+1)) that of
+    (a_(j+1), b_(j+1)), (c_(k-1), +inf) that of (a_k, b_k)."""
+    if not (
+        relu_shape_ok(inst.widths, inst.theta, batch)
+        and first_width(inst.widths) == 1
+        and rats_pos(cuts)
+        and len(batch) == 2 * len(cuts) + 2
+        and batch_nonzero(inst.widths, inst.theta, batch)
+    ):
+        return False
+    pts = cover_points(batch, cuts, False)
+    return strictly_increasing(pts) and pieces_ok(eval_points(inst.widths, inst.theta, pts))
 
 
 def check_relu_differ(inst: ReluInstance, th2: list[Rat], x: Rat) -> bool:

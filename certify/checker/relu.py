@@ -59,9 +59,19 @@ def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
         moduli=[],  # exact rational gradients: the ReLU upper check takes no moduli
     )
     bound = _int(w["bound"], "witness.upper.bound")
-    if bound < 0 or w.get("kind") != "scaling":
-        raise Malformed("witness.upper: expected kind 'scaling' and a natural bound")
+    if bound < 0 or w.get("kind") not in ("scaling", "nullspace"):
+        raise Malformed("witness.upper: expected kind 'scaling' or 'nullspace' and a natural bound")
     return uw, bound
+
+
+def decode_cover(w: Any) -> list[K.Rat] | None:
+    """The cuts of a one-dimensional cover witness (None: no cover claimed)."""
+    if w is None:
+        return None
+    w = _dict(w, "witness.cover")
+    if set(w) != {"cuts"}:
+        raise Malformed("witness.cover: expected {cuts}")
+    return _rats(w["cuts"], "witness.cover.cuts")
 
 
 def network_of(inst: KR.ReluInstance) -> Any:
@@ -91,10 +101,14 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     inst = decode_instance(cert)
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
+    if not set(_dict(cert["witness"], "witness")) <= {"lower", "upper", "cover"}:
+        raise Malformed("witness: expected the fields lower, upper and cover")
+    cuts = decode_cover(cert["witness"].get("cover"))
     if not fast.check_relu_rank_lower(inst, lw, r):
         return [f"lower bound: check_relu_rank_lower rejects the witness for rank {r}"]
     net = network_of(inst)
     u: int | None = None
+    kind: str | None = None
     problems = []
     if up is not None:
         uw, u = decode_upper(up)
@@ -102,15 +116,20 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
             return [f"upper bound: check_relu_rank_upper rejects the witness for bound {u}"]
         if uw.p != lw.p:
             problems.append("witness.upper.prime differs from witness.lower.prime")
-        if uw.tangents != scaling_tangents(net.widths, fractions(inst.theta)):
+        if up["kind"] == "scaling" and uw.tangents != scaling_tangents(
+            net.widths, fractions(inst.theta)
+        ):
             problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
+        kind = up["kind"]
     elif net.n_hidden == 0:
         u = net.n_params
+    if cuts is not None and not KR.check_relu_cover(inst, lw.batch, cuts):
+        return ["witness.cover: check_relu_cover rejects it (the batch misses a linear piece)"]
     batch = [fractions(z) for z in lw.batch]
     from certify.models.relu import forward
 
     pats = len({pattern(forward(net.widths, fractions(inst.theta), z)[1]) for z in batch})
-    expect = rank_result(net, r, u, len(batch), pats)
+    expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind)
     if not _same(cert.get("result"), expect):
         problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
     if not _same(cert.get("claim"), rank_claim(net, expect, lw.p)):

@@ -56,6 +56,10 @@ def forward(
     return h, pres
 
 
+def relu_vec(pre: list[Fraction]) -> list[Fraction]:
+    return [a if a > 0 else Fraction(0) for a in pre]
+
+
 def pattern(pres: list[list[Fraction]]) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(a > 0 for a in pre) for pre in pres)
 
@@ -174,6 +178,81 @@ def equiv_points(bps: list[Fraction]) -> list[Fraction]:
     if not bps:
         return [Fraction(-1), Fraction(0), Fraction(1)]
     return [bps[0] - 1, *bps, bps[-1] + 1]
+
+
+def cover_batch(
+    widths: Sequence[int], theta: Sequence[Fraction]
+) -> tuple[list[Fraction], list[Fraction]] | None:
+    """Input width 1: two points inside every linear piece cut by the breakpoints q_1 < ... <
+    q_m of the hidden neurons (at a third and two thirds of each bounded piece, at q_1 - 2,
+    q_1 - 1 and q_m + 1, q_m + 2 on the rays; 0 and 1 without breakpoints) and the cuts
+    between consecutive pairs (the breakpoints). None if a hidden pre-activation vanishes at
+    one of the points (it is then identically zero on a piece)."""
+    bps = breakpoints(widths, theta)
+    if not bps:
+        pts, cuts = [Fraction(0), Fraction(1)], []
+    else:
+        pts = [bps[0] - 2, bps[0] - 1]
+        for a, b in zip(bps, bps[1:]):
+            g = (b - a) / 3
+            pts += [a + g, a + 2 * g]
+        pts += [bps[-1] + 1, bps[-1] + 2]
+        cuts = list(bps)
+    for x in pts:
+        if any(v == 0 for pre in forward(widths, theta, [x])[1] for v in pre):
+            return None
+    return pts, cuts
+
+
+def jacobian_rows_exact(
+    widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction]
+) -> list[list[Fraction]]:
+    """The n_L exact gradients dF(x)[k]/dtheta over Q (pattern of x fixed), by forward
+    differences: with the pattern forced, F(x) is affine in every single parameter."""
+    _, pres = forward(widths, theta, x)
+    pat = pattern(pres)
+
+    def forced(th: Sequence[Fraction]) -> list[Fraction]:
+        h = [Fraction(v) for v in x]
+        ls = layers(widths, th)
+        for ell, (W, b) in enumerate(ls):
+            pre = [sum((w * v for w, v in zip(row, h)), start=Fraction(0)) + bi
+                   for row, bi in zip(W, b)]  # fmt: skip
+            if ell == len(ls) - 1:
+                return pre
+            h = [a if on else Fraction(0) for a, on in zip(pre, pat[ell])]
+        return h
+
+    base = forced(theta)
+    cols = []
+    for c in range(len(theta)):
+        moved = list(theta)
+        moved[c] += 1
+        cols.append([a - b for a, b in zip(forced(moved), base)])
+    return [[col[k] for col in cols] for k in range(widths[-1])]
+
+
+def exact_nullspace(rows: list[list[Fraction]], n: int) -> list[list[int]]:
+    """A basis of primitive integer vectors of {v : row . v = 0 for every row} (FLINT, exact
+    over Q)."""
+    from flint import fmpq, fmpq_mat
+
+    if not rows:
+        return [[1 if i == j else 0 for i in range(n)] for j in range(n)]
+    M = fmpq_mat([[fmpq(v.numerator, v.denominator) for v in r] for r in rows])
+    R, rank = M.rref()
+    pivots: list[int] = []
+    for i in range(rank):
+        pivots.append(next(j for j in range(n) if R[i, j] != 0))
+    out = []
+    for f in (j for j in range(n) if j not in pivots):
+        v = [Fraction(0)] * n
+        v[f] = Fraction(1)
+        for i, pc in enumerate(pivots):
+            e = R[i, f]
+            v[pc] = -Fraction(int(e.p), int(e.q))
+        out.append(primitive(v))
+    return out
 
 
 # ---------------------------------------------------------------- symmetry search

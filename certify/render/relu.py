@@ -7,7 +7,14 @@ import re
 from typing import Any
 
 from certify.checker.rank import _list, _nats, _rat
-from certify.checker.relu import _rats, decode_instance, decode_lower, decode_other, decode_upper
+from certify.checker.relu import (
+    _rats,
+    decode_cover,
+    decode_instance,
+    decode_lower,
+    decode_other,
+    decode_upper,
+)
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
@@ -25,7 +32,9 @@ def module_name(kind: str, cert_name: str) -> str:
 def theorem_names(cert: dict[str, Any]) -> list[str]:
     if cert["kind"] == "rank":
         up = cert["witness"].get("upper") is not None
-        return ["rank_lower_check"] + (["rank_upper_check"] if up else [])
+        cov = cert["witness"].get("cover") is not None
+        return (["rank_lower_check"] + (["rank_upper_check"] if up else [])
+                + (["cover_check"] if cov else []))  # fmt: skip
     w = cert["witness"]
     if w["kind"] == "differ":
         return ["differ_check"]
@@ -44,6 +53,7 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
         lw, r = decode_lower(cert["witness"]["lower"])
         data.update(p=lw.p, batch=lw.batch, theta_inv=lw.theta_inv, batch_inv=lw.batch_inv,
                     rows=lw.rows, cols=lw.cols, rank_lower=r, upper=None)  # fmt: skip
+        data["cuts"] = decode_cover(cert["witness"].get("cover"))
         up = cert["witness"].get("upper")
         if up is not None:
             uw, u = decode_upper(up)
@@ -131,6 +141,15 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
             _statement(text, f"check_relu_rank_lower inst lower {r}%nat = true")
         else:
             _statement(text, f"NNCert.checkReluRankLower inst lower {r} = true")
+        if data["cuts"] is not None:
+            _check(text, "cuts", data["cuts"],
+                   L.block_start(text, "Definition cuts :" if coq else "def cuts :"))  # fmt: skip
+            if coq:
+                _statement(text, "check_relu_cover inst (rl_batch lower) cuts = true")
+            else:
+                _statement(text, "NNCert.checkReluCover inst lower.batch cuts = true")
+        elif "cover_check" in text:
+            raise RenderError("a cover check rendered although there is none")
         up = data["upper"]
         if up is None:
             if head["upper"] in text:

@@ -8,6 +8,7 @@ permutation-and-scaling group element, or none (a hidden symmetry), or a differi
 
 from __future__ import annotations
 
+import hashlib
 import random
 from fractions import Fraction
 from typing import Any
@@ -90,6 +91,68 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     return generate_rank(spec, req)
 
 
+SEARCH_ATTEMPTS = 32  # default theta attempts outside the Grillo-Montufar setting
+
+
+def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k: int) -> str:
+    """The seed of a random batch: the instance (widths, theta), the spec's seed and the attempt
+    number; never the spec's or the certificate's name."""
+    data = repr((net.widths, [str(t) for t in theta], seed, k)).encode()
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
+    """Random integer weights (as random_theta), then, layer by layer, each hidden neuron's
+    bias chosen so that its kink passes through the image of a random integer input whose
+    layer input is not all zero: every hidden neuron then bends inside the sampled region
+    (uniform random biases often leave a neuron of a width-one chain bending nowhere)."""
+    rng = random.Random(f"nn-certify/relu-centred/{seed}")
+    theta = list(random_theta(net, seed, prange))  # type: ignore[arg-type]
+    n0, pos = net.widths[0], 0
+    for ell in range(len(net.widths) - 2):
+        prev, d = net.widths[ell], net.widths[ell + 1]
+        for i in range(d):
+            base = pos + i * (prev + 1)
+            for _ in range(16):
+                x = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+                hs = [x, *(M.relu_vec(pre) for pre in M.forward(net.widths, theta, x)[1])]
+                h = hs[ell]
+                if any(v != 0 for v in h):
+                    theta[base + prev] = -sum(
+                        (theta[base + j] * h[j] for j in range(prev)), start=Fraction(0)
+                    )
+                    break
+        pos += d * (prev + 1)
+    return tuple(theta)
+
+
+def cover_design(
+    net: ReLUNet, theta: tuple[Fraction, ...], p: int
+) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict, list] | None:
+    """Input width 1: the batch of two points in every linear piece (models.relu.cover_batch),
+    every point kept (the kernel checks the cover), the rows and columns of a maximal
+    nonsingular minor mod p of its Jacobian."""
+    found = M.cover_batch(net.widths, theta)
+    if found is None:
+        return None
+    pts, cuts = found
+    th_m = [residue(t, p) for t in theta]
+    if any(t is None for t in th_m) or any(residue(x, p) is None for x in pts + cuts):
+        return None
+    rows: list[list[int]] = []
+    for x in pts:
+        pres = M.forward(net.widths, theta, [x])[1]
+        rows.extend(M.jacobian_rows_modp(net.widths, th_m, [residue(x, p)], M.pattern(pres), p))  # type: ignore[list-item, arg-type]
+    R, C = maximal_minor(rows, p, net.n_params)
+    dout = net.widths[-1]
+    labels = [(i // dout, i % dout) for i in R]
+    batch = [(x,) for x in pts]
+    pats = {M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch}
+    info = {"candidates": len(pts), "batch_size": len(batch), "patterns": len(pats),
+            "batch": "cover"}  # fmt: skip
+    return batch, labels, C, info, cuts
+
+
 def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     net = spec.network
     assert isinstance(net, ReLUNet)
@@ -98,33 +161,58 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     p = req.prime
     attempts: list[dict[str, Any]] = []
     best = None
-    tries = 1 if req.batch is not None and spec.seed is None else req.attempts
+    tries = req.attempts
+    if not net.grillo_montufar() and not req.attempts_given:
+        tries = SEARCH_ATTEMPTS
+    if req.batch is not None and spec.seed is None:
+        tries = 1
     for k in range(tries):
         if k == 0 or spec.seed is None:
             theta, origin = spec.theta, "spec"
         else:
-            theta = random_theta(net, spec.seed * 1000 + k, spec.param_range)  # type: ignore[arg-type]
-            origin = f"reseeded({spec.seed * 1000 + k})"
-        res = design_batch(net, theta, p, f"{spec.name}/{req.name}/{k}", req.batch)
-        batch, labels, cols, info = res
+            sd = spec.seed * 1000 + k
+            if k % 2:
+                theta, origin = centred_theta(net, sd, spec.param_range), f"centred({sd})"
+            else:
+                theta = random_theta(net, sd, spec.param_range)  # type: ignore[arg-type]
+                origin = f"reseeded({sd})"
+        cov = None
+        if req.batch is None and net.widths[0] == 1:
+            cov = cover_design(net, theta, p)
+        if cov is not None:
+            batch, labels, cols, info, cuts = cov
+        else:
+            tag = instance_tag(net, theta, spec.seed, k)
+            batch, labels, cols, info = design_batch(net, theta, p, tag, req.batch)
+            info = {**info, "batch": "given" if req.batch is not None else "random"}
+            cuts = None
         attempts.append({"attempt": k, "theta": origin, "rank": len(cols), **info})
         if best is None or len(cols) > len(best[2]):
-            best = (theta, origin, cols, batch, labels, info)
+            best = (theta, origin, cols, batch, labels, info, cuts)
         if len(cols) >= target:
             break
+        if spec.seed is None and cov is not None:
+            break  # a theta given by hand is the only theta, and the cover batch is exact
     assert best is not None
-    theta, origin, cols, batch, labels, info = best
+    theta, origin, cols, batch, labels, info, cuts = best
     r = len(cols)
     tangents = M.scaling_tangents(net.widths, theta)
+    kind = "scaling"
+    if cuts is not None and (r < D - len(tangents) or not tangents):
+        rows_q = [g for z in batch for g in M.jacobian_rows_exact(net.widths, theta, z)]
+        null = M.exact_nullspace(rows_q, D)
+        if len(null) > len(tangents):
+            tangents, kind = null, "nullspace"
     upper = None
     if tangents:
         tcols = independent_minor(tangents, p)
         if tcols is not None:
-            upper = {"kind": "scaling", "bound": D - len(tangents), "prime": p,
+            upper = {"kind": kind, "bound": D - len(tangents), "prime": p,
                      "tangents": tangents, "cols": tcols}  # fmt: skip
     u = D if not tangents else (None if upper is None else upper["bound"])
     pats = len({M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch})
-    result = rank_result(net, r, u, len(batch), pats)
+    cover = None if cuts is None else [rat_str(c) for c in cuts]
+    result = rank_result(net, r, u, len(batch), pats, cover is not None, kind)
     lower = {
         "rank": r,
         "prime": p,
@@ -134,13 +222,17 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "rows": [list(rc) for rc in labels],
         "cols": cols,
     }
+    witness: dict[str, Any] = {"lower": lower, "upper": upper}
+    if cover is not None:
+        witness["cover"] = {"cuts": cover}
+    best_rank = max(a["rank"] for a in attempts)
     return {
         "schema": SCHEMA,
         "kind": "rank",
         "name": req.name,
         "claim": rank_claim(net, result, p),
         "instance": {"network": network_json(net), "theta": [rat_str(t) for t in theta]},  # type: ignore[arg-type]
-        "witness": {"lower": lower, "upper": upper},
+        "witness": witness,
         "result": result,
         "generator": {
             "tool": "nn-certify",
@@ -148,8 +240,13 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "seed": spec.seed,
             "prime": p,
             "theta_origin": origin,
-            "batch": "given" if req.batch is not None else "designed",
+            "batch": info["batch"],
             "attempts": attempts,
+            "search": {
+                "attempts": len(attempts),
+                "max_rank": best_rank,
+                "bound": "D - H" if best_rank == target else f"below D - H = {target}",
+            },
         },
     }
 

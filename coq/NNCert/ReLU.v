@@ -300,6 +300,38 @@ Definition check_relu_equiv (inst : relu_instance) (th2 pts : list (Z * Z)) : bo
   pieces_ok ev2 &&
   same_outputs ev1 ev2.
 
+(** The line [a_1, b_1, c_1, a_2, b_2, c_2, ..., a_k, b_k] from a batch of one-dimensional
+    points (their first coordinates) and the cuts [c_j] placed after every second batch point
+    while cuts remain. *)
+Fixpoint cover_points (batch : list (list (Z * Z))) (cuts : list (Z * Z)) (second : bool)
+  : list (Z * Z) :=
+  match batch with
+  | [] => []
+  | x :: batch' =>
+      nth_q x 0 ::
+        (if second then
+           match cuts with
+           | c :: cuts' => c :: cover_points batch' cuts' false
+           | [] => cover_points batch' [] false
+           end
+         else cover_points batch' cuts true)
+  end.
+
+(** Input width 1: the batch holds two points of every linear piece. On the sorted line
+    [a_1 < b_1 < c_1 < ... < a_k < b_k] every hidden pre-activation keeps its sign between
+    consecutive points and on the outer rays, and none vanishes at a batch point, so every
+    input off the breakpoints has the activation pattern of some pair [a_j <> b_j]. *)
+Definition check_relu_cover (inst : relu_instance) (batch : list (list (Z * Z)))
+    (cuts : list (Z * Z)) : bool :=
+  relu_shape_ok (ri_widths inst) (ri_theta inst) batch &&
+  Nat.eqb (first_width (ri_widths inst)) 1 &&
+  rats_pos cuts &&
+  Nat.eqb (length batch) (2 * length cuts + 2) &&
+  batch_nonzero (ri_widths inst) (ri_theta inst) batch &&
+  let pts := cover_points batch cuts false in
+  strictly_increasing pts &&
+  pieces_ok (eval_points (ri_widths inst) (ri_theta inst) pts).
+
 (** [F_theta(x) <> F_theta2(x)], exactly. *)
 Definition check_relu_differ (inst : relu_instance) (th2 : list (Z * Z)) (x : Z * Z) : bool :=
   relu_shape_ok (ri_widths inst) (ri_theta inst) [] &&

@@ -337,6 +337,38 @@ def checkReluEquiv (inst : ReluInstance) (th2 pts : List (Int × Int)) : Bool :=
   piecesOk ev2 &&
   sameOutputs ev1 ev2
 
+/-- The line `a_1, b_1, c_1, a_2, b_2, c_2, …, a_k, b_k` from a batch of one-dimensional points
+(their first coordinates) and the cuts `c_j` placed after every second batch point while cuts
+remain. Core names used (verified in leanprover/lean4 src/Init/Prelude.lean: `List.length`,
+`Nat.beq`; the rest is this library's). -/
+def coverPoints (batch : List (List (Int × Int))) (cuts : List (Int × Int)) (second : Bool) :
+    List (Int × Int) :=
+  match batch with
+  | [] => []
+  | x :: batch' =>
+    nthQ x 0 ::
+      (if second then
+        (match cuts with
+        | c :: cuts' => c :: coverPoints batch' cuts' false
+        | [] => coverPoints batch' [] false)
+      else coverPoints batch' cuts true)
+termination_by structural batch
+
+/-- Input width 1: the batch holds two points of every linear piece. On the sorted line
+`a_1 < b_1 < c_1 < … < a_k < b_k` every hidden pre-activation keeps its sign between consecutive
+points and on the outer rays, and none vanishes at a batch point, so every input off the
+breakpoints has the activation pattern of some pair `a_j ≠ b_j`. -/
+def checkReluCover (inst : ReluInstance) (batch : List (List (Int × Int)))
+    (cuts : List (Int × Int)) : Bool :=
+  let pts := coverPoints batch cuts false
+  reluShapeOk inst.widths inst.theta batch &&
+  Nat.beq (firstWidth inst.widths) 1 &&
+  ratsPos cuts &&
+  Nat.beq batch.length (2 * cuts.length + 2) &&
+  batchNonzero inst.widths inst.theta batch &&
+  strictlyIncreasing pts &&
+  piecesOk (evalPoints inst.widths inst.theta pts)
+
 /-- `checkReluDiffer inst th2 x` holds when `F_θ(x) ≠ F_θ2(x)`, exactly. -/
 def checkReluDiffer (inst : ReluInstance) (th2 : List (Int × Int)) (x : Int × Int) : Bool :=
   reluShapeOk inst.widths inst.theta [] &&
