@@ -62,7 +62,7 @@ def maximal_minor(rows: Any, p: int, ncols: int) -> tuple[list[int], list[int]]:
     J = np.asarray(rows, dtype=object) if not isinstance(rows, np.ndarray) else rows
     if J.dtype == object:
         J = np.array([[int(v) % p for v in r] for r in rows], dtype=np.int64).reshape(-1, ncols)
-    Et, r = nmod(np.ascontiguousarray(J.T), p, J.shape[0]).rref()
+    Et, r = nmod(J.T, p, J.shape[0]).rref()  # nmod's reduction makes the one copy of J^T
     R = _pivots_of(Et, r)
     if r == ncols:
         return R, list(range(ncols))
@@ -78,8 +78,7 @@ def rows_for_columns(rows: Any, p: int, C: Sequence[int]) -> list[int]:
     import numpy as np
 
     J = np.asarray(rows, dtype=np.int64)
-    A = np.ascontiguousarray(J[:, list(C)].T)
-    E, r = nmod(A, p, J.shape[0]).rref()
+    E, r = nmod(J[:, list(C)].T, p, J.shape[0]).rref()
     return _pivots_of(E, r)
 
 
