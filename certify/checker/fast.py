@@ -321,49 +321,48 @@ def _kills_all(
     return True
 
 
+def _tangents_kill_mod(theta, acts, bound, d0: int, dout: int, rows_at, ts, qs) -> bool:
+    """The modular path of `*_tangents_kill` that every polynomial family shares: an integral
+    instance, pairwise coprime moduli whose product exceeds the family's bound (bound(D)),
+    and every tangent orthogonal mod every q to the rows (rows_at) at every lattice point."""
+    D = K.degree_bound(acts)
+    if not (
+        K.rats_int(theta) and K.acts_int(acts) and RC.moduli_ok(qs) and bound(D) < RC.prod_z(qs)
+    ):
+        return False
+    pts = K.lattice(d0, D)
+    return all(_kills_all(rows_at, pts, ts, dout, len(theta), q) for q in qs)
+
+
 def mlp_tangents_kill(inst: K.RankInstance, ts: list[list[int]], qs: list[int]) -> bool:
     """kernel.mlp_tangents_kill, the modular path vectorised (the exact path is the twin's)."""
     if not qs:
         return K.mlp_tangents_kill(inst, ts, qs)
-    D = K.degree_bound(inst.acts)
-    if not (
-        K.rats_int(inst.theta)
-        and K.acts_int(inst.acts)
-        and RC.moduli_ok(qs)
-        and K.mlp_bound(inst, D, ts) < RC.prod_z(qs)
-    ):
-        return False
-    pts = K.lattice(K.first_width(inst.widths), D)
-    n = len(inst.theta)
 
     def rows_at(X: Mat, k: int, q: int) -> Mat:
         acts = [K.ints_mod(q, K.nums(a)) for a in inst.acts]
         return mlp_rows_np(q, inst.widths, acts, inst.bias, K.ints_mod(q, K.nums(inst.theta)), X, k)
 
-    return all(_kills_all(rows_at, pts, ts, K.last_width(inst.widths), n, q) for q in qs)
+    return _tangents_kill_mod(
+        inst.theta, inst.acts, lambda D: K.mlp_bound(inst, D, ts),
+        K.first_width(inst.widths), K.last_width(inst.widths), rows_at, ts, qs,
+    )  # fmt: skip
 
 
 def resnet_tangents_kill(inst: KR.ResNetInstance, ts: list[list[int]], qs: list[int]) -> bool:
     """kernel_resnet.resnet_tangents_kill, the modular path vectorised."""
     if not qs:
         return KR.resnet_tangents_kill(inst, ts, qs)
-    D = K.degree_bound(inst.acts)
-    if not (
-        K.rats_int(inst.theta)
-        and K.acts_int(inst.acts)
-        and RC.moduli_ok(qs)
-        and KR.resnet_bound(inst, D, ts) < RC.prod_z(qs)
-    ):
-        return False
-    pts = K.lattice(inst.width, D)
-    n = len(inst.theta)
 
     def rows_at(X: Mat, k: int, q: int) -> Mat:
         acts = [K.ints_mod(q, K.nums(a)) for a in inst.acts]
         th = K.ints_mod(q, K.nums(inst.theta))
         return resnet_rows_np(q, inst.width, inst.outer, acts, th, X, k)
 
-    return all(_kills_all(rows_at, pts, ts, inst.width, n, q) for q in qs)
+    return _tangents_kill_mod(
+        inst.theta, inst.acts, lambda D: KR.resnet_bound(inst, D, ts),
+        inst.width, inst.width, rows_at, ts, qs,
+    )  # fmt: skip
 
 
 def check_rank_upper(inst: K.RankInstance, w: K.UpperWitness, u: int) -> bool:
