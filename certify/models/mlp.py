@@ -190,8 +190,8 @@ def primitive(v: Sequence[Fraction]) -> list[int]:
     """The integer vector on the ray of v with coprime entries."""
     from math import gcd
 
-    den = lcm(*(Fraction(x).denominator for x in v)) if v else 1
-    ints = [int(Fraction(x) * den) for x in v]
+    den = lcm(*(x.denominator for x in v)) if v else 1  # ints and Fractions alike
+    ints = [x.numerator * (den // x.denominator) for x in v]
     g = 0
     for x in ints:
         g = gcd(g, x)
