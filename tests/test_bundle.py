@@ -402,3 +402,16 @@ def test_a_tampered_coq_file_is_not_reported_as_coq_passed(demo: Path, tmp_path:
     r = run_cli("check", str(b), "--no-lean")
     assert r.returncode == 1
     assert "re-rendered file only" in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_certify_check_rejects_a_deleted_or_replaced_figure(demo: Path, tmp_path: Path, how):
+    b = _copy(demo, tmp_path)
+    fig = b / "figures" / "resnet-quadratic.png"
+    if how == "deleted":
+        fig.unlink()
+    else:
+        fig.write_bytes(fig.read_bytes()[:-16] + b"\0" * 16)
+    r = run_cli("check", str(b), "--no-coq", "--no-lean")
+    assert r.returncode == 1
+    assert "figures/resnet-quadratic.png" in r.stdout + r.stderr
