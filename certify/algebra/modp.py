@@ -93,16 +93,6 @@ def _pivots_of(E: nmod_mat, r: int) -> list[int]:
     return out
 
 
-def submatrix(
-    rows: Sequence[Sequence[int]], R: Sequence[int], C: Sequence[int], p: int
-) -> nmod_mat:
-    return nmod_mat(len(R), len(C), [int(rows[i][j]) % p for i in R for j in C], p)
-
-
-def to_int_rows(M: nmod_mat) -> list[list[int]]:
-    return [[int(v) for v in row] for row in M.tolist()]
-
-
 def integer_nullspace(rows: Sequence[Sequence[Fraction]], ncols: int) -> list[list[int]]:
     """An integer basis of the right kernel of a rational matrix (exact, flint)."""
     from math import lcm
