@@ -468,7 +468,7 @@ def summary_line(e: dict[str, Any]) -> str:
     if e["kind"] == "prop21":
         return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
     if e["kind"] in ("affsym", "equiv") or (e["kind"] == "orbit" and "group_order" in r):
-        from certify.claims_tanh import summary
+        from certify.checker.claims_tanh import summary
 
         return summary(e["kind"], r)
     if e["kind"] == "orbit":

@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-SCHEMA = "nn-certify/1"
+from certify.checker.ir import SCHEMA as SCHEMA
 
 
 def _no_floats(x: Any, path: str = "$") -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.algebra.poly import format_polynomial, parse_polynomial
+from certify.algebra.poly import parse_polynomial
+from certify.checker.ir import format_polynomial
 from certify.spec import ResNet, coefficient_names, rat_str
 
 Term = tuple[tuple[int, int], list[int]]

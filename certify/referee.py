@@ -76,7 +76,7 @@ def architecture(cert: dict[str, Any]) -> str:
         if inst.get("activation") is not None:
             from fractions import Fraction
 
-            from certify.algebra.poly import format_univariate
+            from certify.checker.ir import format_univariate
 
             try:
                 coeffs = [Fraction(str(c)) for c in inst["activation"]]

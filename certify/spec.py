@@ -17,10 +17,36 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certify.algebra.poly import format_univariate, parse_univariate
+from certify.algebra.poly import parse_univariate
+from certify.checker.ir import (
+    MLP as MLP,
+)
+from certify.checker.ir import (
+    NAME_RE as NAME_RE,
+)
+from certify.checker.ir import (
+    VAR_RE as VAR_RE,
+)
+from certify.checker.ir import (
+    ReLUNet as ReLUNet,
+)
+from certify.checker.ir import (
+    ResNet as ResNet,
+)
+from certify.checker.ir import (
+    degree_product as degree_product,
+)
+from certify.checker.ir import (
+    network_json as network_json,
+)
+from certify.checker.ir import (
+    parse_rat_str as parse_rat_str,
+)
+from certify.checker.ir import (
+    rat_str as rat_str,
+)
 from certify.errors import PolynomialSyntaxError, SpecError
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
 KINDS = (
     "rank",
@@ -37,9 +63,6 @@ KINDS = (
 NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit", "equiv")
 RESNET_KINDS = ("orbit", "critical", "implicit")
 COMPIND_KINDS = ("compind", "prop21", "newman-slater")
-VAR_RE = re.compile(
-    r"^[A-Za-y][A-Za-z0-9_]{0,15}$"
-)  # not "z": that names the activation's variable
 FAMILIES = ("mlp", "resnet", "relu", "tanh")
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
@@ -56,77 +79,6 @@ MAX_VARIABLES = 16  # their variables
 MAX_RESNET_DEGREE = (
     4_096  # degree of F (product of the activation degrees): orbit/critical/implicit
 )
-
-
-def degree_product(activations: tuple[tuple[Fraction, ...], ...]) -> int:
-    """Product of the degrees of the coefficient lists (constant term first)."""
-    d = 1
-    for a in activations:
-        d *= len(a) - 1
-    return d
-
-
-@dataclass(frozen=True)
-class MLP:
-    """A polynomial MLP: widths (d0..dL), one activation per hidden layer, biases or not.
-
-    Parameter layout (flat vector theta): layer by layer; within a layer, neuron by neuron;
-    for each neuron its incoming weights W[i, 0..d_{l-1}-1], then its bias if `bias`.
-    """
-
-    widths: tuple[int, ...]
-    activations: tuple[tuple[Fraction, ...], ...]
-    bias: bool
-
-    @property
-    def depth(self) -> int:
-        return len(self.widths) - 1
-
-    @property
-    def n_params(self) -> int:
-        b = 1 if self.bias else 0
-        return sum(self.widths[i + 1] * (self.widths[i] + b) for i in range(self.depth))
-
-    @property
-    def hidden(self) -> tuple[int, ...]:
-        return self.widths[1:-1]
-
-    def degree_bound(self) -> int:
-        """Product of the activations' degrees: bounds the output's degree in x."""
-        return degree_product(self.activations)
-
-
-@dataclass(frozen=True)
-class ResNet:
-    """A constant-width polynomial ResNet: F = f_L o ... o f_1 with
-    f_l(x) = x + sigma_l(W_l x + b_l), or x + V_l sigma_l(W_l x + b_l) when `outer`.
-
-    Parameter layout per layer: W_l row by row, each row's bias after it, then V_l row by
-    row when `outer` (math.md §2)."""
-
-    width: int
-    activations: tuple[tuple[Fraction, ...], ...]
-    outer: bool
-
-    bias = True  # every layer has a bias
-
-    @property
-    def depth(self) -> int:
-        return len(self.activations)
-
-    @property
-    def widths(self) -> tuple[int, int]:
-        """(input width, output width), as the rank machinery reads them."""
-        return (self.width, self.width)
-
-    @property
-    def n_params(self) -> int:
-        n = self.width
-        return self.depth * (n * (n + 1) + (n * n if self.outer else 0))
-
-    def degree_bound(self) -> int:
-        """Product of the activations' degrees: bounds the degree of F in x."""
-        return degree_product(self.activations)
 
 
 @dataclass(frozen=True)
@@ -681,7 +633,8 @@ def _sigma(text: Any, src: str, fld: str) -> tuple[Fraction, ...]:
 
 
 def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindSpec:
-    from certify.algebra.poly import format_polynomial, parse_polynomial
+    from certify.algebra.poly import parse_polynomial
+    from certify.checker.ir import format_polynomial
 
     origin = _bool(c, "origin", False, src, where)
     bias = _bool(c, "bias", False, src, where)
@@ -817,38 +770,3 @@ def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
             v = rng.randint(-prange, prange)
         out.append(Fraction(v))
     return tuple(out)
-
-
-def network_json(mlp: MLP | ResNet) -> dict[str, Any]:
-    """The normalised network as canonical JSON data (rationals as strings)."""
-    if getattr(mlp, "family", None) == "relu":
-        return {"family": "relu", "widths": list(mlp.widths)}
-    if isinstance(mlp, ResNet):
-        return {
-            "family": "resnet",
-            "width": mlp.width,
-            "depth": mlp.depth,
-            "outer": mlp.outer,
-            "activations": [[rat_str(c) for c in a] for a in mlp.activations],
-            "activations_text": [format_univariate(list(a)) for a in mlp.activations],
-        }
-    return {
-        "family": "mlp",
-        "widths": list(mlp.widths),
-        "activations": [[rat_str(c) for c in a] for a in mlp.activations],
-        "activations_text": [format_univariate(list(a)) for a in mlp.activations],
-        "bias": mlp.bias,
-    }
-
-
-def rat_str(x: Fraction) -> str:
-    """Rationals as "num/den" strings, integers as "n" (design.md §7: no floats)."""
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def parse_rat_str(s: str) -> Fraction:
-    m = RATIONAL_RE.match(s)
-    if not m:
-        raise ValueError(f"not a rational string: {s!r}")
-    return Fraction(int(m.group(1)), int(m.group(2) or 1))

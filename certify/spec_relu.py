@@ -5,50 +5,15 @@ Every error names the file, the field and what was expected (SpecError, exit cod
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from certify.checker.ir import ReLUNet as ReLUNet
 from certify.errors import SpecError
 
 MAX_RELU_WIDTH = 1024
 MAX_RELU_LAYERS = 16
 MAX_BATCH = 4096  # points of a given batch (checked before they are parsed)
-
-
-@dataclass(frozen=True)
-class ReLUNet:
-    """F = A_L o ReLU o ... o ReLU o A_1, A_l(x) = W_l x + b_l, widths (n_0, ..., n_L).
-
-    Parameter layout (flat theta): layer by layer, neuron by neuron, the incoming weights
-    W_l[i, 0..n_(l-1)-1] then the bias b_l[i] (as an MLP with biases)."""
-
-    widths: tuple[int, ...]
-
-    family = "relu"
-    bias = True
-
-    @property
-    def depth(self) -> int:
-        return len(self.widths) - 1
-
-    @property
-    def n_params(self) -> int:
-        """D = sum_l n_l (n_(l-1) + 1)."""
-        return sum(self.widths[i + 1] * (self.widths[i] + 1) for i in range(self.depth))
-
-    @property
-    def hidden(self) -> tuple[int, ...]:
-        return self.widths[1:-1]
-
-    @property
-    def n_hidden(self) -> int:
-        """H = n_1 + ... + n_(L-1): the dimension of the positive scaling group."""
-        return sum(self.hidden)
-
-    def grillo_montufar(self) -> bool:
-        """Input and hidden widths >= 2: the setting where the functional dimension is D - H."""
-        return all(w >= 2 for w in self.widths[:-1])
 
 
 def _widths(net: dict[str, Any], src: str) -> tuple[int, ...]:

@@ -313,8 +313,8 @@ def test_tampered_identifiability_facts_are_rejected_by_checker_and_coqc(coq):
 
 def _resign(cert: dict) -> dict:
     """Rebuild result and claim from the (edited) facts, as a forger would."""
+    from certify.checker.claims import compind_claim, compind_result
     from certify.checker.compind import consistency  # noqa: F401  (imported for clarity)
-    from certify.claims import compind_claim, compind_result
 
     res = compind_result(cert["kind"], cert["instance"], cert["witness"]["facts"], [])
     cert["result"] = res
@@ -352,7 +352,7 @@ def test_search_claims_a_least_degree_only_when_every_smaller_degree_is_certifie
 
 
 def test_a_relation_for_one_tool_chosen_sigma_is_not_reported_as_generic():
-    from certify.claims import compind_result
+    from certify.checker.claims import compind_result
 
     cert = make(Z2Z)
     inst = dict(cert["instance"], activation=None, generic_degree=2)

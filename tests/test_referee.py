@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from certify import claims, claims_relu, claims_tanh
+from certify.checker import claims, claims_relu, claims_tanh
 from certify.referee import CITATIONS, _tanh_cite, tool_sources
 from tests.test_bundle import SPEC
 from tests.test_cli_gates import cli

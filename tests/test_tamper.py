@@ -130,7 +130,8 @@ def _twins(cert) -> tuple[bool, bool]:
     """(pure twin, vectorised path) verdicts of the lower and upper checks together."""
     from certify.checker import fast
     from certify.checker import kernel as K
-    from certify.checker.rank import Malformed, decode_instance, decode_lower, decode_upper
+    from certify.checker.ir import Malformed
+    from certify.checker.rank import decode_instance, decode_lower, decode_upper
 
     try:
         inst = decode_instance(cert)

@@ -405,7 +405,7 @@ def test_seeded_parameters_are_reproducible_and_nonzero():
 
 
 def test_fefferman_conditions_on_a_deep_logistic_net_do_not_invoke_the_tanh_theorem():
-    from certify.claims_tanh import theorem_applies
+    from certify.checker.claims_tanh import theorem_applies
 
     assert theorem_applies("tanh", None, True) and theorem_applies("logistic", True, None)
     assert not theorem_applies("logistic", None, True)
@@ -491,7 +491,7 @@ def _zero_edge_left_out() -> dict[str, Any]:
 def _false_widths() -> dict[str, Any]:
     """Review 6, e2b: the e1 certificate with widths [1, 2, 2, 1] claimed for the two-chain DAG
     (Fefferman's conditions and theorem cited for a network that is not layered)."""
-    from certify.claims_tanh import equiv_claim
+    from certify.checker.claims_tanh import equiv_claim
 
     c = copy.deepcopy(_two_chains()[0])  # a genuine inequivalence: only the widths are false
     c["instance"]["network"]["widths"] = [1, 2, 2, 1]
@@ -562,7 +562,7 @@ def test_a_failed_sufficient_test_does_not_say_not_free():
 
 
 def test_a_non_free_orbit_says_so_and_an_uncomputed_one_says_not_established():
-    from certify.claims_tanh import orbit_claim, orbit_result
+    from certify.checker.claims_tanh import orbit_claim, orbit_result
 
     net = {"activation": "tanh", "widths": [1, 2, 1]}
     sym = ["-1", "0", "-1", "0"]

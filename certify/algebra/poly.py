@@ -157,42 +157,6 @@ def parse_univariate(text: str, var: str = "t") -> list[Fraction]:
     return [poly.get((i,), Fraction(0)) for i in range(deg + 1)]
 
 
-def format_univariate(coeffs: list[Fraction], var: str = "t") -> str:
-    """Canonical text of a univariate polynomial, highest degree first (parses back)."""
-    parts: list[str] = []
-    for i in range(len(coeffs) - 1, -1, -1):
-        c = coeffs[i]
-        if c == 0:
-            continue
-        mag = abs(c)
-        mon = "" if i == 0 else (var if i == 1 else f"{var}^{i}")
-        coef = str(mag) if (mag != 1 or i == 0) else ""
-        body = coef + ("*" if coef and mon else "") + mon
-        sign = "-" if c < 0 else "+"
-        parts.append(("-" if sign == "-" else "") + body if not parts else f" {sign} {body}")
-    return "".join(parts) if parts else "0"
-
-
-def format_polynomial(poly: Poly, variables: tuple[str, ...]) -> str:
-    """Canonical text of a multivariate polynomial (graded lex, highest first; parses back)."""
-    if not poly:
-        return "0"
-    parts: list[str] = []
-    for exps in sorted(poly, key=lambda e: (sum(e), e), reverse=True):
-        c = poly[exps]
-        mon = "*".join(
-            v if e == 1 else f"{v}^{e}" for v, e in zip(variables, exps, strict=True) if e
-        )
-        mag = abs(c)
-        coef = str(mag) if (mag != 1 or not mon) else ""
-        body = coef + ("*" if coef and mon else "") + mon
-        if not parts:
-            parts.append(("-" if c < 0 else "") + body)
-        else:
-            parts.append(f" {'-' if c < 0 else '+'} {body}")
-    return "".join(parts)
-
-
 def poly_add(p: Poly, q: Poly, sign: int = 1) -> Poly:
     return _add(p, q, sign)
 

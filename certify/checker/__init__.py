@@ -24,7 +24,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     malformed field into a reported problem rather than an exception."""
     from certify.certificate import SCHEMA
     from certify.checker import compind, critical, implicit, orbit, rank, tanh
-    from certify.checker.rank import Malformed
+    from certify.checker.ir import Malformed
     from certify.spec import NAME_RE
 
     if not isinstance(cert, dict):

@@ -8,8 +8,17 @@ from typing import Any
 
 from certify.algebra.poly import MAX_EXPONENT
 from certify.checker import kernel_compind as KC
-from certify.checker.rank import Malformed, _dict, _ints, _list, _matrix, _nats, _rat, _same
-from certify.claims import compind_claim, compind_result
+from certify.checker.claims import compind_claim, compind_result
+from certify.checker.ir import (
+    Malformed,
+    as_dict,
+    as_ints,
+    as_list,
+    as_matrix,
+    as_nats,
+    as_rat,
+    same,
+)
 from certify.spec import VAR_RE
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
@@ -18,7 +27,7 @@ KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
     """Variables must be distinct names (they appear in the claim text); each polynomial's
     exponent vectors distinct (the kernel sums repeated terms, the text would not)."""
-    variables = _list(inst["variables"], "instance.variables")
+    variables = as_list(inst["variables"], "instance.variables")
     if (
         not variables
         or not all(isinstance(v, str) and VAR_RE.match(v) for v in variables)
@@ -27,14 +36,14 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
         raise Malformed("instance.variables: expected distinct variable names (not z)")
     nvars = len(variables)
     polys = []
-    for i, q in enumerate(_list(inst["polynomials"], "instance.polynomials")):
+    for i, q in enumerate(as_list(inst["polynomials"], "instance.polynomials")):
         terms = []
-        for j, t in enumerate(_list(q, f"instance.polynomials[{i}]")):
+        for j, t in enumerate(as_list(q, f"instance.polynomials[{i}]")):
             where = f"instance.polynomials[{i}][{j}]"
-            t = _list(t, where)
+            t = as_list(t, where)
             if len(t) != 2:
                 raise Malformed(f"{where}: expected [coefficient, exponents]")
-            terms.append((_rat(t[0], where), _nats(t[1], where)))
+            terms.append((as_rat(t[0], where), as_nats(t[1], where)))
         if len({tuple(e) for _, e in terms}) != len(terms):
             raise Malformed(f"instance.polynomials[{i}]: repeated exponent vectors")
         if any(e > MAX_EXPONENT for _, es in terms for e in es):
@@ -44,7 +53,7 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
 
 
 def decode_sigma(xs: Any, where: str) -> list[KC.Rat]:
-    return [_rat(c, f"{where}[{i}]") for i, c in enumerate(_list(xs, where))]
+    return [as_rat(c, f"{where}[{i}]") for i, c in enumerate(as_list(xs, where))]
 
 
 def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
@@ -53,25 +62,25 @@ def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
         inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
         w = KC.IndepWitness(
             f["prime"] if type(f["prime"]) is int else -1,
-            _matrix(f["polys_inv"], "polys_inv"),
-            _ints(f["sigma_inv"], "sigma_inv"),
-            _matrix(f["points"], "points"),
-            _matrix(f["inverse"], "inverse"),
+            as_matrix(f["polys_inv"], "polys_inv"),
+            as_ints(f["sigma_inv"], "sigma_inv"),
+            as_matrix(f["points"], "points"),
+            as_matrix(f["inverse"], "inverse"),
         )
         k = f["k"]
         return type(k) is int and k >= 0 and KC.check_independent(inst, w, k)
     if kind == "dependent":
         inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
-        return KC.check_dependent(inst, _ints(f["lambda"], "lambda"))
+        return KC.check_dependent(inst, as_ints(f["lambda"], "lambda"))
     if kind == "dependent_all":
         inst = KC.CompindInstance(nvars, polys, [], bias)
         lo, d = f["lo"], f["degree"]
         if type(lo) is not int or type(d) is not int or lo < 0 or d < 0:
             return False
-        return KC.check_dependent_all(inst, _ints(f["lambda"], "lambda"), lo, d)
+        return KC.check_dependent_all(inst, as_ints(f["lambda"], "lambda"), lo, d)
     if kind == "prop21":
         return KC.check_prop21(
-            decode_sigma(f["sigma"], "sigma"), _rat(f["delta2"], "d2"), _rat(f["delta3"], "d3")
+            decode_sigma(f["sigma"], "sigma"), as_rat(f["delta2"], "d2"), as_rat(f["delta3"], "d3")
         )
     if kind == "prop33":
         return KC.check_prop33(decode_sigma(f["sigma"], "sigma"))
@@ -80,8 +89,8 @@ def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
         if type(rmin) is not int or rmin < 0:
             return False
         return KC.check_mlp_hypotheses(
-            _nats(f["widths"], "widths"), decode_sigma(f["sigma"], "sigma"),
-            _ints(f["theta"], "theta"), rmin,
+            as_nats(f["widths"], "widths"), decode_sigma(f["sigma"], "sigma"),
+            as_ints(f["theta"], "theta"), rmin,
         )  # fmt: skip
     raise Malformed(f"unknown fact kind {kind!r}")
 
@@ -92,8 +101,8 @@ def check(cert: dict[str, Any]) -> list[str]:
     kind = cert["kind"]
     if kind == "mlp-identifiable":
         return _check_mlp(cert)
-    inst = _dict(cert["instance"], "instance")
-    facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    inst = as_dict(cert["instance"], "instance")
+    facts = as_list(as_dict(cert["witness"], "witness")["facts"], "witness.facts")
     if not facts:
         return ["witness.facts: expected at least one fact"]
     nvars, polys = decode_polys(inst) if kind != "prop21" else (0, [])
@@ -101,7 +110,7 @@ def check(cert: dict[str, Any]) -> list[str]:
     if not isinstance(bias, bool):
         raise Malformed("instance.bias: expected true or false")
     for i, f in enumerate(facts):
-        f = _dict(f, f"witness.facts[{i}]")
+        f = as_dict(f, f"witness.facts[{i}]")
         if kind == "prop21" and f.get("kind") not in ("prop21", "prop33"):
             return [f"witness.facts[{i}]: kind prop21 takes prop21/prop33 facts"]
         if kind != "prop21" and f.get("kind") in ("prop21", "prop33"):
@@ -116,10 +125,10 @@ def check(cert: dict[str, Any]) -> list[str]:
         if isinstance(e, dict) and e.get("status") == "no certificate"
     ]
     expect = compind_result(kind, inst, facts, notes)
-    if not _same(res, expect):
+    if not same(res, expect):
         problems.append(f"result = {res!r} but the checked facts give {expect!r}")
     claim = compind_claim(kind, inst, expect, facts)
-    if not _same(cert.get("claim"), claim):
+    if not same(cert.get("claim"), claim):
         problems.append("claim does not match the text rebuilt from the checked facts")
     return problems
 
@@ -128,7 +137,7 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
     """The facts are about the instance as declared (activation, power, degree, search)."""
     from fractions import Fraction
 
-    from certify.algebra.poly import format_polynomial
+    from certify.checker.ir import format_polynomial
 
     out = []
     if kind == "prop21":
@@ -185,25 +194,25 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
     """mlp-identifiable: the kernel facts, then the plan (which result applies) rebuilt."""
     from fractions import Fraction
 
-    from certify.claims import identifiability_plan, mlp_claim, mlp_result
+    from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
 
-    inst = _dict(cert["instance"], "instance")
-    net = _dict(inst["network"], "instance.network")
-    widths = _nats(net["widths"], "instance.network.widths")
-    acts = _list(net["activations"], "instance.network.activations")
-    theta = [int(_rat(t, "instance.theta")[0]) for t in _list(inst["theta"], "instance.theta")]
+    inst = as_dict(cert["instance"], "instance")
+    net = as_dict(inst["network"], "instance.network")
+    widths = as_nats(net["widths"], "instance.network.widths")
+    acts = as_list(net["activations"], "instance.network.activations")
+    theta = [int(as_rat(t, "instance.theta")[0]) for t in as_list(inst["theta"], "instance.theta")]
     if net.get("bias") is not False or not acts or any(a != acts[0] for a in acts):
         return ["instance.network: expected no biases and one activation for all layers"]
-    if any(_rat(t, "theta")[1] != 1 for t in inst["theta"]):
+    if any(as_rat(t, "theta")[1] != 1 for t in inst["theta"]):
         return ["instance.theta: expected integer weights"]
-    facts = _list(_dict(cert["witness"], "witness")["facts"], "witness.facts")
-    if not facts or _dict(facts[0], "witness.facts[0]").get("kind") != "mlp":
+    facts = as_list(as_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    if not facts or as_dict(facts[0], "witness.facts[0]").get("kind") != "mlp":
         return ["witness.facts[0]: expected the kind 'mlp' fact"]
     mf = facts[0]
     if mf["widths"] != widths or mf["sigma"] != acts[0] or mf["theta"] != theta:
         return ["witness.facts[0]: not about the instance's network"]
     for i, f in enumerate(facts):
-        if not check_fact(_dict(f, f"witness.facts[{i}]"), 0, [], False):
+        if not check_fact(as_dict(f, f"witness.facts[{i}]"), 0, [], False):
             return [f"witness.facts[{i}] ({f.get('kind')}): rejected by the kernel twin"]
     sigma = [Fraction(c) for c in acts[0]]
     theorem, rmin, _ = identifiability_plan(widths, sigma)
@@ -215,9 +224,9 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
         problems.append(f"witness.facts: expected facts {want_kinds} about the activation")
     res = cert.get("result") or {}
     expect = mlp_result(inst, theorem, res.get("rank_certificate"), res.get("rank_lower"))
-    if not _same(res, expect):
+    if not same(res, expect):
         problems.append(f"result = {res!r} but the checked facts give {expect!r}")
-    elif not _same(cert.get("claim"), mlp_claim(inst, expect, facts)):
+    elif not same(cert.get("claim"), mlp_claim(inst, expect, facts)):
         problems.append("claim does not match the text rebuilt from the checked facts")
     return problems
 

@@ -8,16 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.rank import (
-    Malformed,
-    _dict,
-    _int,
-    _list,
-    _same,
-    decode_instance,
-    network_of,
-    network_problems,
-)
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, same
+from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -29,19 +21,19 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("instance.network: kind critical needs a resnet")
     if network_problems(cert, inst):
         return network_problems(cert, inst)
-    wit = _dict(cert["witness"], "witness")
+    wit = as_dict(cert["witness"], "witness")
     rows = [
-        (_int(r[0], "zero_rows"), _int(r[1], "zero_rows"))
-        for r in (_list(x, "witness.zero_rows") for x in _list(wit["zero_rows"], "zero_rows"))
+        (as_int(r[0], "zero_rows"), as_int(r[1], "zero_rows"))
+        for r in (as_list(x, "witness.zero_rows") for x in as_list(wit["zero_rows"], "zero_rows"))
         if len(r) == 2
     ]
-    dead = [_int(d, "witness.dead_layers") for d in _list(wit["dead_layers"], "dead_layers")]
+    dead = [as_int(d, "witness.dead_layers") for d in as_list(wit["dead_layers"], "dead_layers")]
     if len(rows) != len(wit["zero_rows"]):
         raise Malformed("witness.zero_rows: expected [layer, neuron] pairs")
     if not KR.check_diagnostics(inst, rows, dead):
         return ["witness: rejected by check_diagnostics"]
     rn = network_of(inst)
-    res = _dict(cert.get("result"), "result")
+    res = as_dict(cert.get("result"), "result")
     theta = [Fraction(a, b) for a, b in inst.theta]
     r_at, u_at, r_gen = (
         res.get("rank_lower_at_theta"),
@@ -72,9 +64,9 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("result.at_certificate: expected a certificate name")
     if critical != (expect["generic_certificate"] is not None):
         return ["result.generic_certificate: present exactly when theta is critical"]
-    if not _same(res, expect):
+    if not same(res, expect):
         return ["result does not match the decision rebuilt from the recorded ranks"]
-    if not _same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
+    if not same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked facts"]
     return []
 

@@ -6,17 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.rank import (
-    Malformed,
-    _dict,
-    _int,
-    _list,
-    _rat,
-    _same,
-    decode_instance,
-    network_of,
-    network_problems,
-)
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -32,25 +23,25 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("instance.network: kind implicit needs a resnet")
     if network_problems(cert, inst):
         return network_problems(cert, inst)
-    wit = _dict(cert["witness"], "witness")
-    free = _list(wit["free"], "witness.free")
+    wit = as_dict(cert["witness"], "witness")
+    free = as_list(wit["free"], "witness.free")
     if not all(isinstance(f, bool) for f in free):
         raise Malformed("witness.free: expected booleans")
-    degree = _int(wit["degree"], "witness.degree")
+    degree = as_int(wit["degree"], "witness.degree")
     if degree < 0:
         raise Malformed("witness.degree: expected a natural number")
     terms = []
-    for i, t in enumerate(_list(wit["equation"], "witness.equation")):
-        t = _list(t, f"witness.equation[{i}]")
+    for i, t in enumerate(as_list(wit["equation"], "witness.equation")):
+        t = as_list(t, f"witness.equation[{i}]")
         if len(t) != 2:
             raise Malformed(f"witness.equation[{i}]: expected [coefficient, exponents]")
-        es = [_int(e, f"witness.equation[{i}]") for e in _list(t[1], "exponents")]
+        es = [as_int(e, f"witness.equation[{i}]") for e in as_list(t[1], "exponents")]
         if any(e < 0 for e in es) or sum(es) > MAX_EQUATION_DEGREE:
             raise Malformed(
                 f"witness.equation[{i}]: exponents are naturals of total degree <= "
                 f"{MAX_EQUATION_DEGREE}"
             )
-        terms.append((_rat(t[0], f"witness.equation[{i}]"), es))
+        terms.append((as_rat(t[0], f"witness.equation[{i}]"), es))
     if terms != canonical_terms(terms):
         return ["witness.equation: not in canonical form (distinct exponents, nonzero, sorted)"]
     if not KR.check_implicit(inst, free, degree, terms):
@@ -59,8 +50,8 @@ def check(cert: dict[str, Any]) -> list[str]:
     if degree != rn.degree_bound():
         return [f"witness.degree: expected the degree bound {rn.degree_bound()} of F"]
     expect = implicit_result(rn, terms, free)  # type: ignore[arg-type]
-    if not _same(cert.get("result"), expect):
+    if not same(cert.get("result"), expect):
         return ["result does not match the equation rebuilt from the checked data"]
-    if not _same(cert.get("claim"), implicit_claim(rn, expect)):  # type: ignore[arg-type]
+    if not same(cert.get("claim"), implicit_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked data"]
     return []

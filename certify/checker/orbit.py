@@ -8,17 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.rank import (
-    Malformed,
-    _dict,
-    _int,
-    _list,
-    _rat,
-    _same,
-    decode_instance,
-    network_of,
-    network_problems,
-)
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -27,21 +18,21 @@ def check(cert: dict[str, Any]) -> list[str]:
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
         raise Malformed("instance.network: kind orbit needs a resnet")
-    wit = _dict(cert["witness"], "witness")
+    wit = as_dict(cert["witness"], "witness")
     field = wit.get("field")
     if field not in ("real", "complex"):
         raise Malformed("witness.field: expected 'real' or 'complex'")
-    layers = _list(wit["layers"], "witness.layers")
-    facts = _list(wit["facts"], "witness.facts")
+    layers = as_list(wit["layers"], "witness.layers")
+    facts = as_list(wit["facts"], "witness.facts")
     if not layers or not facts:
         return ["witness: expected at least one layer identity and one generator"]
     if network_problems(cert, inst):
         return network_problems(cert, inst)
     checked: dict[int, tuple[int, Fraction]] = {}
     for j, s in enumerate(layers):
-        s = _dict(s, f"witness.layers[{j}]")
-        layer, g = _int(s["layer"], "layer"), _int(s["g"], "g")
-        t0 = _rat(s["t0"], f"witness.layers[{j}].t0")
+        s = as_dict(s, f"witness.layers[{j}]")
+        layer, g = as_int(s["layer"], "layer"), as_int(s["g"], "g")
+        t0 = as_rat(s["t0"], f"witness.layers[{j}].t0")
         if layer < 0 or not 2 <= g <= max((len(a) for a in inst.acts), default=0):
             raise Malformed(f"witness.layers[{j}]: layer >= 0 and 2 <= g <= deg sigma")
         if field == "real" and g != 2:
@@ -50,21 +41,21 @@ def check(cert: dict[str, Any]) -> list[str]:
             return [f"witness.layers[{j}]: rejected by check_layer_symmetry"]
         checked[layer] = (g, Fraction(t0[0], t0[1]))
     for i, f in enumerate(facts):
-        f = _dict(f, f"witness.facts[{i}]")
-        layer, neuron = _int(f["layer"], "layer"), _int(f["neuron"], "neuron")
+        f = as_dict(f, f"witness.facts[{i}]")
+        layer, neuron = as_int(f["layer"], "layer"), as_int(f["neuron"], "neuron")
         if layer < 0 or neuron < 0:
             raise Malformed(f"witness.facts[{i}]: layer and neuron are naturals")
-        t0 = _rat(f["t0"], f"witness.facts[{i}].t0")
-        rows = _list(f["theta"], f"witness.facts[{i}].theta")
+        t0 = as_rat(f["t0"], f"witness.facts[{i}].t0")
+        rows = as_list(f["theta"], f"witness.facts[{i}].theta")
         if field == "real":
-            th2 = [_rat(t, f"witness.facts[{i}].theta") for t in rows]
+            th2 = [as_rat(t, f"witness.facts[{i}].theta") for t in rows]
             ok = KR.check_orbit_generator(inst, layer, neuron, t0, th2)
             g = 2
         else:
-            g = _int(f["g"], "g")
+            g = as_int(f["g"], "g")
             if not 2 <= g <= max((len(a) for a in inst.acts), default=0):
                 raise Malformed(f"witness.facts[{i}].g: expected 2 <= g <= deg sigma")
-            cyc = [[_rat(c, "theta") for c in _list(r, "theta")] for r in rows]
+            cyc = [[as_rat(c, "theta") for c in as_list(r, "theta")] for r in rows]
             ok = KR.check_root_generator(inst, layer, neuron, g, t0, cyc)
         if not ok:
             return [f"witness.facts[{i}]: rejected by the kernel generator check"]
@@ -82,8 +73,8 @@ def check(cert: dict[str, Any]) -> list[str]:
         problems.append("witness.facts: not one generator per neuron of the symmetric layers")
     theta = [Fraction(a, b) for a, b in inst.theta]
     expect = orbit_result(rn, theta, field)  # type: ignore[arg-type]
-    if not _same(cert.get("result"), expect):
+    if not same(cert.get("result"), expect):
         problems.append("result does not match the orbit rebuilt from the checked generators")
-    elif not _same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
+    elif not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
         problems.append("claim does not match the text rebuilt from the checked generators")
     return problems

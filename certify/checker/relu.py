@@ -10,55 +10,56 @@ from typing import Any
 from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_relu as KR
-from certify.checker.rank import Malformed, _dict, _int, _list, _matrix, _nats, _rat, _same
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_matrix, as_nats, as_rat, same
 
 
 def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
-    inst = _dict(cert["instance"], "instance")
-    net = _dict(inst["network"], "instance.network")
+    inst = as_dict(cert["instance"], "instance")
+    net = as_dict(inst["network"], "instance.network")
     if net.get("family") != "relu" or set(net) != {"family", "widths"}:
         raise Malformed("instance.network: expected {family: relu, widths}")
-    widths = _nats(net["widths"], "instance.network.widths")
-    theta = [_rat(t, f"instance.theta[{i}]") for i, t in enumerate(_list(inst["theta"], "th"))]
+    widths = as_nats(net["widths"], "instance.network.widths")
+    theta = [as_rat(t, f"instance.theta[{i}]") for i, t in enumerate(as_list(inst["theta"], "th"))]
     return KR.ReluInstance(widths, theta)
 
 
 def decode_other(cert: dict[str, Any]) -> list[K.Rat]:
     return [
-        _rat(t, f"instance.other[{i}]") for i, t in enumerate(_list(cert["instance"]["other"], "o"))
+        as_rat(t, f"instance.other[{i}]")
+        for i, t in enumerate(as_list(cert["instance"]["other"], "o"))
     ]
 
 
 def _rats(xs: Any, where: str) -> list[K.Rat]:
-    return [_rat(x, f"{where}[{i}]") for i, x in enumerate(_list(xs, where))]
+    return [as_rat(x, f"{where}[{i}]") for i, x in enumerate(as_list(xs, where))]
 
 
 def decode_lower(w: Any) -> tuple[KR.ReluLowerWitness, int]:
-    w = _dict(w, "witness.lower")
-    rows = _matrix(w["rows"], "witness.lower.rows")
+    w = as_dict(w, "witness.lower")
+    rows = as_matrix(w["rows"], "witness.lower.rows")
     if not all(len(r) == 2 and min(r) >= 0 for r in rows):
         raise Malformed("witness.lower.rows: expected [point, output] pairs of naturals")
-    batch = [_rats(z, f"witness.lower.batch[{i}]") for i, z in enumerate(_list(w["batch"], "b"))]
+    batch = [_rats(z, f"witness.lower.batch[{i}]") for i, z in enumerate(as_list(w["batch"], "b"))]
     lw = KR.ReluLowerWitness(
-        p=_int(w["prime"], "witness.lower.prime"),
+        p=as_int(w["prime"], "witness.lower.prime"),
         batch=batch,
-        theta_inv=[_int(x, "witness.lower.theta_inv") for x in _list(w["theta_inv"], "ti")],
-        batch_inv=_matrix(w["batch_inv"], "witness.lower.batch_inv"),
+        theta_inv=[as_int(x, "witness.lower.theta_inv") for x in as_list(w["theta_inv"], "ti")],
+        batch_inv=as_matrix(w["batch_inv"], "witness.lower.batch_inv"),
         rows=[(r[0], r[1]) for r in rows],
-        cols=_nats(w["cols"], "witness.lower.cols"),
+        cols=as_nats(w["cols"], "witness.lower.cols"),
     )
-    return lw, _int(w["rank"], "witness.lower.rank")
+    return lw, as_int(w["rank"], "witness.lower.rank")
 
 
 def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
-    w = _dict(w, "witness.upper")
+    w = as_dict(w, "witness.upper")
     uw = K.UpperWitness(
-        p=_int(w["prime"], "witness.upper.prime"),
-        tangents=_matrix(w["tangents"], "witness.upper.tangents"),
-        cols=_nats(w["cols"], "witness.upper.cols"),
+        p=as_int(w["prime"], "witness.upper.prime"),
+        tangents=as_matrix(w["tangents"], "witness.upper.tangents"),
+        cols=as_nats(w["cols"], "witness.upper.cols"),
         moduli=[],  # exact rational gradients: the ReLU upper check takes no moduli
     )
-    bound = _int(w["bound"], "witness.upper.bound")
+    bound = as_int(w["bound"], "witness.upper.bound")
     if bound < 0 or w.get("kind") not in ("scaling", "nullspace"):
         raise Malformed("witness.upper: expected kind 'scaling' or 'nullspace' and a natural bound")
     return uw, bound
@@ -68,7 +69,7 @@ def decode_cover(w: Any) -> list[K.Rat] | None:
     """The cuts of a one-dimensional cover witness (None: no cover claimed)."""
     if w is None:
         return None
-    w = _dict(w, "witness.cover")
+    w = as_dict(w, "witness.cover")
     if set(w) != {"cuts"}:
         raise Malformed("witness.cover: expected {cuts}")
     return _rats(w["cuts"], "witness.cover.cuts")
@@ -95,13 +96,13 @@ def check(cert: dict[str, Any]) -> list[str]:
 
 
 def check_rank(cert: dict[str, Any]) -> list[str]:
-    from certify.claims_relu import rank_claim, rank_result
+    from certify.checker.claims_relu import rank_claim, rank_result
     from certify.models.relu import pattern, scaling_tangents
 
     inst = decode_instance(cert)
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
-    if not set(_dict(cert["witness"], "witness")) <= {"lower", "upper", "cover"}:
+    if not set(as_dict(cert["witness"], "witness")) <= {"lower", "upper", "cover"}:
         raise Malformed("witness: expected the fields lower, upper and cover")
     cuts = decode_cover(cert["witness"].get("cover"))
     if not fast.check_relu_rank_lower(inst, lw, r):
@@ -130,27 +131,27 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
 
     pats = len({pattern(forward(net.widths, fractions(inst.theta), z)[1]) for z in batch})
     expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind)
-    if not _same(cert.get("result"), expect):
+    if not same(cert.get("result"), expect):
         problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
-    if not _same(cert.get("claim"), rank_claim(net, expect, lw.p)):
+    if not same(cert.get("claim"), rank_claim(net, expect, lw.p)):
         problems.append("claim does not match the text rebuilt from the checked witness")
     return problems
 
 
 def check_equiv(cert: dict[str, Any]) -> list[str]:
-    from certify.claims_relu import equiv_claim, equiv_result
+    from certify.checker.claims_relu import equiv_claim, equiv_result
     from certify.models.relu import SearchExhausted, find_symmetry
 
     inst = decode_instance(cert)
     th2 = decode_other(cert)
     net = network_of(inst)
-    w = _dict(cert["witness"], "witness")
+    w = as_dict(cert["witness"], "witness")
     problems: list[str] = []
     search = None
     if w.get("kind") == "differ":
         if set(w) != {"kind", "x"}:
             raise Malformed("witness: a differ witness has the fields kind and x")
-        if not KR.check_relu_differ(inst, th2, _rat(w["x"], "witness.x")):
+        if not KR.check_relu_differ(inst, th2, as_rat(w["x"], "witness.x")):
             return ["witness.x: check_relu_differ rejects it (the functions agree there)"]
     elif w.get("kind") == "equivalent":
         if not set(w) <= {"kind", "points", "perms", "scales"}:
@@ -159,8 +160,8 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         if not KR.check_relu_equiv(inst, th2, pts):
             return ["witness.points: check_relu_equiv rejects them"]
         if "perms" in w:
-            perms = [_nats(pm, "witness.perms") for pm in _list(w["perms"], "witness.perms")]
-            scales = [_rats(sc, "witness.scales") for sc in _list(w["scales"], "witness.scales")]
+            perms = [as_nats(pm, "witness.perms") for pm in as_list(w["perms"], "witness.perms")]
+            scales = [_rats(sc, "witness.scales") for sc in as_list(w["scales"], "witness.scales")]
             if not KR.check_relu_symmetry(inst, th2, perms, scales):
                 return ["witness.perms/scales: check_relu_symmetry rejects the group element"]
             search = "found"
@@ -178,8 +179,8 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     else:
         raise Malformed("witness.kind: expected 'differ' or 'equivalent'")
     expect = equiv_result(net, w, search)
-    if not _same(cert.get("result"), expect):
+    if not same(cert.get("result"), expect):
         problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
-    if not _same(cert.get("claim"), equiv_claim(net, expect)):
+    if not same(cert.get("claim"), equiv_claim(net, expect)):
         problems.append("claim does not match the text rebuilt from the checked witness")
     return problems

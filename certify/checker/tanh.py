@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_tanh as KT
-from certify.checker.rank import Malformed, _dict, _list, _same
+from certify.checker.ir import Malformed, as_dict, as_list, same
 from certify.models import dag as D
 
 Rat = tuple[int, int]
@@ -37,7 +37,7 @@ def to_instance(net: D.TanhNet) -> KT.TanhInstance:
 
 
 def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D.TanhNet:
-    network, params = _dict(network, "instance.network"), _dict(params, where)
+    network, params = as_dict(network, "instance.network"), as_dict(params, where)
     n = int(network["inputs"]) + int(network["hidden"]) + int(network["outputs"])
     if min(int(network["inputs"]), int(network["hidden"]), int(network["outputs"])) < 1:
         raise Malformed("instance.network: node counts are positive")
@@ -47,13 +47,13 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D
         and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in widths)
     ):
         raise Malformed("instance.network.widths: null or a list of positive integers")
-    for k, e in enumerate(_list(params["edges"], f"{where}.edges")):
+    for k, e in enumerate(as_list(params["edges"], f"{where}.edges")):
         if not isinstance(e, list) or len(e) != 3 or not all(isinstance(x, int) for x in e[:2]):
             raise Malformed(f"{where}.edges[{k}]: expected [source, target, weight]")
         if not (0 <= e[0] < n and 0 <= e[1] < n):
             raise Malformed(f"{where}.edges[{k}]: node out of range")
         _rat(e[2], f"{where}.edges[{k}]")
-    if len(_list(params["biases"], f"{where}.biases")) != n - int(network["inputs"]):
+    if len(as_list(params["biases"], f"{where}.biases")) != n - int(network["inputs"]):
         raise Malformed(f"{where}.biases: one per hidden and output node")
     for k, b in enumerate(params["biases"]):
         _rat(b, f"{where}.biases[{k}]")
@@ -67,16 +67,16 @@ def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:
         raise Malformed("instance.rho_order: 1 (no symmetry) or 2 (with instance.symmetry)")
     if sym is None:
         return KT.AffSym((1, 1), (0, 1), (1, 1), (0, 1)), False
-    vals = [_rat(v, "instance.symmetry") for v in _list(sym, "instance.symmetry")]
+    vals = [_rat(v, "instance.symmetry") for v in as_list(sym, "instance.symmetry")]
     if len(vals) != 4:
         raise Malformed("instance.symmetry: four rationals (alpha, beta, gamma, delta)")
     return KT.AffSym(*vals), True
 
 
 def decode_element(e: Any, size: int, where: str) -> tuple[list[bool], list[int]]:
-    e = _dict(e, where)
-    flips = _list(e["flips"], f"{where}.flips")
-    perm = _list(e["perm"], f"{where}.perm")
+    e = as_dict(e, where)
+    flips = as_list(e["flips"], f"{where}.flips")
+    perm = as_list(e["perm"], f"{where}.perm")
     if not all(f in (0, 1) and isinstance(f, int) for f in flips):
         raise Malformed(f"{where}.flips: 0/1 per node")
     if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in perm):
@@ -105,7 +105,7 @@ def _layered_problems(net: D.TanhNet, kis: list[KT.TanhInstance]) -> list[str]:
 
 
 def _classes(v: Any) -> list[list[int]]:
-    cs = _list(v, "witness.classes")
+    cs = as_list(v, "witness.classes")
     for c in cs:
         if not isinstance(c, list) or not all(isinstance(x, int) and x >= 0 for x in c):
             raise Malformed("witness.classes: lists of node numbers")
@@ -118,16 +118,16 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
 
     from certify.activations import X, activation, parse_expression
     from certify.affsym import LAM, Element, prove
-    from certify.claims_tanh import affsym_claim, affsym_result
+    from certify.checker.claims_tanh import affsym_claim, affsym_result
     from certify.spec_tanh import rho_group
     from certify.witness.tanh import rational_table
 
-    act_name = _dict(cert["instance"], "instance")["activation"]
+    act_name = as_dict(cert["instance"], "instance")["activation"]
     act = activation(act_name)
-    w = _dict(cert["witness"], "witness")
-    group = _dict(w["group"], "witness.group")
+    w = as_dict(cert["witness"], "witness")
+    group = as_dict(w["group"], "witness.group")
     problems = []
-    for i, r in enumerate(_list(group["elements"], "witness.group.elements")):
+    for i, r in enumerate(as_list(group["elements"], "witness.group.elements")):
         try:
             vals = [parse_expression(r[k], {"l": LAM, "x": X}, allow_pi=True)
                     for k in ("alpha", "beta", "gamma", "delta")]  # fmt: skip
@@ -144,7 +144,7 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
             problems.append(f"witness.group.elements[{i}]: alpha = 0")
     if rho_group(act.name) != group:
         problems.append("witness.group: differs from the group recomputed from the activation")
-    table = [[_rat(v, "witness.table") for v in row] for row in _list(w["table"], "table")]
+    table = [[_rat(v, "witness.table") for v in row] for row in as_list(w["table"], "table")]
     if any(len(row) != 4 for row in table):
         raise Malformed("witness.table: rows of four rationals")
     kt = [KT.AffSym(*row) for row in table]
@@ -156,25 +156,25 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
     if w["table"] != rational_table(group):
         problems.append("witness.table: not the rational, proved elements of the group")
     result = affsym_result(group)
-    if not _same(cert.get("result"), result):
+    if not same(cert.get("result"), result):
         problems.append("result does not match the checked group")
-    elif not _same(cert.get("claim"), affsym_claim(group, result, len(table))):
+    elif not same(cert.get("claim"), affsym_claim(group, result, len(table))):
         problems.append("claim does not match the text rebuilt from the checked group")
     return problems
 
 
 # ---------------------------------------------------------------- orbit
 def check_orbit(cert: dict[str, Any]) -> list[str]:
-    from certify.claims_tanh import orbit_claim, orbit_result
+    from certify.checker.claims_tanh import orbit_claim, orbit_result
     from certify.witness.tanh import MAX_ENUMERATE, enumerate_orbit
 
-    inst = _dict(cert["instance"], "instance")
+    inst = as_dict(cert["instance"], "instance")
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     s, flip = decode_sym(inst)
     problems = _sym_matches(inst, net.activation)
     ki = to_instance(net)
     problems += _layered_problems(net, [ki])
-    w = _dict(cert["witness"], "witness")
+    w = as_dict(cert["witness"], "witness")
     cs = _classes(w["classes"])
     if not KT.check_classes(ki, cs):
         return ["witness.classes: rejected by check_classes"]
@@ -184,7 +184,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     gorder = KT.group_order(2 if flip else 1, net.n_hidden, cs)
     if not KT.check_orbit(s, flip, ki, cs, flips, perm, canon, free, gorder):
         problems.append("witness: rejected by check_orbit")
-    for i, a in enumerate(_list(w["actions"], "witness.actions")):
+    for i, a in enumerate(as_list(w["actions"], "witness.actions")):
         f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]")
         img = to_instance(decode_net(inst["network"], a["image"], f"witness.actions[{i}].image"))
         if not KT.check_apply(s, ki, cs, f2, p2, img):
@@ -197,18 +197,18 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     else:
         size = None
     result = orbit_result(gorder, size, free, net.n_hidden, [len(c) for c in cs])
-    if not _same(cert.get("result"), result):
+    if not same(cert.get("result"), result):
         problems.append("result does not match the orbit rebuilt from the checked data")
-    elif not _same(cert.get("claim"), orbit_claim(inst["network"], inst["symmetry"], result)):
+    elif not same(cert.get("claim"), orbit_claim(inst["network"], inst["symmetry"], result)):
         problems.append("claim does not match the text rebuilt from the checked data")
     return problems
 
 
 # ---------------------------------------------------------------- equiv
 def check_equiv(cert: dict[str, Any]) -> list[str]:
-    from certify.claims_tanh import equiv_claim, equiv_result, theorem_applies
+    from certify.checker.claims_tanh import equiv_claim, equiv_result, theorem_applies
 
-    inst = _dict(cert["instance"], "instance")
+    inst = as_dict(cert["instance"], "instance")
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     other = decode_net(inst["network"], inst["other"], "instance.other")
     s, flip = decode_sym(inst)
@@ -216,7 +216,7 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     k1, k2 = to_instance(net), to_instance(other)
     layered = _layered_problems(net, [k1, k2])
     problems += layered
-    w = _dict(cert["witness"], "witness")
+    w = as_dict(cert["witness"], "witness")
     equivalent = "element" in w
     cs = D.classes(net)
     if equivalent:
@@ -227,7 +227,7 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         cs = _classes(w["classes"])
         parts = []
         for key in ("first", "second"):
-            part = _dict(w[key], f"witness.{key}")
+            part = as_dict(w[key], f"witness.{key}")
             c = to_instance(decode_net(inst["network"], part["canonical"], f"witness.{key}"))
             flips, perm = decode_element(part["element"], net.size, f"witness.{key}.element")
             parts.append((flips, perm, c))
@@ -244,8 +244,8 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         fef = KT.check_classes(k1, cs) and all(KT.check_fefferman(k, cs) for k in (k1, k2))
     applies = theorem_applies(net.activation, sus, fef)
     result = equiv_result(equivalent, sus, fef, applies)
-    if not _same(cert.get("result"), result):
+    if not same(cert.get("result"), result):
         problems.append("result does not match what was checked")
-    elif not _same(cert.get("claim"), equiv_claim(inst["network"], result)):
+    elif not same(cert.get("claim"), equiv_claim(inst["network"], result)):
         problems.append("claim does not match the text rebuilt from the checked data")
     return problems

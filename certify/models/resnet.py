@@ -6,7 +6,6 @@ exact or mod p; a different algorithm from the kernels' forward mode."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
 
 from certify.models.mlp import Num, _poly
 from certify.spec import ResNet
@@ -87,9 +86,3 @@ def jacobian_modp(
     for x in samples:
         out.extend(jacobian_rows(rn, theta, acts, [v % p for v in x], p))  # type: ignore[arg-type]
     return out
-
-
-def expected_dim(rn: ResNet) -> int:
-    """min(#params, n * dim of polynomials of degree <= D in n variables)."""
-    D = rn.degree_bound()
-    return min(rn.n_params, rn.width * comb(rn.width + D, D))

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from certify.checker.compind import decode_polys, decode_sigma
-from certify.checker.rank import _ints, _matrix, _rat
+from certify.checker.ir import as_ints, as_matrix, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
@@ -43,19 +43,19 @@ def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, 
             d.update(
                 k=f["k"],
                 p=f["prime"],
-                polys_inv=_matrix(f["polys_inv"], "polys_inv"),
-                sigma_inv=_ints(f["sigma_inv"], "sigma_inv"),
-                points=_matrix(f["points"], "points"),
-                inv=_matrix(f["inverse"], "inverse"),
+                polys_inv=as_matrix(f["polys_inv"], "polys_inv"),
+                sigma_inv=as_ints(f["sigma_inv"], "sigma_inv"),
+                points=as_matrix(f["points"], "points"),
+                inv=as_matrix(f["inverse"], "inverse"),
             )
         if f["kind"] in ("dependent", "dependent_all"):
-            d["lam"] = _ints(f["lambda"], "lambda")
+            d["lam"] = as_ints(f["lambda"], "lambda")
         if f["kind"] == "dependent_all":
             d.update(lo=f["lo"], degree=f["degree"])
         if f["kind"] == "prop21":
-            d.update(d2=_rat(f["delta2"], "d2"), d3=_rat(f["delta3"], "d3"))
+            d.update(d2=as_rat(f["delta2"], "d2"), d3=as_rat(f["delta3"], "d3"))
         if f["kind"] == "mlp":
-            d.update(widths=f["widths"], theta=_ints(f["theta"], "theta"), rmin=f["rmin"])
+            d.update(widths=f["widths"], theta=as_ints(f["theta"], "theta"), rmin=f["rmin"])
         facts.append(d)
     bias = bool(inst["network"]["bias"]) if "network" in inst else bool(inst["bias"])
     return nvars, polys, bias, facts

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.rank import _rat, decode_instance
+from certify.checker.ir import as_rat
+from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
@@ -25,7 +26,7 @@ def module_name(cert_name: str) -> str:
 
 
 def _terms(cert: dict[str, Any]) -> list[tuple[tuple[int, int], list[int]]]:
-    return [(_rat(c, "equation"), [int(e) for e in es]) for c, es in cert["witness"]["equation"]]
+    return [(as_rat(c, "equation"), [int(e) for e in es]) for c, es in cert["witness"]["equation"]]
 
 
 def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:

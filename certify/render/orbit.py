@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.rank import _rat, decode_instance
+from certify.checker.ir import as_rat
+from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
@@ -36,22 +37,22 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         return f"{int(v)}%nat" if coq else str(int(v))
 
     syms = [
-        {"index": j, "layer": int(s["layer"]), "g": int(s["g"]), "t0": _rat(s["t0"], "t0")}
+        {"index": j, "layer": int(s["layer"]), "g": int(s["g"]), "t0": as_rat(s["t0"], "t0")}
         for j, s in enumerate(wit["layers"])
     ]
     gens = []
     for i, f in enumerate(wit["facts"]):
         if complex_:
-            th = [[_rat(c, "theta") for c in row] for row in f["theta"]]
+            th = [[as_rat(c, "theta") for c in row] for row in f["theta"]]
         else:
-            th = [_rat(t, "theta") for t in f["theta"]]
+            th = [as_rat(t, "theta") for t in f["theta"]]
         gens.append(
             {
                 "index": i,
                 "layer": int(f["layer"]),
                 "neuron": int(f["neuron"]),
                 "g": int(f.get("g", 2)),
-                "t0": _rat(f["t0"], "t0"),
+                "t0": as_rat(f["t0"], "t0"),
                 "theta": th,
             }
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.rank import _list, _nats, _rat
+from certify.checker.ir import as_list, as_nats, as_rat
 from certify.checker.relu import (
     _rats,
     decode_cover,
@@ -64,12 +64,12 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
     data.update(other=decode_other(cert), differ=w["kind"] == "differ", x=None, points=None,
                 perms=None, scales=None)  # fmt: skip
     if data["differ"]:
-        data["x"] = _rat(w["x"], "witness.x")
+        data["x"] = as_rat(w["x"], "witness.x")
     else:
         data["points"] = _rats(w["points"], "witness.points")
         if "perms" in w:
-            data["perms"] = [_nats(pm, "witness.perms") for pm in _list(w["perms"], "perms")]
-            data["scales"] = [_rats(sc, "witness.scales") for sc in _list(w["scales"], "s")]
+            data["perms"] = [as_nats(pm, "witness.perms") for pm in as_list(w["perms"], "perms")]
+            data["scales"] = [_rats(sc, "witness.scales") for sc in as_list(w["scales"], "s")]
     return data
 
 

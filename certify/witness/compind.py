@@ -16,10 +16,11 @@ from flint import nmod_mat
 
 from certify import __version__
 from certify.algebra.modp import integer_nullspace, inverse_mod, previous_prime, residue
-from certify.algebra.poly import Poly, compose, format_univariate, power
+from certify.algebra.poly import Poly, compose, power
 from certify.certificate import SCHEMA
 from certify.checker import kernel_compind as KC
-from certify.claims import compind_claim, compind_result
+from certify.checker.claims import compind_claim, compind_result
+from certify.checker.ir import format_univariate
 from certify.errors import CertifyError
 from certify.models.mlp import primitive
 from certify.spec import CertRequest, CompindSpec, Spec, rat_str

@@ -6,9 +6,9 @@ from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.algebra.poly import format_polynomial
 from certify.certificate import SCHEMA
 from certify.checker import kernel_resnet as KR
+from certify.checker.ir import format_polynomial
 from certify.checker.kernel_compind import normalize
 from certify.checker.rank import network_of
 from certify.errors import CertifyError

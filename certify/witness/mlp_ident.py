@@ -10,7 +10,7 @@ from typing import Any
 from certify import __version__
 from certify.certificate import SCHEMA
 from certify.checker import kernel_compind as KC
-from certify.claims import identifiability_plan, mlp_claim, mlp_result
+from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
 from certify.errors import CertifyError
 from certify.spec import CertRequest, Spec, network_json, rat_str
 from certify.witness import rank as rank_witness

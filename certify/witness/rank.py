@@ -28,9 +28,10 @@ from certify.algebra.modp import (
 from certify.certificate import SCHEMA
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
-from certify.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.ir import MLP, ResNet, network_json, rat_str
 from certify.models import mlp as M
-from certify.spec import MLP, CertRequest, Spec, network_json, random_theta, rat_str
+from certify.spec import CertRequest, Spec, random_theta
 
 SAMPLE_RANGE = 20
 
@@ -129,7 +130,7 @@ def exactness_moduli(mlp: MLP, theta: tuple[Fraction, ...], tangents: list[list[
     if not (K.rats_int(th) and K.acts_int(acts)):
         return []
     D = mlp.degree_bound()
-    if M._is_resnet(mlp):
+    if isinstance(mlp, ResNet):
         bound = KR.resnet_bound(KR.ResNetInstance(mlp.width, acts, mlp.outer, th), D, tangents)
     else:
         bound = K.mlp_bound(K.RankInstance(list(mlp.widths), acts, mlp.bias, th), D, tangents)

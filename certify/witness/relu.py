@@ -16,7 +16,7 @@ from typing import Any
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, residue
 from certify.certificate import SCHEMA
-from certify.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
+from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.errors import CertifyError
 from certify.models import relu as M
 from certify.spec import CertRequest, Spec, network_json, random_theta, rat_str

@@ -10,7 +10,7 @@ from typing import Any
 
 from certify import __version__
 from certify.certificate import SCHEMA
-from certify.claims_tanh import (
+from certify.checker.claims_tanh import (
     affsym_claim,
     affsym_result,
     equiv_claim,

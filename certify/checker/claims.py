@@ -9,10 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.algebra.poly import poly_mul
 from certify.checker import kernel_compind as KC
-from certify.models import mlp as M
-from certify.spec import MLP
+from certify.checker import networks as M
+from certify.checker.ir import MLP, ResNet
 
 LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
 USEVICH = "Usevich et al., arXiv:2506.17093, Lemma 4"
@@ -33,7 +32,7 @@ def rank_result(mlp: MLP, r: int, u: int | None) -> dict[str, Any]:
 def trivial_upper(mlp: MLP) -> int:
     """min(#params, dimension of the space the outputs live in): the rank of the
     parametrisation is at most this everywhere (ResNets: #params)."""
-    if M._is_resnet(mlp):
+    if isinstance(mlp, ResNet):
         return mlp.n_params
     return min(mlp.n_params, M.output_space_dim(mlp))
 
@@ -51,7 +50,7 @@ def rank_claim(
 ) -> dict[str, Any]:
     n, r, u = result["params"], result["rank_lower"], result["rank_upper_at_point"]
     acts = "; ".join(M.activation_texts(mlp))
-    if M._is_resnet(mlp):
+    if isinstance(mlp, ResNet):
         layer = "x + V sigma(W x + b)" if mlp.outer else "x + sigma(W x + b)"
         net = (
             f"the ResNet of width {mlp.width} and depth {mlp.depth} with layers {layer}, "
@@ -124,7 +123,7 @@ NEWMAN_SLATER = "Newman-Slater (1979)"
 def _sigma_text(sigma: list[str]) -> str:
     from fractions import Fraction
 
-    from certify.algebra.poly import format_univariate
+    from certify.checker.ir import format_univariate
 
     return format_univariate([Fraction(c) for c in sigma], "z")
 
@@ -217,7 +216,7 @@ def pairwise_nonproportional(polys: Any) -> bool:
 
 
 def _instance_view(ci: Any) -> dict[str, Any]:
-    from certify.algebra.poly import format_univariate
+    from certify.checker.ir import format_univariate
 
     return {
         "polynomials": ci.polys,
@@ -382,12 +381,17 @@ def mlp_claim(
 
 
 def _power(cs: list[Fraction], e: int) -> list[Fraction]:
-    acc = {(0,): Fraction(1)}
-    base = {(i,): c for i, c in enumerate(cs) if c}
+    """The coefficients of p^e for p with coefficients cs (constant term first)."""
+    acc = [Fraction(1)]
     for _ in range(e):
-        acc = poly_mul(acc, base)
-    deg = max(k[0] for k in acc)
-    return [acc.get((i,), Fraction(0)) for i in range(deg + 1)]
+        prod = [Fraction(0)] * (len(acc) + len(cs) - 1)
+        for i, a in enumerate(acc):
+            for j, c in enumerate(cs):
+                prod[i + j] += a * c
+        acc = prod
+    while len(acc) > 1 and acc[-1] == 0:
+        acc.pop()
+    return acc
 
 
 def identifiability_plan(widths: list[int], sigma: list[Fraction]) -> tuple[str, int, str | None]:

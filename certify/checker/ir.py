@@ -1,0 +1,310 @@
+"""The shared IR of certificates (trusted): the envelope, the rational codec, the JSON
+decoders and the networks that certificates describe.
+
+Generators build certificates with `envelope`; the checker, the renderers and the claims read
+them with the decoders below, which raise `Malformed` naming the field and what was expected.
+This module imports nothing from the generators (tests/test_import_contract.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+SCHEMA = "nn-certify/1"
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+# Variables of a compind polynomial; not "z": that names the activation's variable.
+VAR_RE = re.compile(r"^[A-Za-y][A-Za-z0-9_]{0,15}$")
+# The one rational text of a certificate: "num" or "num/den", no spaces, no sign on den.
+RAT_RE = re.compile(r"^(-?[0-9]+)(?:/([0-9]+))?$")
+
+Rat = tuple[int, int]
+
+
+class Malformed(ValueError):
+    """The certificate does not have the expected shape."""
+
+
+# ---------------------------------------------------------------- the envelope
+def envelope(
+    family: str,
+    kind: str,
+    name: str,
+    instance: dict[str, Any],
+    witness: dict[str, Any],
+    result: dict[str, Any],
+    claim: dict[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """A certificate: schema, family, kind and name, then what it is about (instance), the
+    data the kernels check (witness), what the checked witness gives (result) and the
+    sentence it supports (claim); `extra` holds kind-specific top-level fields."""
+    return {
+        "schema": SCHEMA,
+        "family": family,
+        "kind": kind,
+        "name": name,
+        "instance": instance,
+        "witness": witness,
+        "result": result,
+        "claim": claim,
+        **extra,
+    }
+
+
+# ---------------------------------------------------------------- the rational codec
+def rat_str(x: Fraction | int) -> str:
+    """Rationals as "num/den" strings, integers as "n" (design.md §7: no floats)."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def parse_rat_str(s: str) -> Fraction:
+    """The inverse of rat_str on its image's superset "num" | "num/den" with den > 0
+    (ValueError otherwise)."""
+    m = RAT_RE.match(s) if isinstance(s, str) else None
+    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
+        raise ValueError(f'not a rational string "num/den": {s!r}')
+    return Fraction(int(m.group(1)), int(m.group(2) or 1))
+
+
+# ---------------------------------------------------------------- the JSON decoders
+def as_list(x: Any, where: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise Malformed(f"{where}: expected a list, got {type(x).__name__}")
+    return x
+
+
+def as_dict(x: Any, where: str) -> dict[str, Any]:
+    if not isinstance(x, dict):
+        raise Malformed(f"{where}: expected an object, got {type(x).__name__}")
+    return x
+
+
+def as_int(x: Any, where: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise Malformed(f"{where}: expected an integer, got {x!r}")
+    return x
+
+
+def as_ints(xs: Any, where: str) -> list[int]:
+    return [as_int(x, f"{where}[{i}]") for i, x in enumerate(as_list(xs, where))]
+
+
+def as_nats(xs: Any, where: str) -> list[int]:
+    out = as_ints(xs, where)
+    if any(x < 0 for x in out):
+        raise Malformed(f"{where}: expected natural numbers")
+    return out
+
+
+def as_matrix(xs: Any, where: str) -> list[list[int]]:
+    return [as_ints(r, f"{where}[{i}]") for i, r in enumerate(as_list(xs, where))]
+
+
+def as_rat(s: Any, where: str) -> Rat:
+    """ "num/den" or "num" -> (num, den), as written (no normalisation, den > 0 required)."""
+    m = RAT_RE.match(s) if isinstance(s, str) else None
+    if not m:
+        raise Malformed(f'{where}: expected a rational string "num/den", got {s!r}')
+    q = (int(m.group(1)), int(m.group(2)) if m.group(2) else 1)
+    if q[1] <= 0:
+        raise Malformed(f"{where}: denominator must be positive: {s!r}")
+    return q
+
+
+def as_fraction(s: Any, where: str) -> Fraction:
+    a, b = as_rat(s, where)
+    return Fraction(a, b)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equality that does not identify 3 with 3.0 or True with 1."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def family_of(cert: Any) -> Any:
+    """The family a certificate names: its envelope field, else its instance's network."""
+    if not isinstance(cert, dict):
+        return None
+    if "family" in cert:
+        return cert["family"]
+    inst = cert.get("instance")
+    net = inst.get("network") if isinstance(inst, dict) else None
+    return net.get("family") if isinstance(net, dict) else None
+
+
+# ---------------------------------------------------------------- polynomial texts
+def format_univariate(coeffs: list[Fraction], var: str = "t") -> str:
+    """Canonical text of a univariate polynomial, highest degree first (parses back)."""
+    parts: list[str] = []
+    for i in range(len(coeffs) - 1, -1, -1):
+        c = coeffs[i]
+        if c == 0:
+            continue
+        mag = abs(c)
+        mon = "" if i == 0 else (var if i == 1 else f"{var}^{i}")
+        coef = str(mag) if (mag != 1 or i == 0) else ""
+        body = coef + ("*" if coef and mon else "") + mon
+        sign = "-" if c < 0 else "+"
+        parts.append(("-" if sign == "-" else "") + body if not parts else f" {sign} {body}")
+    return "".join(parts) if parts else "0"
+
+
+def format_polynomial(poly: dict[tuple[int, ...], Fraction], variables: tuple[str, ...]) -> str:
+    """Canonical text of a multivariate polynomial (graded lex, highest first; parses back)."""
+    if not poly:
+        return "0"
+    parts: list[str] = []
+    for exps in sorted(poly, key=lambda e: (sum(e), e), reverse=True):
+        c = poly[exps]
+        mon = "*".join(
+            v if e == 1 else f"{v}^{e}" for v, e in zip(variables, exps, strict=True) if e
+        )
+        mag = abs(c)
+        coef = str(mag) if (mag != 1 or not mon) else ""
+        body = coef + ("*" if coef and mon else "") + mon
+        if not parts:
+            parts.append(("-" if c < 0 else "") + body)
+        else:
+            parts.append(f" {'-' if c < 0 else '+'} {body}")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- the networks
+def degree_product(activations: tuple[tuple[Fraction, ...], ...]) -> int:
+    """Product of the degrees of the coefficient lists (constant term first)."""
+    d = 1
+    for a in activations:
+        d *= len(a) - 1
+    return d
+
+
+@dataclass(frozen=True)
+class MLP:
+    """A polynomial MLP: widths (d0..dL), one activation per hidden layer, biases or not.
+
+    Parameter layout (flat vector theta): layer by layer; within a layer, neuron by neuron;
+    for each neuron its incoming weights W[i, 0..d_{l-1}-1], then its bias if `bias`.
+    """
+
+    widths: tuple[int, ...]
+    activations: tuple[tuple[Fraction, ...], ...]
+    bias: bool
+
+    family = "mlp"
+
+    @property
+    def depth(self) -> int:
+        return len(self.widths) - 1
+
+    @property
+    def n_params(self) -> int:
+        b = 1 if self.bias else 0
+        return sum(self.widths[i + 1] * (self.widths[i] + b) for i in range(self.depth))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return self.widths[1:-1]
+
+    def degree_bound(self) -> int:
+        """Product of the activations' degrees: bounds the output's degree in x."""
+        return degree_product(self.activations)
+
+
+@dataclass(frozen=True)
+class ResNet:
+    """A constant-width polynomial ResNet: F = f_L o ... o f_1 with
+    f_l(x) = x + sigma_l(W_l x + b_l), or x + V_l sigma_l(W_l x + b_l) when `outer`.
+
+    Parameter layout per layer: W_l row by row, each row's bias after it, then V_l row by
+    row when `outer` (math.md §2)."""
+
+    width: int
+    activations: tuple[tuple[Fraction, ...], ...]
+    outer: bool
+
+    family = "resnet"
+    bias = True  # every layer has a bias
+
+    @property
+    def depth(self) -> int:
+        return len(self.activations)
+
+    @property
+    def widths(self) -> tuple[int, int]:
+        """(input width, output width), as the rank machinery reads them."""
+        return (self.width, self.width)
+
+    @property
+    def n_params(self) -> int:
+        n = self.width
+        return self.depth * (n * (n + 1) + (n * n if self.outer else 0))
+
+    def degree_bound(self) -> int:
+        """Product of the activations' degrees: bounds the degree of F in x."""
+        return degree_product(self.activations)
+
+
+@dataclass(frozen=True)
+class ReLUNet:
+    """F = A_L o ReLU o ... o ReLU o A_1, A_l(x) = W_l x + b_l, widths (n_0, ..., n_L).
+
+    Parameter layout (flat theta): layer by layer, neuron by neuron, the incoming weights
+    W_l[i, 0..n_(l-1)-1] then the bias b_l[i] (as an MLP with biases)."""
+
+    widths: tuple[int, ...]
+
+    family = "relu"
+    bias = True
+
+    @property
+    def depth(self) -> int:
+        return len(self.widths) - 1
+
+    @property
+    def n_params(self) -> int:
+        """D = sum_l n_l (n_(l-1) + 1)."""
+        return sum(self.widths[i + 1] * (self.widths[i] + 1) for i in range(self.depth))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return self.widths[1:-1]
+
+    @property
+    def n_hidden(self) -> int:
+        """H = n_1 + ... + n_(L-1): the dimension of the positive scaling group."""
+        return sum(self.hidden)
+
+    def grillo_montufar(self) -> bool:
+        """Input and hidden widths >= 2: the setting where the functional dimension is D - H."""
+        return all(w >= 2 for w in self.widths[:-1])
+
+
+def network_json(net: MLP | ResNet | ReLUNet) -> dict[str, Any]:
+    """The normalised network as canonical JSON data (rationals as strings)."""
+    if isinstance(net, ReLUNet):
+        return {"family": "relu", "widths": list(net.widths)}
+    if isinstance(net, ResNet):
+        return {
+            "family": "resnet",
+            "width": net.width,
+            "depth": net.depth,
+            "outer": net.outer,
+            "activations": [[rat_str(c) for c in a] for a in net.activations],
+            "activations_text": [format_univariate(list(a)) for a in net.activations],
+        }
+    return {
+        "family": "mlp",
+        "widths": list(net.widths),
+        "activations": [[rat_str(c) for c in a] for a in net.activations],
+        "activations_text": [format_univariate(list(a)) for a in net.activations],
+        "bias": net.bias,
+    }

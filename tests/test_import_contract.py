@@ -1,0 +1,128 @@
+"""The trusted base (IR, checker, kernel twins, claims) imports nothing from the untrusted
+generators: a fresh interpreter that imports the checker and checks a certificate of every
+kind of every demo example must not have loaded any generator module, nor python-flint,
+sympy or mpmath (the checker trusts CPython ints and numpy int64 only)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from certify import certificate
+from certify.cli import example_specs
+from certify.spec import load_spec
+from certify.witness import generate_certificates
+
+ROOT = Path(__file__).resolve().parents[1]
+TRUSTED = ROOT / "certify" / "checker"
+# Modules of the untrusted side (prefixes), and libraries the checker must not trust.
+FORBIDDEN = (
+    "certify.witness",
+    "certify.models",
+    "certify.algebra",
+    "certify.render",
+    "certify.provers",
+    "certify.orbits",
+    "certify.affsym",
+    "certify.activations",
+    "certify.implicit",
+    "certify.spec",
+    "certify.spec_relu",
+    "certify.spec_tanh",
+    "certify.bundle",
+    "certify.families",
+    "flint",
+    "sympy",
+    "mpmath",
+)
+# The only certify modules outside certify/checker the trusted base may load: the canonical
+# JSON codec and the error types.
+ALLOWED_OUTSIDE = {"certify", "certify.certificate", "certify.errors"}
+
+PROBE = """
+import json, sys
+from pathlib import Path
+from certify import certificate
+from certify.checker import check_certificate, cross_check
+certs = [certificate.load(p.read_bytes()) for p in sorted(Path(sys.argv[1]).glob("*.json"))]
+problems = {c["name"]: check_certificate(c) for c in certs}
+cross = cross_check(certs)
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("certify", "flint", "sympy",
+                "mpmath"))
+print(json.dumps({"problems": problems, "cross": cross, "loaded": loaded}))
+"""
+
+
+def _forbidden(mod: str) -> bool:
+    return any(mod == f or mod.startswith(f + ".") for f in FORBIDDEN)
+
+
+def test_checking_every_demo_certificate_loads_no_generator_module(tmp_path):
+    count = 0
+    for path in example_specs():
+        spec = load_spec(path)
+        for req in spec.certificates:
+            for cert in generate_certificates(spec, req):
+                (tmp_path / f"{count:03d}.json").write_bytes(certificate.dump(cert))
+                count += 1
+    assert count >= 30
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout)
+    rejected = {k: v for k, v in out["problems"].items() if v}
+    assert not rejected, rejected  # the probe really checked every certificate
+    bad = sorted({m if m.startswith("certify") else m.split(".")[0] for m in out["loaded"]
+                  if _forbidden(m)})  # fmt: skip
+    assert not bad, f"the checker loaded generator modules or untrusted libraries: {bad}"
+    outside = [
+        m for m in out["loaded"] if m.startswith("certify") and not m.startswith("certify.checker")
+    ]
+    assert set(outside) <= ALLOWED_OUTSIDE, sorted(set(outside) - ALLOWED_OUTSIDE)
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+def test_no_trusted_source_file_names_a_generator_module_even_in_a_function():
+    """Function-level imports run only on some paths; the source must not name them at all."""
+    offenders = {
+        str(p.relative_to(ROOT)): sorted(m for m in _imports(p) if _forbidden(m))
+        for p in sorted(TRUSTED.rglob("*.py"))
+    }
+    offenders = {k: v for k, v in offenders.items() if v}
+    assert not offenders, offenders
+    for p in sorted(TRUSTED.rglob("*.py")):
+        outside = {
+            m
+            for m in _imports(p)
+            if m.startswith("certify") and not m.startswith("certify.checker")
+        }
+        assert {m.rsplit(".", 1)[0] if m not in ALLOWED_OUTSIDE else m for m in outside} <= (
+            ALLOWED_OUTSIDE
+        ), (p, outside)
+
+
+def test_the_contract_sees_a_generator_module_loaded_by_a_fresh_interpreter():
+    """The check can fail: a generator module, once imported, shows in sys.modules."""
+    code = "import sys, json, certify.models.mlp; print(json.dumps(sorted(sys.modules)))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert any(_forbidden(m) for m in json.loads(r.stdout))
