@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from certify import __version__, certificate
-from certify.checker import _family, check_certificate, cross_check
+from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
 from certify.progress import Progress
@@ -28,12 +28,6 @@ from certify.provers import coq as coqp
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
 from certify.referee import architecture, referee_files, tool_sources
-from certify.render import compind as render_compind
-from certify.render import critical as render_critical
-from certify.render import implicit as render_implicit
-from certify.render import orbit as render_orbit
-from certify.render import rank as render_rank
-from certify.render import tanh as render_tanh
 from certify.render.env import render
 from certify.resources import resource_dir
 from certify.spec import Spec
@@ -148,47 +142,14 @@ class Rendered:
 
 
 def render_certificate(cert: dict[str, Any]) -> Rendered:
-    """The Coq and Lean files of a certificate (literals read back), by certificate family."""
+    """The Coq and Lean files of a certificate (literals read back), by its registry line."""
     sha = certificate.sha256(cert)
-    if _family(cert) == "relu":  # kinds rank and equiv of ReLU networks
-        from certify.render import relu as render_relu
-
-        module = render_relu.module_name(cert["kind"], cert["name"])
-        theorems = render_relu.theorem_names(cert)
-        coq_text = render_relu.render_prover(cert, sha, "coq")
-        lean_text = render_relu.render_prover(cert, sha, "lean")
-    elif cert.get("kind") == "rank":
-        module = render_rank.module_name(cert["name"])
-        theorems = ["rank_lower_check"]
-        if cert["witness"].get("upper") is not None:
-            theorems.append("rank_upper_check")
-        coq_text = render_rank.render_coq(cert, sha)
-        lean_text = render_rank.render_lean(cert, sha)
-    elif cert.get("kind") in ("affsym", "equiv") or (
-        cert.get("kind") == "orbit" and cert["instance"]["network"].get("family") == "tanh"
-    ):
-        module = render_tanh.module_name(cert["kind"], cert["name"])
-        theorems = render_tanh.theorem_names(cert)
-        coq_text = render_tanh.render_prover(cert, sha, "coq")
-        lean_text = render_tanh.render_prover(cert, sha, "lean")
-    elif cert.get("kind") == "orbit":
-        module = render_orbit.module_name(cert["name"])
-        theorems = render_orbit.theorem_names(cert)
-        coq_text = render_orbit.render_prover(cert, sha, "coq")
-        lean_text = render_orbit.render_prover(cert, sha, "lean")
-    elif cert.get("kind") in ("implicit", "critical"):
-        mod = render_implicit if cert["kind"] == "implicit" else render_critical
-        module = mod.module_name(cert["name"])
-        theorems = mod.theorem_names(cert)
-        coq_text = mod.render_prover(cert, sha, "coq")
-        lean_text = mod.render_prover(cert, sha, "lean")
-    elif cert.get("kind") in render_compind.PREFIX:
-        module = render_compind.module_name(cert["kind"], cert["name"])
-        theorems = render_compind.theorem_names(cert)
-        coq_text = render_compind.render_prover(cert, sha, "coq")
-        lean_text = render_compind.render_prover(cert, sha, "lean")
-    else:
-        raise CertifyError(f"no renderer for certificate kind {cert.get('kind')!r}")
+    entry = registry.lookup(cert.get("family"), cert.get("kind"))
+    if entry is None:
+        raise CertifyError(
+            f"no renderer for family {cert.get('family')!r}, kind {cert.get('kind')!r}"
+        )
+    module, theorems, coq_text, lean_text = registry.resolve(entry.render)(cert, sha)
     return Rendered(
         cert, sha, module, coq_text, lean_text, [f"Certificates.{module}.{t}" for t in theorems]
     )

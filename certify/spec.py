@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.algebra.poly import parse_univariate
+from certify.checker.claims_resnet import coefficient_names
 from certify.checker.ir import (
     MLP as MLP,
 )
@@ -572,11 +573,6 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         field=field, equation=equation, bias=bias, batch=batch, tanh=tanh,
         attempts_given="attempts" in c,
     )  # fmt: skip
-
-
-def coefficient_names(degree: int) -> tuple[str, ...]:
-    """c0, ..., c_degree: the coefficients of F(x) = sum_k c_k x^k."""
-    return tuple(f"c{k}" for k in range(degree + 1))
 
 
 def _check_implicit(rn: ResNet, req: CertRequest, src: str, i: int) -> None:

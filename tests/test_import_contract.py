@@ -25,7 +25,6 @@ FORBIDDEN = (
     "certify.algebra",
     "certify.render",
     "certify.provers",
-    "certify.orbits",
     "certify.affsym",
     "certify.activations",
     "certify.implicit",

@@ -318,7 +318,7 @@ def test_a_bundle_with_the_figure_one_certificate_embeds_the_picture(tmp_path: P
 # ------------------------------------------- regressions from the independent review
 def test_an_equation_with_repeated_terms_cannot_misstate_the_checked_polynomial():
     (cert,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
-    from certify.implicit import implicit_claim, implicit_result
+    from certify.checker.claims_resnet import implicit_claim, implicit_result
     from certify.spec import ResNet
 
     rn = ResNet(1, ((Fraction(0), Fraction(0), Fraction(1)),) * 2, False)
@@ -388,3 +388,33 @@ def test_a_non_critical_certificate_carries_no_generic_rank():
     bad = copy.deepcopy(certs[0])
     bad["result"]["generic_rank_lower"] = -3
     assert check_certificate(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    roots=st.lists(st.fractions(min_value=-30, max_value=30, max_denominator=12), max_size=4),
+    quadratics=st.lists(st.tuples(st.integers(1, 9), st.integers(1, 9)), max_size=2),
+    square=st.booleans(),
+    scale=st.fractions(min_value=Fraction(1, 50), max_value=50).filter(lambda x: x != 0),
+)
+def test_the_trusted_rational_root_finder_agrees_with_sympy(roots, quadratics, square, scale):
+    """rational_roots (own code: Sturm isolation, denominators dividing a_n) finds exactly
+    sympy's rational roots, with repeated roots, irrational real roots and no real roots."""
+    from certify.checker.orbits import rational_roots
+
+    factors = [[-r, Fraction(1)] for r in roots] + [[Fraction(a), 0, Fraction(-b)]
+               for a, b in quadratics]  # fmt: skip
+    if square and roots:
+        factors.append([-roots[0], Fraction(1)])
+    poly = [Fraction(scale)]
+    for f in factors:
+        out = [Fraction(0)] * (len(poly) + len(f) - 1)
+        for i, a in enumerate(poly):
+            for j, b in enumerate(f):
+                out[i + j] += a * b
+        poly = out
+    t = sp.Symbol("t")
+    e = sum(sp.Rational(c.numerator, c.denominator) * t**k for k, c in enumerate(poly))
+    want = sorted(Fraction(int(r.p), int(r.q)) for r in sp.Poly(e, t).ground_roots()
+                  if r.is_rational) if len(poly) > 1 else []  # fmt: skip
+    assert rational_roots(poly) == want

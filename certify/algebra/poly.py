@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from certify.checker.ir import MAX_EXPONENT
 from certify.errors import PolynomialSyntaxError
 
 Poly = dict[tuple[int, ...], Fraction]
 
 _TOKEN = re.compile(r"\s*(?:(\d+\.\d+|\d+)|([A-Za-z_][A-Za-z_0-9]*)|(\*\*|[-+*/^()]))")
-MAX_EXPONENT = 1000
 MAX_LENGTH = 10_000
 
 

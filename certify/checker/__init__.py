@@ -1,10 +1,19 @@
-"""The independent checker: pure Python ints, twin of the Lean and Coq kernel libraries."""
+"""The independent checker: pure Python ints, twin of the Lean and Coq kernel libraries.
+
+`check_certificate` validates the envelope (schema, family, kind, name, the exact set of
+top-level fields) and dispatches through the one registry (certify/checker/registry.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-COMPIND_KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
+from certify.checker import registry
+from certify.checker.ir import NAME_RE, SCHEMA, Malformed, family_of
+
+ENVELOPE = {"schema", "family", "kind", "name", "instance", "witness", "result", "claim",
+            "generator"}  # fmt: skip
+# Families whose certificates are not about a network table (instance.network absent).
+NO_NETWORK = {("compind", k) for k in registry.kinds_of("compind")} | {("tanh", "affsym")}
 
 
 def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
@@ -17,16 +26,8 @@ def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
     return out
 
 
-def check_certificate(cert: dict[str, Any]) -> list[str]:
-    """Problems found in a certificate (an empty list means it is accepted).
-
-    Validates the envelope (schema, name) once, dispatches on the kind, and turns any
-    malformed field into a reported problem rather than an exception."""
-    from certify.certificate import SCHEMA
-    from certify.checker import compind, critical, implicit, orbit, rank, tanh
-    from certify.checker.ir import Malformed
-    from certify.spec import NAME_RE
-
+def envelope_problems(cert: Any) -> list[str]:
+    """What is wrong with the envelope of a certificate (empty: it can be dispatched)."""
     if not isinstance(cert, dict):
         return ["certificate: expected a JSON object"]
     if cert.get("schema") != SCHEMA:
@@ -34,28 +35,37 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     name = cert.get("name")
     if not isinstance(name, str) or not NAME_RE.match(name):
         return [f"name: expected letters, digits, '_', '-', '.', got {name!r}"]
-    kind = cert.get("kind")
-    family = None
-    if isinstance(cert.get("instance"), dict) and isinstance(cert["instance"].get("network"), dict):
-        family = cert["instance"]["network"].get("family")
-    checks = {
-        "rank": rank.check,
-        "orbit": tanh.check_orbit if family == "tanh" else orbit.check,
-        "critical": critical.check,
-        "implicit": implicit.check,
-        "affsym": tanh.check_affsym,
-        "equiv": tanh.check_equiv,
-        **dict.fromkeys(COMPIND_KINDS, compind.check),
-    }
-    check = checks.get(kind)  # type: ignore[arg-type]
-    if _family(cert) == "relu":  # kind names are shared between families
-        from certify.checker import relu
+    if set(cert) != ENVELOPE:
+        return [f"certificate: expected exactly the fields {sorted(ENVELOPE)}, got {sorted(cert)}"]
+    family, kind = cert["family"], cert["kind"]
+    if registry.lookup(family, kind) is None:
+        if family not in registry.FAMILIES:
+            return [f"family: expected one of {list(registry.FAMILIES)}, got {family!r}"]
+        return [f"kind: family {family!r} has kinds {registry.kinds_of(family)}, got {kind!r}"]
+    inst = cert["instance"]
+    net = inst.get("network") if isinstance(inst, dict) else None
+    if (family, kind) in NO_NETWORK:
+        if net is not None:
+            return [f"instance.network: a {family} {kind} certificate has no network"]
+    elif not isinstance(net, dict) or net.get("family") != family:
+        got = net.get("family") if isinstance(net, dict) else net
+        return [f"instance.network.family: expected {family!r} (the certificate's family), "
+                f"got {got!r}"]  # fmt: skip
+    return []
 
-        check = relu.check
-    if check is None:
-        return [f"unknown certificate kind {kind!r}"]
+
+def check_certificate(cert: dict[str, Any]) -> list[str]:
+    """Problems found in a certificate (an empty list means it is accepted).
+
+    Validates the envelope once, dispatches on (family, kind), and turns any malformed field
+    into a reported problem rather than an exception."""
+    problems = envelope_problems(cert)
+    if problems:
+        return problems
+    entry = registry.lookup(cert["family"], cert["kind"])
+    assert entry is not None
     try:
-        return check(cert)
+        return registry.resolve(entry.check)(cert)
     except (
         KeyError,
         TypeError,
@@ -65,10 +75,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
         RecursionError,
         Malformed,
     ) as e:
-        return [f"malformed {kind} certificate: {type(e).__name__}: {e}"]
+        return [f"malformed {cert['kind']} certificate: {type(e).__name__}: {e}"]
 
 
-def _family(cert: dict[str, Any]) -> Any:
-    inst = cert.get("instance")
-    net = inst.get("network") if isinstance(inst, dict) else None
-    return net.get("family") if isinstance(net, dict) else None
+__all__ = ["check_certificate", "cross_check", "envelope_problems", "family_of"]

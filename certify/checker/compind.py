@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.algebra.poly import MAX_EXPONENT
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
 from certify.checker.ir import (
+    MAX_EXPONENT,
+    VAR_RE,
     Malformed,
     as_dict,
     as_ints,
@@ -19,7 +20,6 @@ from certify.checker.ir import (
     as_rat,
     same,
 )
-from certify.spec import VAR_RE
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 

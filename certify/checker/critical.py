@@ -8,13 +8,13 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
+from certify.checker.claims_resnet import critical_claim, diagnostics
 from certify.checker.ir import Malformed, as_dict, as_int, as_list, same
+from certify.checker.networks import expected_dim
 from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.models import mlp as M
-    from certify.witness.critical import critical_claim, diagnostics
 
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
@@ -40,7 +40,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         res.get("rank_upper_at_theta"),
         res.get("generic_rank_lower"),
     )
-    bound = M.expected_dim(rn)  # type: ignore[arg-type]
+    bound = expected_dim(rn)  # type: ignore[arg-type]
     for v in (r_at, u_at, r_gen):
         if v is not None and not isinstance(v, int):
             raise Malformed("result: ranks are integers or null")

@@ -11,7 +11,7 @@ from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.implicit import (
+    from certify.checker.claims_resnet import (
         MAX_EQUATION_DEGREE,
         canonical_terms,
         implicit_claim,

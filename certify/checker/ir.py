@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-SCHEMA = "nn-certify/1"
+SCHEMA = "nn-certify/2"  # /2: the envelope names the family
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 # Variables of a compind polynomial; not "z": that names the activation's variable.
 VAR_RE = re.compile(r"^[A-Za-y][A-Za-z0-9_]{0,15}$")
 # The one rational text of a certificate: "num" or "num/den", no spaces, no sign on den.
 RAT_RE = re.compile(r"^(-?[0-9]+)(?:/([0-9]+))?$")
+MAX_EXPONENT = 1000  # of a polynomial text (spec parser) and of a decoded monomial (checker)
 
 Rat = tuple[int, int]
 

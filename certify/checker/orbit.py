@@ -13,7 +13,7 @@ from certify.checker.rank import decode_instance, network_of, network_problems
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.orbits import orbit_claim, orbit_result, symmetries
+    from certify.checker.orbits import orbit_claim, orbit_result, symmetries
 
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):

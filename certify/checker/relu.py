@@ -10,7 +10,24 @@ from typing import Any
 from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_relu as KR
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_matrix, as_nats, as_rat, same
+from certify.checker.ir import (
+    Malformed,
+    ReLUNet,
+    as_dict,
+    as_int,
+    as_list,
+    as_matrix,
+    as_nats,
+    as_rat,
+    same,
+)
+from certify.checker.relu_net import (
+    SearchExhausted,
+    find_symmetry,
+    forward,
+    pattern,
+    scaling_tangents,
+)
 
 
 def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
@@ -76,8 +93,6 @@ def decode_cover(w: Any) -> list[K.Rat] | None:
 
 
 def network_of(inst: KR.ReluInstance) -> Any:
-    from certify.spec_relu import ReLUNet
-
     if len(inst.widths) < 2 or min(inst.widths) < 1:
         raise Malformed("instance.network.widths: at least two positive widths")
     return ReLUNet(tuple(inst.widths))
@@ -97,7 +112,6 @@ def check(cert: dict[str, Any]) -> list[str]:
 
 def check_rank(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_relu import rank_claim, rank_result
-    from certify.models.relu import pattern, scaling_tangents
 
     inst = decode_instance(cert)
     lw, r = decode_lower(cert["witness"]["lower"])
@@ -127,8 +141,6 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     if cuts is not None and not KR.check_relu_cover(inst, lw.batch, cuts):
         return ["witness.cover: check_relu_cover rejects it (the batch misses a linear piece)"]
     batch = [fractions(z) for z in lw.batch]
-    from certify.models.relu import forward
-
     pats = len({pattern(forward(net.widths, fractions(inst.theta), z)[1]) for z in batch})
     expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind)
     if not same(cert.get("result"), expect):
@@ -140,7 +152,6 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
 
 def check_equiv(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_relu import equiv_claim, equiv_result
-    from certify.models.relu import SearchExhausted, find_symmetry
 
     inst = decode_instance(cert)
     th2 = decode_other(cert)

@@ -60,3 +60,13 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
     return ["diagnostics_check"]
+
+
+def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
+    """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
+    return (
+        module_name(cert["name"]),
+        theorem_names(cert),
+        render_prover(cert, sha, "coq"),
+        render_prover(cert, sha, "lean"),
+    )

@@ -197,3 +197,19 @@ def kernel_objects(
     up = data["upper"]
     uw = None if up is None else K.UpperWitness(up["p"], up["tangents"], up["cols"], up["moduli"])
     return inst, lw, uw
+
+
+def theorem_names(cert: dict[str, Any]) -> list[str]:
+    """The lower-bound theorem, and the upper-bound one when the certificate has one."""
+    upper = cert["witness"].get("upper") is not None
+    return ["rank_lower_check"] + (["rank_upper_check"] if upper else [])
+
+
+def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
+    """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
+    return (
+        module_name(cert["name"]),
+        theorem_names(cert),
+        render_coq(cert, sha),
+        render_lean(cert, sha),
+    )

@@ -186,3 +186,13 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         _statement(text, fn("check_relu_symmetry inst other perms scales = true" if coq else
                             "checkReluSymmetry inst other perms scales = true"))  # fmt: skip
     return text
+
+
+def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
+    """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
+    return (
+        module_name(cert["kind"], cert["name"]),
+        theorem_names(cert),
+        render_prover(cert, sha, "coq"),
+        render_prover(cert, sha, "lean"),
+    )

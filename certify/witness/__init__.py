@@ -1,53 +1,39 @@
-"""Certificate generators, one module per certificate family (untrusted oracles)."""
+"""Certificate generators, one module per certificate family (untrusted oracles), reached
+through the one registry (certify/checker/registry.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from certify.checker import registry
+from certify.errors import CertifyError
 from certify.spec import CertRequest, Spec
 
 
+def request_family(spec: Spec, req: CertRequest) -> str:
+    """The family a request belongs to: its network's, or "compind" for the kinds about an
+    activation and polynomials rather than a network."""
+    if registry.lookup("compind", req.kind) is not None:
+        return "compind"
+    family = getattr(spec.network, "family", None)
+    if family is None and spec.network is not None:
+        family = "tanh"  # certify.models.dag.TanhNet
+    if family is None and req.kind == "affsym":
+        family = "tanh"
+    return str(family)
+
+
 def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
-    """All certificates one request yields (mlp-identifiable attaches a rank certificate)."""
-    if req.kind == "mlp-identifiable":
-        from certify.witness import mlp_ident
-
-        return mlp_ident.generate(spec, req)
-    if req.kind == "critical":
-        from certify.witness import critical
-
-        return critical.generate(spec, req)
-    return [generate_certificate(spec, req)]
+    """All certificates one request yields (mlp-identifiable and critical attach rank
+    certificates of their own)."""
+    family = request_family(spec, req)
+    entry = registry.lookup(family, req.kind)
+    if entry is None:
+        raise CertifyError(f"{req.name}: family {family!r} has no certificate kind {req.kind!r}")
+    out = registry.resolve(entry.generate)(spec, req)
+    return list(out) if entry.many else [out]
 
 
 def generate_certificate(spec: Spec, req: CertRequest) -> dict[str, Any]:
-    if getattr(spec.network, "family", None) == "relu":  # kinds rank and equiv of ReLU nets
-        from certify.witness import relu
-
-        return relu.generate(spec, req)
-    if req.kind == "rank":
-        from certify.witness import rank
-
-        return rank.generate(spec, req)
-    if req.kind in ("affsym", "equiv") or (
-        req.kind == "orbit"
-        and spec.network is not None
-        and spec.network.__class__.__name__ == "TanhNet"
-    ):
-        from certify.witness import tanh
-
-        return {"affsym": tanh.generate_affsym, "orbit": tanh.generate_orbit,
-                "equiv": tanh.generate_equiv}[req.kind](spec, req)  # fmt: skip
-    if req.kind == "orbit":
-        from certify.witness import orbit
-
-        return orbit.generate(spec, req)
-    if req.kind == "implicit":
-        from certify.witness import implicit
-
-        return implicit.generate(spec, req)
-    if req.kind in ("compind", "prop21", "newman-slater"):
-        from certify.witness import compind
-
-        return compind.generate(spec, req)
-    raise ValueError(f"unknown certificate kind {req.kind!r}")
+    """The certificate one request asks for (the first of generate_certificates)."""
+    return generate_certificates(spec, req)[0]

@@ -17,10 +17,9 @@ from flint import nmod_mat
 from certify import __version__
 from certify.algebra.modp import integer_nullspace, inverse_mod, previous_prime, residue
 from certify.algebra.poly import Poly, compose, power
-from certify.certificate import SCHEMA
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
-from certify.checker.ir import format_univariate
+from certify.checker.ir import envelope, format_univariate
 from certify.errors import CertifyError
 from certify.models.mlp import primitive
 from certify.spec import CertRequest, CompindSpec, Spec, rat_str
@@ -206,16 +205,16 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         assert ci.sigma is not None
         facts.append(_decide(ci, ci.sigma, req, tag))
     result = compind_result(req.kind, ci, facts, notes)
-    return {
-        "schema": SCHEMA,
-        "kind": req.kind,
-        "name": req.name,
-        "claim": compind_claim(req.kind, ci, result, facts),
-        "instance": instance_json(ci),
-        "witness": {"facts": facts},
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__, "prime": req.prime},
-    }
+    return envelope(
+        "compind",
+        req.kind,
+        req.name,
+        instance_json(ci),
+        {"facts": facts},
+        result,
+        compind_claim(req.kind, ci, result, facts),
+        generator={"tool": "nn-certify", "version": __version__, "prime": req.prime},
+    )
 
 
 def prop21_fact(ci: CompindSpec, req: CertRequest) -> dict[str, Any]:

@@ -11,42 +11,17 @@ conditions (zero rows of W, dead layers), which the kernels recompute from theta
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.certificate import SCHEMA
-from certify.checker import kernel_resnet as KR
+from certify.checker.claims_resnet import critical_claim, diagnostics
+from certify.checker.ir import envelope
 from certify.errors import CertifyError
 from certify.models import mlp as M
 from certify.spec import CertRequest, ResNet, Spec, network_json, random_theta, rat_str
 from certify.witness import rank as rank_witness
 
 GENERIC_SEED = 7919  # the generic point's seed offset (any fixed value: results are pinned)
-
-
-def instance_of(rn: ResNet, theta: list[Fraction]) -> KR.ResNetInstance:
-    return KR.ResNetInstance(
-        rn.width,
-        [[(c.numerator, c.denominator) for c in a] for a in rn.activations],
-        rn.outer,
-        [(t.numerator, t.denominator) for t in theta],
-    )
-
-
-def diagnostics(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
-    """The conditions of math.md §2 that hold at theta."""
-    inst = instance_of(rn, theta)
-    out: dict[str, Any] = {
-        "zero_rows": [list(rc) for rc in KR.zero_rows(inst)],
-        "dead_layers": KR.dead_layers(inst),
-    }
-    if rn.width == 1 and rn.depth == 2 and not rn.outer:
-        w1, b1, w2, b2 = theta
-        out["w1_w2"] = rat_str(w1 * w2)
-        if all(len(a) - 1 == 2 for a in rn.activations):
-            out["w1_w2_(b2_w1-b1_w2)"] = rat_str(w1 * w2 * (b2 * w1 - b1 * w2))
-    return out
 
 
 def critical_result(
@@ -67,32 +42,6 @@ def critical_result(
         "generic_certificate": None if generic is None else generic["name"],
         "diagnostics": diag,
     }
-
-
-def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
-    layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
-    net = f"the ResNet of width {rn.width} and depth {rn.depth} with layers {layer}"
-    d = result["diagnostics"]
-    diag = (
-        f"Diagnostics at theta (kernel-checked): zero rows of W {d['zero_rows'] or 'none'}, "
-        f"dead layers {d['dead_layers'] or 'none'}."
-    )
-    if result["critical"]:
-        text = (
-            f"Kernel-checked: theta is a critical point of the parametrisation of {net}: the "
-            f"rank of d(theta -> F_theta) at theta is at most {result['rank_upper_at_theta']} "
-            f"(an exact integer kernel basis, certificate {result['at_certificate']}), while at "
-            f"another point it is at least {result['generic_rank_lower']} (certificate "
-            f"{result['generic_certificate']}), so the generic rank exceeds the rank at theta."
-        )
-    else:
-        text = (
-            f"Kernel-checked: theta is not a critical point of the parametrisation of {net}: "
-            f"the rank at theta is at least {result['rank_lower_at_theta']} (certificate "
-            f"{result['at_certificate']}), which equals min(#params, dim of the output space) "
-            f"= {result['rank_bound']}, an upper bound at every point."
-        )
-    return {"text": f"{text} {diag}", "cites": ["math.md §2 (polynomial ResNets)"]}
 
 
 def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
@@ -128,14 +77,14 @@ def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
             )
     diag = diagnostics(rn, theta)
     result = critical_result(rn, at, generic, diag)
-    cert = {
-        "schema": SCHEMA,
-        "kind": "critical",
-        "name": req.name,
-        "claim": critical_claim(rn, result),
-        "instance": {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
-        "witness": {"zero_rows": diag["zero_rows"], "dead_layers": diag["dead_layers"]},
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__},
-    }
+    cert = envelope(
+        "resnet",
+        "critical",
+        req.name,
+        {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
+        {"zero_rows": diag["zero_rows"], "dead_layers": diag["dead_layers"]},
+        result,
+        critical_claim(rn, result),
+        generator={"tool": "nn-certify", "version": __version__},
+    )
     return [cert, at] + ([generic] if generic is not None else [])

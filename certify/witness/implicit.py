@@ -6,21 +6,23 @@ from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.certificate import SCHEMA
+from certify.algebra.poly import parse_polynomial
 from certify.checker import kernel_resnet as KR
-from certify.checker.ir import format_polynomial
-from certify.checker.kernel_compind import normalize
-from certify.checker.rank import network_of
-from certify.errors import CertifyError
-from certify.implicit import (
-    equation_terms,
+from certify.checker.claims_resnet import (
+    Term,
+    canonical_terms,
+    coefficient_names,
     free_mask,
     implicit_claim,
     implicit_result,
+    instance_of,
     parameter_names,
 )
+from certify.checker.ir import envelope, format_polynomial
+from certify.checker.kernel_compind import normalize
+from certify.checker.rank import network_of
+from certify.errors import CertifyError
 from certify.spec import CertRequest, ResNet, Spec, network_json, rat_str
-from certify.witness.critical import instance_of
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
@@ -40,20 +42,20 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             f"coefficients leaves {residual} (in the parameters and x)"
         )
     result = implicit_result(rn, terms, free)
-    return {
-        "schema": SCHEMA,
-        "kind": "implicit",
-        "name": req.name,
-        "claim": implicit_claim(rn, result),
-        "instance": {"network": network_json(rn), "theta": [rat_str(t) for t in spec.theta]},
-        "witness": {
+    return envelope(
+        "resnet",
+        "implicit",
+        req.name,
+        {"network": network_json(rn), "theta": [rat_str(t) for t in spec.theta]},
+        {
             "free": free,
             "degree": D,
             "equation": [[rat_str(Fraction(*c)), e] for c, e in terms],
         },
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__},
-    }
+        result,
+        implicit_claim(rn, result),
+        generator={"tool": "nn-certify", "version": __version__},
+    )
 
 
 def implicit_residual(inst: KR.ResNetInstance, free: list[bool], D: int, terms: list) -> str:
@@ -66,3 +68,10 @@ def implicit_residual(inst: KR.ResNetInstance, free: list[bool], D: int, terms: 
     poly = {tuple(e): Fraction(*c) for c, e in normalize(value) if c[0] != 0}
     names = tuple(parameter_names(network_of(inst))) + ("x",)  # type: ignore[arg-type]
     return format_polynomial(poly, names) if poly else "0"
+
+
+def equation_terms(text: str, degree: int) -> list[Term]:
+    """The equation as kernel terms (coefficient (num, den), exponents of c_0..c_degree),
+    in a canonical order."""
+    poly = parse_polynomial(text, coefficient_names(degree))
+    return canonical_terms([((c.numerator, c.denominator), list(e)) for e, c in poly.items()])

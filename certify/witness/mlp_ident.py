@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from certify import __version__
-from certify.certificate import SCHEMA
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
+from certify.checker.ir import envelope
 from certify.errors import CertifyError
 from certify.spec import CertRequest, Spec, network_json, rat_str
 from certify.witness import rank as rank_witness
@@ -64,14 +64,14 @@ def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
         rank_cert = rank_witness.generate(spec, rank_req)
     instance = {"network": network_json(mlp), "theta": [str(t) for t in th]}
     result = mlp_result(instance, theorem, rank_cert["name"], rank_cert["result"]["rank_lower"])
-    cert = {
-        "schema": SCHEMA,
-        "kind": "mlp-identifiable",
-        "name": req.name,
-        "claim": mlp_claim(instance, result, facts),
-        "instance": instance,
-        "witness": {"facts": facts},
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__},
-    }
+    cert = envelope(
+        "mlp",
+        "mlp-identifiable",
+        req.name,
+        instance,
+        {"facts": facts},
+        result,
+        mlp_claim(instance, result, facts),
+        generator={"tool": "nn-certify", "version": __version__},
+    )
     return [cert, rank_cert]

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from certify import __version__
-from certify.certificate import SCHEMA
+from certify.checker.ir import envelope
+from certify.checker.orbits import flip, orbit_claim, orbit_result, root_action, symmetries
 from certify.errors import CertifyError
-from certify.orbits import flip, orbit_claim, orbit_result, root_action, symmetries
 from certify.spec import CertRequest, ResNet, Spec, network_json, rat_str
 
 
@@ -40,13 +40,13 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             facts.append(fact)
     layers = [{"layer": s["layer"], "g": s["g"], "t0": rat_str(s["t0"])} for s in syms]
     result = orbit_result(rn, theta, req.field)
-    return {
-        "schema": SCHEMA,
-        "kind": "orbit",
-        "name": req.name,
-        "claim": orbit_claim(rn, result),
-        "instance": {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
-        "witness": {"field": req.field, "layers": layers, "facts": facts},
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__},
-    }
+    return envelope(
+        "resnet",
+        "orbit",
+        req.name,
+        {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
+        {"field": req.field, "layers": layers, "facts": facts},
+        result,
+        orbit_claim(rn, result),
+        generator={"tool": "nn-certify", "version": __version__},
+    )

@@ -25,11 +25,10 @@ from certify.algebra.modp import (
     residue,
     rows_for_columns,
 )
-from certify.certificate import SCHEMA
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
-from certify.checker.ir import MLP, ResNet, network_json, rat_str
+from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
 from certify.models import mlp as M
 from certify.spec import CertRequest, Spec, random_theta
 
@@ -242,20 +241,18 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "cols": lower.cols,
     }
     result = rank_result(mlp, r, u)
-    return {
-        "schema": SCHEMA,
-        "kind": "rank",
-        "name": req.name,
-        "claim": rank_claim(
-            mlp, result, None if upper is None else upper_summary(upper["kind"], u, mlp), p
-        ),
-        "instance": {
+    return envelope(
+        mlp.family,
+        "rank",
+        req.name,
+        {
             "network": network_json(mlp),
             "theta": [rat_str(t) for t in theta],
         },
-        "witness": {"lower": witness_lower, "upper": upper},
-        "result": result,
-        "generator": {
+        {"lower": witness_lower, "upper": upper},
+        result,
+        rank_claim(mlp, result, None if upper is None else upper_summary(upper["kind"], u, mlp), p),
+        generator={
             "tool": "nn-certify",
             "version": __version__,
             "seed": spec.seed,
@@ -263,4 +260,4 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "theta_origin": lower.theta_origin,
             "attempts": attempts,
         },
-    }
+    )

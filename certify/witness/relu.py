@@ -15,8 +15,8 @@ from typing import Any
 
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, residue
-from certify.certificate import SCHEMA
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
+from certify.checker.ir import envelope
 from certify.errors import CertifyError
 from certify.models import relu as M
 from certify.spec import CertRequest, Spec, network_json, random_theta, rat_str
@@ -226,15 +226,15 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     if cover is not None:
         witness["cover"] = {"cuts": cover}
     best_rank = max(a["rank"] for a in attempts)
-    return {
-        "schema": SCHEMA,
-        "kind": "rank",
-        "name": req.name,
-        "claim": rank_claim(net, result, p),
-        "instance": {"network": network_json(net), "theta": [rat_str(t) for t in theta]},  # type: ignore[arg-type]
-        "witness": witness,
-        "result": result,
-        "generator": {
+    return envelope(
+        "relu",
+        "rank",
+        req.name,
+        {"network": network_json(net), "theta": [rat_str(t) for t in theta]},  # type: ignore[arg-type]
+        witness,
+        result,
+        rank_claim(net, result, p),
+        generator={
             "tool": "nn-certify",
             "version": __version__,
             "seed": spec.seed,
@@ -248,7 +248,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
                 "bound": "D - H" if best_rank == target else f"below D - H = {target}",
             },
         },
-    }
+    )
 
 
 def generate_equiv(spec: Spec, req: CertRequest) -> dict[str, Any]:
@@ -281,17 +281,17 @@ def generate_equiv(spec: Spec, req: CertRequest) -> dict[str, Any]:
             witness["perms"] = perms
             witness["scales"] = [[rat_str(s) for s in sc] for sc in scales]
     result = equiv_result(net, witness, search)
-    return {
-        "schema": SCHEMA,
-        "kind": "equiv",
-        "name": req.name,
-        "claim": equiv_claim(net, result),
-        "instance": {
+    return envelope(
+        "relu",
+        "equiv",
+        req.name,
+        {
             "network": network_json(net),  # type: ignore[arg-type]
             "theta": [rat_str(t) for t in th1],
             "other": [rat_str(t) for t in th2],
         },
-        "witness": witness,
-        "result": result,
-        "generator": {"tool": "nn-certify", "version": __version__, "breakpoints": len(bps)},
-    }
+        witness,
+        result,
+        equiv_claim(net, result),
+        generator={"tool": "nn-certify", "version": __version__, "breakpoints": len(bps)},
+    )

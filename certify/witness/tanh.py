@@ -46,6 +46,7 @@ def _envelope(req: CertRequest, kind: str, claim: dict[str, Any], inst: dict[str
               witness: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
     return {
         "schema": SCHEMA,
+        "family": "tanh",
         "kind": kind,
         "name": req.name,
         "claim": claim,

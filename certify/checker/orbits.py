@@ -2,7 +2,10 @@
 
 tau(s) = sigma(s + t0) for a rational critical point t0 of sigma; g = gcd{k >= 1 : tau_k != 0}.
 Per neuron, w -> zeta w and b -> zeta (b - t0) + t0 fixes F for zeta in mu_g; the real members
-are {+1, -1} when g is even. Shared by the generator and the checker (plain Fractions)."""
+are {+1, -1} when g is even.
+
+Trusted: shared by the generator and the checker (plain Fractions, no computer algebra;
+rational_roots is tested against sympy in tests/test_resnet_symmetry.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from math import comb, gcd, lcm
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.spec import ResNet, rat_str
+from certify.checker.ir import ResNet, rat_str
 
 MAX_LISTED = 4096
 
@@ -32,16 +35,123 @@ def exponent_gcd(tau: list[Fraction]) -> int:
     return g
 
 
-def rational_critical_points(sigma: list[Fraction]) -> list[Fraction]:
-    """Rational roots of sigma' (by sympy), sorted."""
-    import sympy as sp
+def _primitive_int(cs: list[Fraction]) -> list[int]:
+    """The integer polynomial with coprime coefficients on the ray of cs (cs != 0)."""
+    den = lcm(*(c.denominator for c in cs))
+    ints = [int(c * den) for c in cs]
+    g = 0
+    for x in ints:
+        g = gcd(g, x)
+    return [x // g for x in ints]
 
-    t = sp.Symbol("t")
-    d = sum(
-        sp.Rational(c.numerator, c.denominator) * k * t ** (k - 1) for k, c in enumerate(sigma) if k
-    )
-    roots = sp.Poly(d, t).ground_roots() if d != 0 else {}
-    return sorted(Fraction(int(r.p), int(r.q)) for r in roots if r.is_rational)
+
+def _eval(p: list[Fraction], x: Fraction) -> Fraction:
+    acc = Fraction(0)
+    for c in reversed(p):
+        acc = acc * x + c
+    return acc
+
+
+def _rem(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    """The remainder of a by b (b with a nonzero leading coefficient), trimmed."""
+    a = list(a)
+    while len(a) >= len(b) and a:
+        q = a[-1] / b[-1]
+        shift = len(a) - len(b)
+        for i, c in enumerate(b):
+            a[shift + i] -= q * c
+        a.pop()
+        while a and a[-1] == 0:
+            a.pop()
+    return a
+
+
+def _sturm(p: list[Fraction]) -> list[list[Fraction]]:
+    seq = [p, [k * c for k, c in enumerate(p)][1:]]
+    while len(seq[-1]) > 1:
+        r = _rem(seq[-2], seq[-1])
+        if not r:
+            break
+        seq.append([-c for c in r])
+    return seq
+
+
+def _sign_changes(seq: list[list[Fraction]], x: Fraction) -> int:
+    signs = [v for v in (_eval(q, x) for q in seq) if v != 0]
+    return sum(1 for a, b in zip(signs, signs[1:]) if (a > 0) != (b > 0))
+
+
+def rational_roots(cs: list[Fraction]) -> list[Fraction]:
+    """The rational roots of the polynomial sum_k cs[k] t^k (cs not all 0), sorted, exact.
+
+    Own code, no computer algebra: with P the primitive integer polynomial of cs with the
+    factor t^m removed (so a_0 != 0), a root p/q in lowest terms has q | a_n, so it is k/|a_n|
+    for an integer k (Gauss). Sturm's theorem on the square-free part S = P / gcd(P, P')
+    counts the real roots in an interval exactly; bisection from the Cauchy bound isolates
+    each root in an interval (a, b] of width < 1/|a_n|, which holds at most one k/|a_n|
+    besides b itself, and every candidate is tested exactly."""
+    p = list(cs)
+    while p and p[-1] == 0:
+        p.pop()
+    if not p:
+        raise ValueError("the zero polynomial has every number as a root")
+    out: set[Fraction] = set()
+    while p[0] == 0:
+        out.add(Fraction(0))
+        p = p[1:]
+    if len(p) == 1:
+        return sorted(out)
+    ints = _primitive_int(p)
+    P = [Fraction(c) for c in ints]
+    dP = [k * c for k, c in enumerate(P)][1:]
+    g = P
+    h = dP
+    while h:
+        g, h = h, _rem(g, h)
+    S = P if len(g) == 1 else _quotient(P, g)
+    lead = abs(ints[-1])
+    seq = _sturm(S)
+    bound = 1 + max(abs(c / S[-1]) for c in S[:-1])
+    stack = [(-bound, bound)]  # (a, b]: S has no root at +-bound
+    step = Fraction(1, lead)
+    while stack:
+        a, b = stack.pop()
+        n = _sign_changes(seq, a) - _sign_changes(seq, b)
+        if n == 0:
+            continue
+        if n == 1 and b - a < step:
+            cand = Fraction(int((a * lead) // 1) + 1, lead)  # the one k/|a_n| in (a, b], if any
+            if cand <= b and _eval(S, cand) == 0:
+                out.add(cand)
+            continue
+        m = (a + b) / 2
+        while _eval(S, m) == 0:  # Sturm counts need endpoints that are not roots
+            out.add(m)
+            m = (a + m) / 2
+        stack += [(a, m), (m, b)]
+    return sorted(out)
+
+
+def _quotient(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    """a / b for b dividing a exactly."""
+    a = list(a)
+    q = [Fraction(0)] * (len(a) - len(b) + 1)
+    while len(a) >= len(b):
+        c = a[-1] / b[-1]
+        shift = len(a) - len(b)
+        q[shift] = c
+        for i, x in enumerate(b):
+            a[shift + i] -= c * x
+        a.pop()
+    return q
+
+
+def rational_critical_points(sigma: list[Fraction]) -> list[Fraction]:
+    """Rational roots of sigma' (none when sigma is constant), sorted."""
+    d = [k * c for k, c in enumerate(sigma)][1:]
+    if not any(d):
+        return []
+    return rational_roots(d)
 
 
 def layer_symmetry(sigma: list[Fraction]) -> dict[str, Any]:

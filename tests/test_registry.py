@@ -1,0 +1,88 @@
+"""The one registry of (family, kind): every line resolves, every certificate names its
+family in the envelope, and the checker rejects an envelope whose family, kind or field set
+is not the registry's."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+
+import pytest
+
+from certify.checker import check_certificate, registry
+from certify.checker.ir import SCHEMA
+from certify.cli import example_specs
+from certify.spec import load_spec
+from certify.witness import generate_certificates
+
+
+@pytest.fixture(scope="module")
+def demo_certs() -> list[dict]:
+    out = []
+    for path in example_specs():
+        spec = load_spec(path)
+        for req in spec.certificates:
+            out += generate_certificates(spec, req)
+    return out
+
+
+@pytest.mark.parametrize("entry", registry.KINDS, ids=lambda k: f"{k.family}-{k.kind}")
+def test_every_registry_line_names_a_generator_a_checker_and_a_renderer(entry):
+    for path, params in ((entry.check, 1), (entry.generate, 2), (entry.render, 2)):
+        fn = registry.resolve(path)
+        assert callable(fn), path
+        assert len(inspect.signature(fn).parameters) == params, path
+
+
+def test_the_registry_has_one_line_per_family_and_kind():
+    keys = [(k.family, k.kind) for k in registry.KINDS]
+    assert len(keys) == len(set(keys))
+
+
+def test_every_demo_certificate_names_its_family_and_every_registry_line_is_exercised(
+    demo_certs,
+):
+    seen = set()
+    for cert in demo_certs:
+        assert cert["schema"] == SCHEMA
+        assert registry.lookup(cert["family"], cert["kind"]) is not None
+        net = cert["instance"].get("network")
+        if net is not None:
+            assert net["family"] == cert["family"]
+        seen.add((cert["family"], cert["kind"]))
+    assert seen == set(registry.BY_KEY)
+
+
+def _tampers(cert: dict) -> list[tuple[str, dict]]:
+    out = []
+    other = next(f for f in registry.FAMILIES if f != cert["family"])
+    for label, change in (
+        ("family", lambda c: c.__setitem__("family", other)),
+        ("family", lambda c: c.__setitem__("family", "cnn")),
+        ("family", lambda c: c.pop("family")),
+        ("kind", lambda c: c.__setitem__("kind", "rank" if c["kind"] != "rank" else "orbit")),
+        ("certificate", lambda c: c.__setitem__("note", "accepted")),
+        ("schema", lambda c: c.__setitem__("schema", "nn-certify/1")),
+    ):
+        c = copy.deepcopy(cert)
+        change(c)
+        out.append((label, c))
+    return out
+
+
+def test_the_checker_rejects_a_wrong_family_kind_or_field_set_naming_the_field(demo_certs):
+    by_key = {}
+    for cert in demo_certs:
+        by_key.setdefault((cert["family"], cert["kind"]), cert)
+    for cert in by_key.values():
+        assert check_certificate(cert) == []
+        for label, bad in _tampers(cert):
+            if registry.lookup(bad.get("family"), bad.get("kind")) is not None and label in (
+                "kind",
+            ):
+                # an existing (family, kind): rejected by that kind's checker instead
+                assert check_certificate(bad), (cert["name"], label)
+                continue
+            problems = check_certificate(bad)
+            assert problems, (cert["name"], label)
+            assert any(label in p or "instance.network" in p for p in problems), problems
