@@ -31,7 +31,6 @@ from tests.conformance.table import (
     MODULES,
     PY_ONLY_ARGS,
     RECORDS,
-    RENAMED,
     module_functions,
     table,
 )
@@ -104,7 +103,7 @@ def test_every_kernel_function_is_run_by_the_harness_or_excluded_with_a_reason()
         for name in module_functions(mod):
             key = f"{label}.{name}"
             assert (label, name) in covered or EXCLUDED.get(key), f"{key}: not in the harness"
-    for key in [*EXCLUDED, *RENAMED, *PY_ONLY_ARGS]:
+    for key in [*EXCLUDED, *PY_ONLY_ARGS]:
         label, name = key.split(".")
         assert name in module_functions(MODULES[label][0]), f"{key}: no such kernel function"
 

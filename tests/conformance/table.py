@@ -1,15 +1,16 @@
 """The harness table: which Coq definition plays each public function of the Python kernel
 twins, the Coq records of the Python dataclasses, and the functions left out (with why).
 
-Every top-level `def` of a kernel module is run against the Coq definition of the same name
-unless RENAMED says otherwise or EXCLUDED gives a reason; the Coq signature (read from the
-.v source by coqsig.py) types the random inputs and prints the literals.
+Every top-level `def` of a kernel module is run against the Coq definition that the
+declaration table tests/twins.toml names, unless EXCLUDED gives a reason; the Coq signature
+(read from the .v source by coqsig.py) types the random inputs and prints the literals.
 """
 
 from __future__ import annotations
 
 import ast
 import inspect
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -32,13 +33,13 @@ MODULES: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
     "kernel_tanh": (KT, ("Tanh",)),
 }
 
-# Python name -> Coq name, where they differ.
-RENAMED = {
-    "base.nth": "nth_z",  # Coq's List.nth is taken; nth_z is nth on list Z, 0 past the end
-    "rank_core.reduce_mod": "reduce_int_rows",  # Coq reduces residues already of type int
-    "rank_core.abs_z": "Z.abs",  # the Coq standard library plays these two
-    "rank_core.max_z": "Z.max",
-}
+TWINS = Path(__file__).resolve().parents[1] / "twins.toml"  # the declaration table
+
+
+def twins() -> dict[str, list[list]]:
+    """module label -> rows [python, coq, coq_file, lean, lean_file, arity, coq_ar, lean_ar]."""
+    return {label: v["defs"] for label, v in tomllib.loads(TWINS.read_text()).items()}
+
 
 # Python parameters the Coq twin does not take: Coq drops a section variable that a
 # definition does not use, so with_bias has no `ar` in Coq (Python keeps it, as every other
@@ -70,15 +71,12 @@ def module_functions(mod: ModuleType) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
 
 
-def coq_name(label: str, py_name: str) -> str:
-    return RENAMED.get(f"{label}.{py_name}", py_name)
-
-
 def table() -> list[tuple[str, str, str]]:
-    """(module label, Python name, Coq name) of every function the harness runs."""
+    """(module label, Python name, Coq name) of every function the harness runs: the rows of
+    the declaration table tests/twins.toml, less the exclusions."""
     return [
-        (label, name, coq_name(label, name))
-        for label, (mod, _) in MODULES.items()
-        for name in module_functions(mod)
-        if f"{label}.{name}" not in EXCLUDED
+        (label, row[0], row[1])
+        for label, rows in twins().items()
+        for row in rows
+        if f"{label}.{row[0]}" not in EXCLUDED
     ]
