@@ -11,7 +11,6 @@ reads back literal by literal to data that the Python twin accepts, and rejects 
 from __future__ import annotations
 
 import ast
-import itertools
 import random
 import re
 from collections.abc import Callable
@@ -284,36 +283,6 @@ def test_every_private_python_helper_is_played_by_a_library_def_that_compind_cal
 
 # Python transcriptions of the Lean clauses that restructure a Python loop; they must agree
 # with the twin on every edge case (ragged lists, lo > d + 1, lo = 0).
-def lean_dependent_from(inst: C.CompindInstance, lam: list[int], j: int, count: int) -> bool:
-    if count == 0:
-        return True
-    unit = C.CompindInstance(inst.nvars, inst.polys, C.unit_sigma(j), False)
-    return C.check_dependent(unit, lam) and lean_dependent_from(inst, lam, j + 1, count - 1)
-
-
-def lean_check_dependent_all(inst: C.CompindInstance, lam: list[int], lo: int, d: int) -> bool:
-    return (
-        not inst.bias
-        and lo <= d
-        and C.polys_ok(inst.nvars, inst.polys)
-        and len(lam) == len(inst.polys)
-        and C.nonzero_int(lam)
-        and lean_dependent_from(inst, lam, lo, C.nsub(d + 1, lo))
-    )
-
-
-def lean_family_matrix_mod(p, bias, sigma_m, ps, invs, points):
-    def rows(ps, invs):
-        if not ps or not invs:
-            return []
-        q, i = ps[0], invs[0]
-        row = C.family_row_mod(
-            p, sigma_m, K.rats_mod(p, C.term_coeffs(q), i), C.term_exps(q), points
-        )
-        return [row, *rows(ps[1:], invs[1:])]
-
-    rs = rows(ps, invs)
-    return [C.ones_row(len(points)), *rs] if bias else rs
 
 
 def max_total_degree(ps) -> int:
@@ -321,115 +290,10 @@ def max_total_degree(ps) -> int:
     return max((sum(t[1]) for q in ps for t in q), default=0)
 
 
-def test_the_lean_restructurings_agree_with_the_python_twin_on_edge_cases():
-    polys = [[((1, 1), [1])], [((2, 1), [1])], [((3, 1), [1])]]
-    for bias, lam, lo, d in itertools.product(
-        (False, True), ([3, -3, 1], [0, 0, 0], [3, -3], [1, 2, 3]), range(5), range(4)
-    ):
-        inst = C.CompindInstance(1, polys, [], bias)
-        want = C.check_dependent_all(inst, lam, lo, d)
-        assert lean_check_dependent_all(inst, lam, lo, d) == want, (bias, lam, lo, d)
-    ps = [[((1, 2), [1, 0]), ((1, 1), [0, 1])], [((1, 1), [1, 1]), ((-3, 1), [0, 0])], []]
-    invs = [[pow(2, -1, P), 1], [1, 1], []]
-    pts = [[0, 0], [-1, 2], [3, 1], [5]]
-    for bias, n, m in itertools.product((False, True), range(4), range(4)):
-        want = C.family_matrix_mod(P, bias, [0, P - 1, 5], ps[:n], invs[:m], pts)
-        assert lean_family_matrix_mod(P, bias, [0, P - 1, 5], ps[:n], invs[:m], pts) == want
-    for j in range(4):
-        assert [C.nth_q(C.unit_sigma(j), i) for i in range(6)] == [
-            (1, 1) if i == j else (0, 1) for i in range(6)
-        ]
-
-
 # Python transcriptions, clause by clause, of the Lean defs of the coefficient expansion
 # (structural recursion on the first list, folds from the right); they must agree with the
 # loops of the twin on every edge case (ragged exponent vectors, empty sigma, empty or short
 # lam, lam longer than the polynomials, zero coefficients, repeated exponent vectors).
-def lean_exps_add(a: list[int], b: list[int]) -> list[int]:
-    if a and b:
-        return [a[0] + b[0], *lean_exps_add(a[1:], b[1:])]
-    return []
-
-
-def lean_exps_eq(a: list[int], b: list[int]) -> bool:
-    if not a and not b:
-        return True
-    if a and b:
-        return a[0] == b[0] and lean_exps_eq(a[1:], b[1:])
-    return False
-
-
-def lean_term_mul(s: C.Term, t: C.Term) -> C.Term:
-    return (K.qmul(s[0], t[0]), lean_exps_add(s[1], t[1]))
-
-
-def lean_terms_scale(t: C.Term, q: list[C.Term]) -> list[C.Term]:
-    return [] if not q else [lean_term_mul(t, q[0]), *lean_terms_scale(t, q[1:])]
-
-
-def lean_poly_mul_t(p: list[C.Term], q: list[C.Term]) -> list[C.Term]:
-    return [] if not p else lean_terms_scale(p[0], q) + lean_poly_mul_t(p[1:], q)
-
-
-def lean_add_term(t: C.Term, acc: list[C.Term]) -> list[C.Term]:
-    if not acc:
-        return [t]
-    u = acc[0]
-    if lean_exps_eq(u[1], t[1]):
-        return [(K.qadd(u[0], t[0]), u[1]), *acc[1:]]
-    return [u, *lean_add_term(t, acc[1:])]
-
-
-def lean_normalize(ts: list[C.Term]) -> list[C.Term]:
-    return [] if not ts else lean_add_term(ts[0], lean_normalize(ts[1:]))
-
-
-def lean_zero_exps(n: int) -> list[int]:
-    return [] if n == 0 else [0, *lean_zero_exps(n - 1)]
-
-
-def lean_const_term(c: K.Rat, nvars: int) -> C.Term:
-    return (c, lean_zero_exps(nvars))
-
-
-def lean_compose_t(nvars: int, sigma: list[K.Rat], p: list[C.Term]) -> list[C.Term]:
-    if not sigma:
-        return []
-    rest = lean_compose_t(nvars, sigma[1:], p)
-    return lean_normalize([lean_const_term(sigma[0], nvars), *lean_poly_mul_t(p, rest)])
-
-
-def lean_scaled_compositions(nvars, sigma, ps, lams) -> list[C.Term]:
-    if ps and lams:
-        head = lean_terms_scale(
-            lean_const_term(C.qint(lams[0]), nvars), lean_compose_t(nvars, sigma, ps[0])
-        )
-        return head + lean_scaled_compositions(nvars, sigma, ps[1:], lams[1:])
-    return []
-
-
-def lean_relation_poly(inst: C.CompindInstance, lam: list[int]) -> list[C.Term]:
-    if inst.bias and not lam:
-        return []
-    if inst.bias:
-        head = lean_const_term(C.qint(lam[0]), inst.nvars)
-        rest = lean_scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam[1:])
-        return lean_normalize([head, *rest])
-    return lean_normalize(lean_scaled_compositions(inst.nvars, inst.sigma, inst.polys, lam))
-
-
-def lean_all_zero_terms(ts: list[C.Term]) -> bool:
-    return not ts or (ts[0][0][0] == 0 and lean_all_zero_terms(ts[1:]))
-
-
-def lean_check_dependent(inst: C.CompindInstance, lam: list[int]) -> bool:
-    return (
-        len(lam) == C.family_size(inst)
-        and C.nonzero_int(lam)
-        and C.polys_ok(inst.nvars, inst.polys)
-        and K.rats_pos(inst.sigma)
-        and lean_all_zero_terms(lean_relation_poly(inst, lam))
-    )
 
 
 def random_terms(rng: random.Random, nvars: int, n: int, ragged: bool = False) -> list[C.Term]:
@@ -452,41 +316,6 @@ def exact_relation_at(inst: C.CompindInstance, lam: list[int], x: list[int]) -> 
         for q in inst.polys
     ]
     return K.dot(ar, K.ints_q(lam), [ar.one, *vals] if inst.bias else vals)
-
-
-def test_the_lean_expansion_defs_agree_with_the_python_twin_on_edge_cases():
-    rng = random.Random(1)
-    vectors = [[], [0], [1], [2], [0, 0], [1, 0], [0, 1], [1, 2, 3]]
-    for a, b in itertools.product(vectors, vectors):
-        assert lean_exps_add(a, b) == C.exps_add(a, b)
-        assert lean_exps_eq(a, b) == C.exps_eq(a, b)
-    for _ in range(300):
-        nvars = rng.randrange(3)
-        ragged = rng.random() < 0.3
-        p = random_terms(rng, nvars, rng.randrange(4), ragged)
-        q = random_terms(rng, nvars, rng.randrange(4), ragged)
-        acc = random_terms(rng, nvars, rng.randrange(5), ragged)
-        t = random_terms(rng, nvars, 1, ragged)[0]
-        assert lean_terms_scale(t, q) == C.terms_scale(t, q)
-        assert lean_poly_mul_t(p, q) == C.poly_mul_t(p, q)
-        assert lean_add_term(t, acc) == C.add_term(t, acc)
-        assert lean_normalize(acc + p) == C.normalize(acc + p)
-        assert lean_zero_exps(nvars) == C.zero_exps(nvars)
-        sigma = [(rng.randrange(-2, 3), rng.choice((1, 2))) for _ in range(rng.randrange(4))]
-        assert lean_compose_t(nvars, sigma, p) == C.compose_t(nvars, sigma, p)
-        ps = [random_terms(rng, nvars, rng.randrange(3), ragged) for _ in range(rng.randrange(4))]
-        lam = [rng.randrange(-2, 3) for _ in range(rng.randrange(5))]
-        got = lean_scaled_compositions(nvars, sigma, ps, lam)
-        assert got == C.scaled_compositions(nvars, sigma, ps, lam)
-        for bias in (False, True):
-            inst = C.CompindInstance(nvars, ps, sigma, bias)
-            assert lean_relation_poly(inst, lam) == C.relation_poly(inst, lam)
-            assert lean_check_dependent(inst, lam) == C.check_dependent(inst, lam)
-        assert lean_all_zero_terms(acc) == C.all_zero_terms(acc)
-    # with biases an empty lam has no terms at all (and fails the length check before that)
-    inst = C.CompindInstance(1, [[((1, 1), [1])]], [(1, 1)], True)
-    assert C.relation_poly(inst, []) == lean_relation_poly(inst, []) == []
-    assert not C.check_dependent(inst, []) and not lean_check_dependent(inst, [])
 
 
 def test_the_expansion_means_the_relation_and_decides_it_like_the_unisolvent_lattice():
@@ -523,72 +352,11 @@ def test_the_expansion_means_the_relation_and_decides_it_like_the_unisolvent_lat
     polys = [[((1, 1), [1])], [((2, 1), [1])], [((3, 1), [1])]]
     square = C.CompindInstance(1, polys, [(0, 1), (1, 1), (1, 1)], False)
     cubic = C.CompindInstance(1, polys, [(0, 1), (1, 1), (1, 1), (1, 1)], False)
-    assert C.check_dependent(square, [3, -3, 1]) and lean_check_dependent(square, [3, -3, 1])
+    assert C.check_dependent(square, [3, -3, 1])
     # (the right folds leave the exponent vectors in this order; only z^3 survives: 3 - 24 + 27)
     want = [((0, 1), [0]), ((0, 1), [2]), ((6, 1), [3]), ((0, 1), [1])]
-    assert C.relation_poly(cubic, [3, -3, 1]) == lean_relation_poly(cubic, [3, -3, 1]) == want
+    assert C.relation_poly(cubic, [3, -3, 1]) == want
     assert not C.check_dependent(cubic, [3, -3, 1])
-
-
-def lean_chunk_rows(ncols: int, nrows: int, th: list[int]) -> list[list[int]]:
-    if nrows == 0:
-        return []
-    return [K.take_n(ncols, th), *lean_chunk_rows(ncols, nrows - 1, K.drop_n(ncols, th))]
-
-
-def lean_any_zero_col(W: list[list[int]], ncols: int) -> bool:
-    def from_(j: int, count: int) -> bool:
-        return count > 0 and (C.is_zero_row(C.column(W, j)) or from_(j + 1, count - 1))
-
-    return from_(0, ncols)
-
-
-def lean_any_dup_row(W: list[list[int]]) -> bool:
-    return bool(W) and (C.row_in(W[0], W[1:]) or lean_any_dup_row(W[1:]))
-
-
-def lean_hidden_ok(Ws: list[list[list[int]]]) -> bool:
-    def from_(W1: list[list[int]], rest: list[list[list[int]]]) -> bool:
-        if not rest:
-            return True
-        W2 = rest[0]
-        return (
-            not C.any_zero_row(W1)
-            and not lean_any_dup_row(W1)
-            and not lean_any_zero_col(W2, len(W1))
-            and from_(W2, rest[1:])
-        )
-
-    return True if not Ws else from_(Ws[0], Ws[1:])
-
-
-def lean_check_not_subnetwork(widths: list[int], th: list[int]) -> bool:
-    first = K.first_width(widths)
-    return (
-        len(widths) >= 3
-        and K.all_pos(widths)
-        and len(th) == K.n_params(widths, False)
-        and lean_hidden_ok(C.split_layers(first, K.drop_n(1, widths), th))
-    )
-
-
-def test_the_lean_restructurings_of_the_subnetwork_check_agree_with_the_python_twin():
-    rng = random.Random(0)
-    for widths in ([], [2], [2, 2], [1, 2, 1], [2, 3, 2], [2, 2, 2, 1], [3, 1, 2], [2, 0, 1]):
-        n = K.n_params(widths, False)
-        for size in (n, n + 1, max(n - 1, 0)):
-            for _ in range(40):
-                th = [rng.choice((-1, 0, 0, 1, 2)) for _ in range(size)]
-                want = C.check_not_subnetwork(widths, th)
-                assert lean_check_not_subnetwork(widths, th) == want, (widths, th)
-                Ws = C.split_layers(K.first_width(widths), widths[1:], th)
-                assert lean_hidden_ok(Ws) == C.hidden_ok(Ws)
-                for W in Ws:
-                    assert lean_any_dup_row(W) == C.any_dup_row(W)
-                    for ncols in range(4):
-                        assert lean_any_zero_col(W, ncols) == C.any_zero_col(W, ncols)
-    for ncols, nrows, th in itertools.product(range(3), range(4), ([], [1], [1, 2, 3, 4, 5])):
-        assert lean_chunk_rows(ncols, nrows, th) == C.chunk_rows(ncols, nrows, th)
 
 
 # ---------------------------------------------------------------- (d) the template

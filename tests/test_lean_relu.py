@@ -5,16 +5,14 @@ No Lean toolchain is available where these run, so (as tests/test_lean_resnet.py
 ResNet library) they check: (a) no forbidden token, no layout hazard; (b) explicit structural
 recursion on a parameter that a `match` takes apart, no unused variable (`--wfail`); (c) the
 name-by-name, order-by-order and field-by-field correspondence with the Python twin
-certify/checker/kernel_relu.py, plus clause-by-clause Python transcriptions of the Lean defs
-whose shape differs from the twin's loops; (d) the templates, rendered by the real renderer
-from generated certificates, read back literal by literal to data that the twin accepts, and
-are rejected once tampered.
+certify/checker/kernel_relu.py (its values: tests/test_conformance.py, against Coq); (d) the
+templates, rendered by the real renderer from generated certificates, read back literal by
+literal to data that the twin accepts, and are rejected once tampered.
 """
 
 from __future__ import annotations
 
 import ast
-import random
 import re
 from typing import Any
 
@@ -176,97 +174,6 @@ def test_every_relu_def_and_structure_has_a_docstring():
 
 # Python transcriptions, clause by clause, of the Lean defs whose shape differs from the loops
 # of the twin (structural recursion, `cond rest'.isEmpty`, `nthRow _ 0`, `dropN 1`).
-def lean_relu_back(ar, prev, rest, pats, th, h, k):
-    """Clause by clause: `match rest`, `let hb`, `let pat := nthRow pats 0`, `cond
-    rest'.isEmpty`, then the two nested matches of the recursive case."""
-    if not rest:
-        return ([], [])
-    d, rest2 = rest[0], rest[1:]
-    hb = [*h, ar.one]
-    pat = K.nth_row(pats, 0)
-    if not rest2:
-        return R.back_layer(ar, prev, hb, K.unit_vec(ar, d, k), th)
-    below = R.mask_vals(ar, pat, K.layer_vals(ar, prev + 1, d, th, hb))
-    grest, gh = lean_relu_back(
-        ar, d, rest2, K.drop_n(1, pats), K.drop_n(d * (prev + 1), th), below, k
-    )
-    gthis, gin = R.back_layer(ar, prev, hb, R.mask_vals(ar, pat, gh), th)
-    return (gthis + grest, gin)
-
-
-def lean_relu_forward(prev, rest, th, h):
-    if not rest:
-        return (h, [])
-    d, rest2 = rest[0], rest[1:]
-    pre = K.layer_vals(K.ARITH_Q, prev + 1, d, th, [*h, (1, 1)])
-    if not rest2:
-        return (pre, [])
-    out, ps = lean_relu_forward(d, rest2, K.drop_n(d * (prev + 1), th), R.relu_vec_q(pre))
-    return (out, [pre, *ps])
-
-
-def lean_last_pair_ok(evs):
-    if not evs:
-        return False
-    a, evs2 = evs[0], evs[1:]
-    if not evs2:
-        return False
-    if len(evs2) == 1:
-        return R.pres_side_ok(2, a[1], evs2[0][1])
-    return lean_last_pair_ok(evs2)
-
-
-def lean_apply_sym(prev, rest, perms, scales, perm_prev, scale_prev, th):
-    if not rest:
-        return []
-    d, rest2 = rest[0], rest[1:]
-    perm = R.nat_range(0, d) if not rest2 else K.nth_row(perms, 0)
-    scale = R.ones_q(d) if not rest2 else K.nth_row(scales, 0)
-    size = d * (prev + 1)
-    here = R.sym_layer(prev + 1, K.take_n(size, th), perm_prev, scale_prev, perm, scale)
-    rest_out = lean_apply_sym(d, rest2, K.drop_n(1, perms), K.drop_n(1, scales), perm, scale,
-                              K.drop_n(size, th))  # fmt: skip
-    return here + rest_out
-
-
-def test_the_lean_relu_back_and_forward_agree_with_the_python_twin_on_edge_cases():
-    rng = random.Random(5)
-    P = 2147483647
-    ar = K.arith_mod(P)
-    for _ in range(500):
-        widths = [rng.randrange(0, 3) for _ in range(rng.randrange(0, 5))]
-        rest = widths[1:]
-        prev = widths[0] if widths else 0
-        size = K.n_params(widths, True) + rng.choice((0, 0, -1, 2))
-        th = [rng.randrange(-3, 4) % P for _ in range(max(size, 0))]
-        dth = [rng.randrange(-3, 4) % P for _ in range(max(size + rng.choice((0, -1)), 0))]
-        pats = [[rng.random() < 0.5 for _ in range(rng.randrange(4))]
-                for _ in range(rng.randrange(4))]  # fmt: skip
-        h = [rng.randrange(5) for _ in range(prev + rng.choice((0, 0, 1, -1)) if prev else 0)]
-        dh = [rng.randrange(5) for _ in range(len(h))]
-        k = rng.randrange(3)
-        want = R.relu_back(ar, prev, rest, pats, th, h, k)
-        assert lean_relu_back(ar, prev, rest, pats, th, h, k) == want
-        assert len(dth) >= 0 and len(dh) == len(h)
-        thq = [(v - 3, rng.randrange(1, 3)) for v in th]
-        hq = [(v, 1) for v in h]
-        assert lean_relu_forward(prev, rest, thq, hq) == R.relu_forward(prev, rest, thq, hq)
-
-
-def test_the_lean_last_pair_and_apply_sym_agree_with_the_python_twin():
-    rng = random.Random(9)
-    for _ in range(300):
-        evs = [([], [[(rng.randrange(-2, 3), 1) for _ in range(2)]])
-               for _ in range(rng.randrange(5))]  # fmt: skip
-        assert lean_last_pair_ok(evs) == R.last_pair_ok(evs)
-        widths = [rng.randrange(1, 4) for _ in range(rng.randrange(1, 5))]
-        th = [(rng.randrange(-5, 6), rng.randrange(1, 4)) for _ in range(K.n_params(widths, True))]
-        hidden = widths[1:-1]
-        perms = [rng.sample(range(w), w) for w in hidden][: rng.choice((len(hidden), 0, 1))]
-        scales = [[(rng.randrange(1, 4), rng.randrange(1, 3)) for _ in range(w)] for w in hidden]
-        args = (widths[0], widths[1:], perms, scales, R.nat_range(0, widths[0]),
-                R.ones_q(widths[0]), th)  # fmt: skip
-        assert lean_apply_sym(*args) == R.apply_sym(*args)
 
 
 # ---------------------------------------------------------------- (d) the templates
@@ -386,27 +293,3 @@ def test_the_relu_templates_refuse_a_missing_variable():
     for t in (RANK_TEMPLATE, EQUIV_TEMPLATE):
         with pytest.raises(jinja2.UndefinedError):
             JINJA.get_template(t.name).render(module="M", widths="[1, 1]")
-
-
-def lean_outputs_kill(inst, pats, x, ts, k, count):
-    if count == 0:
-        return True
-    w = inst.widths
-    g = R.relu_back(K.ARITH_Q, K.first_width(w), K.drop_n(1, w), pats, inst.theta, x, k)[0]
-    return R.grad_kills(g, ts) and lean_outputs_kill(inst, pats, x, ts, k + 1, count - 1)
-
-
-def test_the_lean_outputs_kill_agrees_with_the_python_twin():
-    rng = random.Random(13)
-    for _ in range(200):
-        widths = [rng.randrange(1, 3) for _ in range(rng.randrange(2, 5))]
-        n = K.n_params(widths, True)
-        inst = R.ReluInstance(
-            widths, [(rng.randrange(-3, 4), rng.randrange(1, 3)) for _ in range(n)]
-        )
-        x = [(rng.randrange(-3, 4), 1) for _ in range(widths[0])]
-        pats = R.pattern_of(R.relu_eval(widths, inst.theta, x)[1])
-        ts = [[rng.randrange(-1, 2) * rng.randrange(2) for _ in range(n)] for _ in range(2)]
-        k, count = rng.randrange(2), rng.randrange(widths[-1] + 1)
-        want = R.outputs_kill(inst, pats, x, ts, k, count)
-        assert lean_outputs_kill(inst, pats, x, ts, k, count) == want
