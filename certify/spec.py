@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.algebra.poly import parse_univariate
+from certify.checker import registry
 from certify.checker.claims_resnet import coefficient_names
 from certify.checker.ir import (
     MLP as MLP,
@@ -49,22 +50,13 @@ from certify.checker.ir import (
 from certify.errors import PolynomialSyntaxError, SpecError
 
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-KINDS = (
-    "rank",
-    "compind",
-    "prop21",
-    "newman-slater",
-    "mlp-identifiable",
-    "orbit",
-    "critical",
-    "implicit",
-    "equiv",
-    "affsym",
-)
-NETWORK_KINDS = ("rank", "mlp-identifiable", "orbit", "critical", "implicit", "equiv")
-RESNET_KINDS = ("orbit", "critical", "implicit")
-COMPIND_KINDS = ("compind", "prop21", "newman-slater")
-FAMILIES = ("mlp", "resnet", "relu", "tanh")
+# Kinds and families come from the one registry (certify/checker/registry.py).
+KINDS = tuple(dict.fromkeys(k.kind for k in registry.KINDS))
+NETWORK_FAMILIES = tuple(f for f in registry.FAMILIES if f != "compind")
+NETWORK_KINDS = tuple(dict.fromkeys(k.kind for k in registry.KINDS if k.family != "compind"
+                                    and k.kind != "affsym"))  # fmt: skip
+RESNET_KINDS = tuple(k for k in registry.kinds_of("resnet") if k != "rank")
+COMPIND_KINDS = tuple(registry.kinds_of("compind"))
 MAX_WIDTH = 10_000
 MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
@@ -348,9 +340,9 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
                 raise SpecError(
                     src, f"network.{k}", "family, widths, activation or bias", "unknown"
                 )
-    family = _req(net, "family", src, "network.", f"one of {list(FAMILIES)}")
-    if family not in FAMILIES:
-        raise SpecError(src, "network.family", f"one of {list(FAMILIES)}", family)
+    family = _req(net, "family", src, "network.", f"one of {list(NETWORK_FAMILIES)}")
+    if family not in NETWORK_FAMILIES:
+        raise SpecError(src, "network.family", f"one of {list(NETWORK_FAMILIES)}", family)
     if family == "resnet":
         return _resnet(data, net, src)
     if family == "relu":
@@ -510,21 +502,7 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     kind = _req(c, "kind", src, f"{where}.", f"one of {list(KINDS)}")
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
-    allowed = {"kind", "name", "prime", "upper", "max_grid", "attempts"}
-    if kind == "orbit":
-        allowed = {"kind", "name", "field"}
-    elif kind == "critical":
-        allowed = {"kind", "name", "prime", "max_grid", "attempts"}
-    elif kind == "implicit":
-        allowed = {"kind", "name", "equation", "bias"}
-    elif kind in ("rank", "equiv"):
-        allowed.add("batch")  # ReLU only; checked with the family in spec_relu
-    if kind in ("affsym", "equiv", "orbit"):
-        from certify.spec_tanh import REQUEST_FIELDS
-
-        allowed = allowed | REQUEST_FIELDS[kind]
-    if kind in COMPIND_KINDS:
-        allowed = {"kind", "name", "prime", "attempts", *COMPIND_FIELDS}
+    allowed = registry.request_fields(kind)
     for k in c:
         if k not in allowed:
             raise SpecError(src, f"{where}.{k}", f"one of {sorted(allowed)}", "unknown")
@@ -591,19 +569,6 @@ def _check_implicit(rn: ResNet, req: CertRequest, src: str, i: int) -> None:
         raise SpecError(
             src, f"{where}.equation", f"a polynomial in {', '.join(names)} ({e})", req.equation
         ) from None
-
-
-COMPIND_FIELDS = {
-    "variables",
-    "polynomials",
-    "activation",
-    "generic_degree",
-    "origin",
-    "bias",
-    "search",
-    "max_degree",
-    "power",
-}
 
 
 def _bool(c: dict[str, Any], key: str, default: bool, src: str, where: str) -> bool:
