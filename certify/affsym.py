@@ -27,63 +27,24 @@ with sympy (a lower trust level than the kernels: the claim and manifest say so)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from certify.activations import Activation, ActivationError, X, defined_on_reals, grammar_text
+from certify.activations import defined_on_reals, grammar_text
+from certify.checker.tanh_expr import Activation, ActivationError, X
+from certify.checker.tanh_sym import LAM, Element, identity_residual, prove
 
-LAM = sp.Symbol("l", real=True)  # the parameter of a continuous family
 BETA_WINDOW = 20  # |beta| searched numerically in the analytic, non-tanh-type case
 GRID = 801
 DPS = 40
 MAX_DEN = 10**6  # denominators of identified roots (every identified root is then proved)
 
 
-@dataclass(frozen=True)
-class Element:
-    """One group element (or family, when `lam` occurs in it) with its proof method."""
-
-    alpha: sp.Expr
-    beta: sp.Expr
-    gamma: sp.Expr
-    delta: sp.Expr
-    condition: str = ""  # for families: the range of the parameter l
-
-
 def value_text(v: sp.Expr) -> str:
     """Exact value as grammar text (rationals, pi, the family parameter l)."""
     return grammar_text(sp.nsimplify(v) if v.is_Float else v, "x")
-
-
-def identity_residual(expr: sp.Expr, e: Element) -> sp.Expr:
-    """ρ(αx + β) − γρ(x) − δ, which the proof shows to be 0."""
-    return expr.subs(X, e.alpha * X + e.beta) - e.gamma * expr - e.delta
-
-
-def prove(expr: sp.Expr, e: Element, piecewise: bool) -> str | None:
-    """The method that proved ρ(αx + β) = γρ(x) + δ identically, or None.
-
-    Piecewise activations (|x|, max) are proved on x > 0, x < 0 and x = 0 separately with a
-    positive symbol p; a family's condition "l > 0" is used as the symbol's assumption."""
-    lam_pos = sp.Symbol("l", positive=True)
-    e2 = e
-    if "l > 0" in e.condition:
-        e2 = Element(*(c.subs(LAM, lam_pos) for c in (e.alpha, e.beta, e.gamma, e.delta)))
-    r = identity_residual(expr, e2)
-    if piecewise:
-        p = sp.Symbol("p", positive=True)
-        cases = [sp.simplify(r.subs(X, v)) for v in (p, -p, sp.Integer(0))]
-        return "sympy simplify on x > 0, x < 0, x = 0" if all(c == 0 for c in cases) else None
-    if sp.expand(r) == 0:
-        return "sympy expand"
-    if sp.simplify(r) == 0:
-        return "sympy simplify"
-    if sp.simplify(sp.expand(r.rewrite(sp.exp))) == 0:
-        return "sympy simplify after rewrite(exp)"
-    return None
 
 
 def _limit(e: sp.Expr, at: Any) -> sp.Expr | None:

@@ -25,9 +25,10 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from certify.activations import ActivationError, activation
+from certify.checker.tanh_expr import ActivationError, activation
+from certify.checker.tanh_net import TanhNet
 from certify.errors import SpecError
-from certify.models.dag import TanhNet, find_cycle, from_edges, layered
+from certify.models.dag import find_cycle, from_edges, layered
 
 MAX_NODES = 512
 NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}

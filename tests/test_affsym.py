@@ -11,15 +11,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.activations import (
-    ActivationError,
-    X,
-    activation,
-    grammar_text,
-    parse_expression,
-)
-from certify.affsym import Element, compute_group, prove
+from certify.activations import grammar_text
+from certify.affsym import compute_group
 from certify.checker import check_certificate
+from certify.checker.tanh_expr import ActivationError, X, activation, parse_expression
+from certify.checker.tanh_sym import Element, prove
 from certify.errors import SpecError
 from certify.spec import parse_spec
 from certify.witness import generate_certificate
@@ -320,3 +316,72 @@ def test_deep_nesting_is_a_named_spec_error_not_a_recursion_error(text, tmp_path
     with pytest.raises(SpecError, match="nested") as e:
         load_spec(p)
     assert "certificate[0].activation" in str(e.value)
+
+
+# ---------------------------------------------------------------- issue 12: no recomputation
+def _rebuild(c: dict) -> None:
+    from certify.checker.claims_tanh import affsym_claim, affsym_result
+
+    g = c["witness"]["group"]
+    c["witness"]["closed"] = g["type"] == "finite" and g["complete"]
+    c["result"] = affsym_result(g)
+    c["claim"] = affsym_claim(g, c["result"], len(c["witness"]["table"]))
+
+
+def _row(c: dict, i: int) -> dict:
+    return c["witness"]["group"]["elements"][i]
+
+
+# Consistent forgeries of the listed group (result, claim and closed flag rebuilt): the checker
+# does not recompute the group, so each is caught by a check of its own (tanh_sym.check_group).
+FORGED = {
+    "expression of another activation": (
+        "tanh", lambda c: c["witness"]["group"].__setitem__("expression", "arctan(x)"),
+        "not the activation's expression"),
+    "group of another activation": (
+        "tanh", lambda c: c["witness"]["group"].__setitem__("activation", "arctan"),
+        "not the instance's activation"),
+    "relu family widened to l != 0": (
+        "relu", lambda c: _row(c, 0).__setitem__("family", "l != 0"), "not reproduced"),
+    "family range outside the prover's": (
+        "relu", lambda c: _row(c, 0).__setitem__("family", "l > 0 or l < 0"), "family: null"),
+    "finite group of the wrong order": (
+        "tanh", lambda c: c["witness"]["group"].__setitem__("order", 3), "finite group"),
+    "finite group with a family": (
+        "relu", lambda c: c["witness"]["group"].__setitem__("type", "finite"), "finite group"),
+    "a family that does not depend on l": (
+        "tanh", lambda c: _row(c, 1).__setitem__("family", "l real"), "depend on l"),
+    "complete with an unproved candidate": (
+        "arctan(exp(x))", lambda c: c["witness"]["group"].__setitem__("complete", True),
+        "unproved candidate"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("what", FORGED)
+def test_the_checker_rejects_a_consistent_forgery_of_the_group(what):
+    act, change, why = FORGED[what]
+    c = copy.deepcopy(affsym_cert(act))
+    change(c)
+    _rebuild(c)
+    problems = check_certificate(c)
+    assert any(why in p for p in problems), (what, problems)
+
+
+def test_completeness_is_stated_as_the_generators_not_checked():
+    """What the checker cannot verify without re-running the generator's search (that no
+    symmetry is missing) is the claim's to say: a certificate claiming completeness for
+    x*tanh(x), which the generator does not prove, is accepted, and its claim says the
+    completeness is the generator's and not checked."""
+    c = copy.deepcopy(affsym_cert("x*tanh(x)"))
+    assert "Completeness is not proved" in c["claim"]["text"]
+    c["witness"]["group"]["complete"] = True
+    _rebuild(c)
+    assert check_certificate(c) == []
+    text = c["claim"]["text"]
+    assert "Computed by the generator and not checked" in text
+    assert "does not re-run its search" in text
+    assert c["result"]["completeness"] == "generator's search (not checked)"
+    tanh = affsym_cert("tanh")["claim"]["text"]
+    assert (
+        "Computed by the generator and not checked" in tanh and "re-proved by the checker" in tanh
+    )

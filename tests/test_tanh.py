@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from certify import certificate
 from certify.checker import check_certificate
 from certify.checker import kernel_tanh as KT
+from certify.checker import tanh_net as N
 from certify.checker.tanh import to_instance
 from certify.errors import CertifyError, SpecError
 from certify.models import dag as D
@@ -445,13 +446,13 @@ def _chain_swap_equiv() -> dict[str, Any]:
     "different canonical forms" claim unless the element must stay inside the classes."""
     c = copy.deepcopy(_two_chains()[0])
     inst = c["instance"]
-    net = D.from_json(inst["network"], inst["parameters"])
+    net = N.from_json(inst["network"], inst["parameters"])
     img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
     inst["other"] = copy.deepcopy(inst["parameters"])
     c["witness"]["first"] = {"element": {"flips": [0] * 6, "perm": list(range(6))},
                              "canonical": copy.deepcopy(inst["parameters"])}  # fmt: skip
     c["witness"]["second"] = {"element": {"flips": [0] * 6, "perm": SWAP},
-                              "canonical": D.params_json(img)}  # fmt: skip
+                              "canonical": N.params_json(img)}  # fmt: skip
     return c
 
 
@@ -459,9 +460,9 @@ def _chain_swap_orbit() -> dict[str, Any]:
     """e1: an orbit certificate whose representative is the chain-swapped network."""
     c = copy.deepcopy(_two_chains()[1])
     inst = c["instance"]
-    net = D.from_json(inst["network"], inst["parameters"])
+    net = N.from_json(inst["network"], inst["parameters"])
     img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
-    c["witness"]["canonical"] = D.params_json(img)
+    c["witness"]["canonical"] = N.params_json(img)
     c["witness"]["to_canonical"] = {"flips": [0] * 6, "perm": SWAP}
     return c
 
@@ -497,7 +498,7 @@ def _false_widths() -> dict[str, Any]:
     c["instance"]["network"]["widths"] = [1, 2, 2, 1]
     c["result"] = {"equivalent": False, "sussmann": None, "fefferman": True,
                    "theorem_applies": True}  # fmt: skip
-    c["claim"] = equiv_claim(c["instance"]["network"], c["result"])
+    c["claim"] = equiv_claim(c["instance"]["network"], c["instance"]["symmetry"], c["result"])
     return c
 
 
@@ -528,7 +529,7 @@ def test_coqc_rejects_the_review6_false_claims(coq, what: str):
 def test_the_kernel_twin_rejects_a_graph_automorphism_outside_the_classes():
     c = _two_chains()[1]
     inst = c["instance"]
-    net = D.from_json(inst["network"], inst["parameters"])
+    net = N.from_json(inst["network"], inst["parameters"])
     img = D.apply(net, TANH, D.GroupElement((False,) * 6, tuple(SWAP)))
     s = KT.AffSym((-1, 1), (0, 1), (-1, 1), (0, 1))
     k, ki = to_instance(net), to_instance(img)
@@ -603,3 +604,131 @@ def test_the_rendered_equiv_files_check_the_classes_they_use():
     text = render_prover(cert_of("equiv-yes"), "0" * 64, "coq")
     assert "check_classes inst cs = true" in text and "check_equivalent sym inst inst2 cs" in text
     assert "check_layered widths inst2 = true" in text
+
+
+# ---------------------------------------------------------------- issue 12: no generator code
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_checkers_own_orbit_count_agrees_with_the_generators(data):
+    from certify.checker.tanh_orbit import orbit_size
+    from certify.witness.tanh import enumerate_orbit
+
+    net = data.draw(layered_nets())
+    u, v = net.n_in, net.n_in + 1
+    if data.draw(st.booleans()) and net.adj[u] == net.adj[v]:  # a repeated neuron: not free
+        ws = tuple(net.weights[u] if q == v else r for q, r in enumerate(net.weights))
+        bs = tuple(net.biases[u] if q == v else b for q, b in enumerate(net.biases))
+        net = D.TanhNet(net.activation, net.n_in, net.n_hidden, net.n_out, net.adj, ws, bs)
+    g = SYM[net.activation]
+    s = KT.AffSym(*[(v.numerator, v.denominator) for v in g])
+    cs = D.classes(net)
+    assert orbit_size(s, True, to_instance(net), cs) == enumerate_orbit(net, g)
+    assert orbit_size(s, False, to_instance(net), cs) == enumerate_orbit(net, None)
+
+
+def _rebuild_orbit_claim(c: dict[str, Any]) -> None:
+    from certify.checker.claims_tanh import orbit_claim
+
+    c["claim"] = orbit_claim(c["instance"]["network"], c["instance"]["symmetry"], c["result"])
+
+
+def _rebuild_equiv_claim(c: dict[str, Any]) -> None:
+    from certify.checker.claims_tanh import equiv_claim
+
+    c["claim"] = equiv_claim(c["instance"]["network"], c["instance"]["symmetry"], c["result"])
+
+
+def _no_flip(c: dict[str, Any]) -> None:
+    c["instance"]["symmetry"], c["instance"]["rho_order"] = None, 1
+
+
+# Consistent forgeries (claim rebuilt to match): the checker no longer recomputes the
+# activation's group, so each is caught by a check of its own.
+FORGED = {
+    "orbit: a flip that is not a symmetry of the activation": (
+        "orbit131",
+        lambda c: c["instance"]["network"].__setitem__("activation", "tanh(x) + x^2"),
+        _rebuild_orbit_claim,
+        "not proved a symmetry",
+    ),
+    "orbit: the identity as the flip": (
+        "orbit131",
+        lambda c: c["instance"].__setitem__("symmetry", ["1", "0", "1", "0"]),
+        _rebuild_orbit_claim,
+        "not an involution",
+    ),
+    "equiv: tanh without its flip, citing Sussmann": (
+        "equiv-no",
+        _no_flip,
+        _rebuild_equiv_claim,
+        "not the flip (-1, 0, -1, 0) of tanh",
+    ),
+    "equiv: logistic with the tanh flip": (
+        "equiv-no",
+        lambda c: c["instance"]["network"].__setitem__("activation", "logistic"),
+        _rebuild_equiv_claim,
+        "not proved a symmetry of logistic",
+    ),
+    "orbit: an activation not in normal form": (
+        "orbit131",
+        lambda c: c["instance"]["network"].__setitem__("activation", " tanh"),
+        _rebuild_orbit_claim,
+        "not in normal form",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", FORGED)
+def test_the_checker_rejects_a_consistent_forgery_of_the_flip(what: str):
+    case, change, rebuild, why = FORGED[what]
+    c = cert_of(case)
+    change(c)
+    rebuild(c)
+    problems = check_certificate(c)
+    assert any(why in p for p in problems), (what, problems)
+
+
+def test_a_true_flip_of_another_activation_is_accepted_and_the_claim_says_sympy():
+    c = cert_of("orbit131")
+    c["instance"]["network"]["activation"] = "arctan"  # also odd: the same flip acts
+    _rebuild_orbit_claim(c)
+    assert check_certificate(c) == []
+    assert "Proved by sympy" in c["claim"]["text"] and "of rho = arctan" in c["claim"]["text"]
+
+
+def test_checking_the_tanh_certificates_loads_no_generator_module_nor_flint(tmp_path):
+    """The tanh part of tests/test_import_contract.py: a fresh interpreter checks every tanh,
+    logistic and affsym demo certificate with the tanh checkers alone; sympy (and mpmath, which
+    sympy loads) are trusted by these checkers, python-flint is not."""
+    import subprocess
+    import sys
+
+    paths = [*sorted(EX.glob("tanh-*.toml")), EX / "affsym.toml", EX / "logistic-2-3-1-orbit.toml"]
+    n = 0
+    for p in paths:
+        spec = load_spec(p)
+        for req in spec.certificates:
+            (tmp_path / f"{n:03d}.json").write_bytes(
+                certificate.dump(generate_certificate(spec, req))
+            )
+            n += 1
+    probe = (
+        "import json, sys\nfrom pathlib import Path\nfrom certify import certificate\n"
+        "from certify.checker import tanh as T\n"
+        "fn = {'affsym': T.check_affsym, 'orbit': T.check_orbit, 'equiv': T.check_equiv}\n"
+        "bad = {}\n"
+        "for p in sorted(Path(sys.argv[1]).glob('*.json')):\n"
+        "    c = certificate.load(p.read_bytes())\n"
+        "    bad[p.name] = fn[c['kind']](c)\n"
+        "mods = sorted(m for m in sys.modules if m.split('.')[0] in ('certify', 'flint'))\n"
+        "print(json.dumps({'bad': {k: v for k, v in bad.items() if v}, 'n': len(bad),\n"
+        "                  'loaded': mods}))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
+                       text=True, cwd=root, timeout=300, check=False)  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout)
+    assert out["n"] == n >= 15 and not out["bad"], out["bad"]
+    outside = [m for m in out["loaded"] if not m.startswith("certify.checker")]
+    assert set(outside) <= {"certify", "certify.certificate", "certify.errors"}, outside

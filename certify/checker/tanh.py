@@ -1,22 +1,24 @@
 """Independent checker of the tanh certificates: decode the instance, run the kernel twin
 (certify/checker/kernel_tanh.py) on every kernel fact, re-prove every affine symmetry with
-sympy, and rebuild result and claim from what was checked."""
+sympy (certify/checker/tanh_sym.py), count non-free orbits with its own enumeration
+(certify/checker/tanh_orbit.py), and rebuild result and claim from what was checked.
+
+It imports nothing from the generators: it does not re-run the search for the affine symmetry
+group (certify/affsym.py); what that search alone establishes (completeness of the list) the
+claim states as computed by the generator, not checked."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_tanh as KT
-from certify.checker.ir import Malformed, as_dict, as_list, same
-from certify.models import dag as D
+from certify.checker import tanh_net as N
+from certify.checker.ir import Malformed, as_dict, as_list, parse_rat_str, same
 
 Rat = tuple[int, int]
 
 
 def _rat(v: Any, where: str) -> Rat:
-    from certify.spec import parse_rat_str
-
     if not isinstance(v, str):
         raise Malformed(f"{where}: expected a rational string")
     try:
@@ -26,7 +28,7 @@ def _rat(v: Any, where: str) -> Rat:
     return (f.numerator, f.denominator)
 
 
-def to_instance(net: D.TanhNet) -> KT.TanhInstance:
+def to_instance(net: N.TanhNet) -> KT.TanhInstance:
     return KT.TanhInstance(
         net.n_in,
         net.n_out,
@@ -36,7 +38,7 @@ def to_instance(net: D.TanhNet) -> KT.TanhInstance:
     )
 
 
-def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D.TanhNet:
+def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N.TanhNet:
     network, params = as_dict(network, "instance.network"), as_dict(params, where)
     n = int(network["inputs"]) + int(network["hidden"]) + int(network["outputs"])
     if min(int(network["inputs"]), int(network["hidden"]), int(network["outputs"])) < 1:
@@ -57,7 +59,7 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> D
         raise Malformed(f"{where}.biases: one per hidden and output node")
     for k, b in enumerate(params["biases"]):
         _rat(b, f"{where}.biases[{k}]")
-    return D.from_json(network, params)
+    return N.from_json(network, params)
 
 
 def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:
@@ -84,16 +86,22 @@ def decode_element(e: Any, size: int, where: str) -> tuple[list[bool], list[int]
     return [bool(f) for f in flips], perm
 
 
-def _sym_matches(inst: dict[str, Any], act: str) -> list[str]:
-    from certify.witness.tanh import sym_json
+def _sym_problems(inst: dict[str, Any], net: N.TanhNet, s: KT.AffSym, flip: bool) -> list[str]:
+    """The flip the group uses (no recomputation of the activation's group): re-proved a
+    symmetry of the activation and an involution (tanh_sym.check_flip); for the activations
+    of the cited converse theorems, the flip of those theorems' group."""
+    from certify.checker.claims_tanh import CONVERSE_SYMMETRY
+    from certify.checker.tanh_sym import check_flip, named_activation
 
-    sym, order = sym_json(act)
-    if inst["symmetry"] != sym or inst["rho_order"] != order:
-        return ["instance.symmetry: not the symmetry group of the activation (recomputed)"]
-    return []
+    act = named_activation(net.activation, "instance.network.activation")
+    problems = check_flip(act, s) if flip else []
+    want = CONVERSE_SYMMETRY.get(act.name)
+    if want is not None and inst["symmetry"] != want:
+        problems.append(f"instance.symmetry: not the flip ({', '.join(want)}) of {act.name}")
+    return problems
 
 
-def _layered_problems(net: D.TanhNet, kis: list[KT.TanhInstance]) -> list[str]:
+def _layered_problems(net: N.TanhNet, kis: list[KT.TanhInstance]) -> list[str]:
     """instance.network.widths, when given, must be the graph of every network's edge list
     (check_layered): the claims name the layered network and cite one-layer or deep theorems
     on the strength of it."""
@@ -114,37 +122,19 @@ def _classes(v: Any) -> list[list[int]]:
 
 # ---------------------------------------------------------------- affsym
 def check_affsym(cert: dict[str, Any]) -> list[str]:
-    import sympy as sp
-
-    from certify.activations import X, activation, parse_expression
-    from certify.affsym import LAM, Element, prove
+    """The listed group re-checked by tanh_sym.check_group (every identity re-proved; the
+    completeness of the list is the generator's, not re-run), its rational part by the kernel
+    twin, result and claim rebuilt."""
     from certify.checker.claims_tanh import affsym_claim, affsym_result
-    from certify.spec_tanh import rho_group
-    from certify.witness.tanh import rational_table
+    from certify.checker.tanh_sym import check_group, named_activation, rational_table
 
-    act_name = as_dict(cert["instance"], "instance")["activation"]
-    act = activation(act_name)
+    act = named_activation(as_dict(cert["instance"], "instance")["activation"],
+                           "instance.activation")  # fmt: skip
     w = as_dict(cert["witness"], "witness")
     group = as_dict(w["group"], "witness.group")
-    problems = []
-    for i, r in enumerate(as_list(group["elements"], "witness.group.elements")):
-        try:
-            vals = [parse_expression(r[k], {"l": LAM, "x": X}, allow_pi=True)
-                    for k in ("alpha", "beta", "gamma", "delta")]  # fmt: skip
-        except ValueError as e:
-            raise Malformed(f"witness.group.elements[{i}]: {e}") from None
-        if any(v.has(X) for v in vals):
-            raise Malformed(f"witness.group.elements[{i}]: entries do not depend on x")
-        el = Element(*vals, condition=r["family"] or "")
-        method = prove(act.expr, el, act.piecewise)
-        if (method or "unproved") != r["proof"]:
-            problems.append(f"witness.group.elements[{i}]: proof status {r['proof']!r} not "
-                            f"reproduced ({method or 'unproved'})")  # fmt: skip
-        if r["proof"] != "unproved" and sp.simplify(vals[0]) == 0:
-            problems.append(f"witness.group.elements[{i}]: alpha = 0")
-    if rho_group(act.name) != group:
-        problems.append("witness.group: differs from the group recomputed from the activation")
-    table = [[_rat(v, "witness.table") for v in row] for row in as_list(w["table"], "table")]
+    problems = check_group(group, act)
+    table = [[_rat(v, "witness.table") for v in as_list(row, "witness.table")]
+             for row in as_list(w["table"], "witness.table")]  # fmt: skip
     if any(len(row) != 4 for row in table):
         raise Malformed("witness.table: rows of four rationals")
     kt = [KT.AffSym(*row) for row in table]
@@ -166,12 +156,12 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------- orbit
 def check_orbit(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_tanh import orbit_claim, orbit_result
-    from certify.witness.tanh import MAX_ENUMERATE, enumerate_orbit
+    from certify.checker.tanh_orbit import MAX_ENUMERATE, orbit_size
 
     inst = as_dict(cert["instance"], "instance")
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     s, flip = decode_sym(inst)
-    problems = _sym_matches(inst, net.activation)
+    problems = _sym_problems(inst, net, s, flip)
     ki = to_instance(net)
     problems += _layered_problems(net, [ki])
     w = as_dict(cert["witness"], "witness")
@@ -192,8 +182,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     if free:
         size: int | None = gorder
     elif gorder <= MAX_ENUMERATE:
-        g = tuple(Fraction(*x) for x in (s.alpha, s.beta, s.gamma, s.delta)) if flip else None
-        size = enumerate_orbit(net, g)  # type: ignore[arg-type]
+        size = orbit_size(s, flip, ki, cs)
     else:
         size = None
     result = orbit_result(gorder, size, free, net.n_hidden, [len(c) for c in cs])
@@ -212,13 +201,13 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     other = decode_net(inst["network"], inst["other"], "instance.other")
     s, flip = decode_sym(inst)
-    problems = _sym_matches(inst, net.activation)
+    problems = _sym_problems(inst, net, s, flip)
     k1, k2 = to_instance(net), to_instance(other)
     layered = _layered_problems(net, [k1, k2])
     problems += layered
     w = as_dict(cert["witness"], "witness")
     equivalent = "element" in w
-    cs = D.classes(net)
+    cs = N.classes(net)
     if equivalent:
         flips, perm = decode_element(w["element"], net.size, "witness.element")
         if not KT.check_equivalent(s, k1, k2, cs, flips, perm):
@@ -246,6 +235,6 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     result = equiv_result(equivalent, sus, fef, applies)
     if not same(cert.get("result"), result):
         problems.append("result does not match what was checked")
-    elif not same(cert.get("claim"), equiv_claim(inst["network"], result)):
+    elif not same(cert.get("claim"), equiv_claim(inst["network"], inst["symmetry"], result)):
         problems.append("claim does not match the text rebuilt from the checked data")
     return problems

@@ -158,7 +158,7 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
     if "element" in w:
         flips, perm = CT.decode_element(w["element"], net.size, "element")
         d.element("", flips, perm)
-        from certify.models.dag import classes
+        from certify.checker.tanh_net import classes
 
         cs = classes(net)
     else:

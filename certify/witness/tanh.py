@@ -10,6 +10,7 @@ from typing import Any
 
 from certify import __version__
 from certify.certificate import SCHEMA
+from certify.checker import tanh_net as N
 from certify.checker.claims_tanh import (
     affsym_claim,
     affsym_result,
@@ -19,27 +20,12 @@ from certify.checker.claims_tanh import (
     orbit_result,
     theorem_applies,
 )
+from certify.checker.tanh_orbit import MAX_ENUMERATE
+from certify.checker.tanh_sym import rational_table
 from certify.errors import CertifyError
 from certify.models import dag as D
 from certify.spec import CertRequest, Spec, rat_str
 from certify.spec_tanh import rho_aff, rho_group
-
-MAX_ENUMERATE = 5040  # orbits of non-free actions are enumerated up to this group order
-
-
-def rational_table(group: dict[str, Any]) -> list[list[str]]:
-    """The elements whose four entries are rationals (the kernels' part of the table)."""
-    out = []
-    for r in group["elements"]:
-        if r["family"] is not None or r["proof"] == "unproved":
-            continue
-        try:
-            vals = [Fraction(r[k].replace("(", "").replace(")", "")) for k in
-                    ("alpha", "beta", "gamma", "delta")]  # fmt: skip
-        except ValueError:
-            continue
-        out.append([rat_str(v) for v in vals])
-    return out
 
 
 def _envelope(req: CertRequest, kind: str, claim: dict[str, Any], inst: dict[str, Any],
@@ -81,9 +67,9 @@ def element_json(el: D.GroupElement) -> dict[str, Any]:
     return {"flips": [int(f) for f in el.flips], "perm": list(el.perm)}
 
 
-def enumerate_orbit(net: D.TanhNet, g: D.Aff | None) -> int:
+def enumerate_orbit(net: N.TanhNet, g: D.Aff | None) -> int:
     """|orbit| by listing every group element's image (small groups only)."""
-    cs = D.classes(net)
+    cs = N.classes(net)
     hidden = list(net.hidden())
     seen = set()
     flip_sets = (
@@ -105,10 +91,10 @@ def enumerate_orbit(net: D.TanhNet, g: D.Aff | None) -> int:
     return len(seen)
 
 
-def orbit_data(net: D.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
+def orbit_data(net: N.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
     """(witness, result) of an orbit certificate."""
     g, order = rho_aff(net.activation)
-    cs = D.classes(net)
+    cs = N.classes(net)
     canon, to_canon = D.canonical(net, g)
     free = D.free(net, g) is None
     gorder = D.group_order(net, order)
@@ -132,10 +118,10 @@ def orbit_data(net: D.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
     ident = g or (Fraction(1), Fraction(0), Fraction(1), Fraction(0))
     witness = {
         "classes": cs,
-        "canonical": D.params_json(canon),
+        "canonical": N.params_json(canon),
         "to_canonical": element_json(to_canon),
         "actions": [
-            {**element_json(a), "image": D.params_json(D.apply(net, ident, a))} for a in actions
+            {**element_json(a), "image": N.params_json(D.apply(net, ident, a))} for a in actions
         ],
     }
     return witness, orbit_result(gorder, size, free, net.n_hidden, [len(c) for c in cs])
@@ -143,27 +129,27 @@ def orbit_data(net: D.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def generate_orbit(spec: Spec, req: CertRequest) -> dict[str, Any]:
     net = spec.network
-    if not isinstance(net, D.TanhNet):
+    if not isinstance(net, N.TanhNet):
         raise CertifyError(f"{req.name}: kind orbit on family tanh needs a tanh network")
     sym, order = sym_json(net.activation)
     witness, result = orbit_data(net)
     inst = {
-        "network": D.network_json(net),
-        "parameters": D.params_json(net),
+        "network": N.network_json(net),
+        "parameters": N.params_json(net),
         "symmetry": sym,
         "rho_order": order,
     }
     return _envelope(req, "orbit", orbit_claim(inst["network"], sym, result), inst, witness, result)
 
 
-def genericity(net: D.TanhNet, other: D.TanhNet) -> tuple[bool | None, bool | None, bool]:
+def genericity(net: N.TanhNet, other: N.TanhNet) -> tuple[bool | None, bool | None, bool]:
     """(Sussmann holds for both, Fefferman-type holds for both, a cited theorem applies);
     None where the condition is not the one for this architecture."""
     from certify.checker import kernel_tanh as KT
     from certify.checker.tanh import to_instance
 
     g, _ = rho_aff(net.activation)
-    cs = D.classes(net)
+    cs = N.classes(net)
     s = KT.AffSym(*[(v.numerator, v.denominator) for v in (g or (1, 0, 1, 0))])  # type: ignore[arg-type]
     one_layer = net.widths is not None and len(net.widths) == 3
     layered = net.widths is not None
@@ -176,7 +162,7 @@ def genericity(net: D.TanhNet, other: D.TanhNet) -> tuple[bool | None, bool | No
     return sus, fef, applies
 
 
-def equiv_data(net: D.TanhNet, other: D.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
+def equiv_data(net: N.TanhNet, other: N.TanhNet) -> tuple[dict[str, Any], dict[str, Any]]:
     g, _ = rho_aff(net.activation)
     ident = g or (Fraction(1), Fraction(0), Fraction(1), Fraction(0))
     c1, e1 = D.canonical(net, g)
@@ -198,24 +184,25 @@ def equiv_data(net: D.TanhNet, other: D.TanhNet) -> tuple[dict[str, Any], dict[s
                 f"{D.free(net, g) or D.free(other, g) or 'different edge sets'}"
             )
         witness = {
-            "classes": D.classes(net),
-            "first": {"element": element_json(e1), "canonical": D.params_json(c1)},
-            "second": {"element": element_json(e2), "canonical": D.params_json(c2)},
+            "classes": N.classes(net),
+            "first": {"element": element_json(e1), "canonical": N.params_json(c1)},
+            "second": {"element": element_json(e2), "canonical": N.params_json(c2)},
         }
     return witness, equiv_result(same, sus, fef, applies)
 
 
 def generate_equiv(spec: Spec, req: CertRequest) -> dict[str, Any]:
     net, other = spec.network, req.tanh
-    if not isinstance(net, D.TanhNet) or not isinstance(other, D.TanhNet):
+    if not isinstance(net, N.TanhNet) or not isinstance(other, N.TanhNet):
         raise CertifyError(f"{req.name}: kind equiv needs two tanh networks")
     sym, order = sym_json(net.activation)
     witness, result = equiv_data(net, other)
     inst = {
-        "network": D.network_json(net),
-        "parameters": D.params_json(net),
-        "other": D.params_json(other),
+        "network": N.network_json(net),
+        "parameters": N.params_json(net),
+        "other": N.params_json(other),
         "symmetry": sym,
         "rho_order": order,
     }
-    return _envelope(req, "equiv", equiv_claim(inst["network"], result), inst, witness, result)
+    claim = equiv_claim(inst["network"], sym, result)
+    return _envelope(req, "equiv", claim, inst, witness, result)
