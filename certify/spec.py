@@ -294,7 +294,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             _check_identifiable_network(mlp, theta, src, i)
-        is_tanh = type(mlp).__name__ == "TanhNet"
+        is_tanh = getattr(mlp, "family", None) == "tanh"
         if req.kind in RESNET_KINDS and not isinstance(mlp, ResNet):
             if not (req.kind == "orbit" and is_tanh):
                 raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")

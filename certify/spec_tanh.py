@@ -290,9 +290,6 @@ def rho_aff(act: str) -> tuple[tuple[Fraction, Fraction, Fraction, Fraction] | N
     return None, g["order"]
 
 
-REQUEST_FIELDS = {"affsym": {"activation"}, "equiv": {"weights", "biases"}, "orbit": set()}
-
-
 def attach(
     certs: list[Any], raw: list[Any], net: TanhNet, raw_net: dict[str, Any], src: str
 ) -> list[Any]:

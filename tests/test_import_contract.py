@@ -1,7 +1,8 @@
 """The trusted base (IR, checker, kernel twins, claims) imports nothing from the untrusted
 generators: a fresh interpreter that imports the checker and checks a certificate of every
-kind of every demo example must not have loaded any generator module, nor python-flint,
-sympy or mpmath (the checker trusts CPython ints and numpy int64 only)."""
+kind of every demo example must not have loaded any generator module, nor python-flint; sympy
+only for the tanh family (the checker trusts CPython ints and numpy int64, and sympy for the
+tanh family's affine-symmetry identities)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,10 @@ FORBIDDEN = (
     "certify.bundle",
     "certify.families",
     "flint",
-    "sympy",
-    "mpmath",
 )
+# sympy (and mpmath beneath it) is trusted by the tanh checkers alone, which re-prove affine
+# symmetry identities with it (certify/checker/tanh_sympy.py; README "Trust levels").
+SYMPY_USERS = {"certify/checker/tanh_sympy.py"}
 # The only certify modules outside certify/checker the trusted base may load: the canonical
 # JSON codec and the error types.
 ALLOWED_OUTSIDE = {"certify", "certify.certificate", "certify.errors"}
@@ -47,11 +49,15 @@ from pathlib import Path
 from certify import certificate
 from certify.checker import check_certificate, cross_check
 certs = [certificate.load(p.read_bytes()) for p in sorted(Path(sys.argv[1]).glob("*.json"))]
-problems = {c["name"]: check_certificate(c) for c in certs}
+certs.sort(key=lambda c: c["family"] == "tanh")  # the families without sympy first
+problems = {c["name"]: check_certificate(c) for c in certs if c["family"] != "tanh"}
+before_tanh = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath"))
+problems.update({c["name"]: check_certificate(c) for c in certs if c["family"] == "tanh"})
 cross = cross_check(certs)
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("certify", "flint", "sympy",
                 "mpmath"))
-print(json.dumps({"problems": problems, "cross": cross, "loaded": loaded}))
+print(json.dumps({"problems": problems, "cross": cross, "loaded": loaded,
+                  "before_tanh": before_tanh}))
 """
 
 
@@ -83,6 +89,8 @@ def test_checking_every_demo_certificate_loads_no_generator_module(tmp_path):
     bad = sorted({m if m.startswith("certify") else m.split(".")[0] for m in out["loaded"]
                   if _forbidden(m)})  # fmt: skip
     assert not bad, f"the checker loaded generator modules or untrusted libraries: {bad}"
+    assert not out["before_tanh"], "sympy was loaded by a checker other than the tanh family's"
+    assert not out["cross"], out["cross"]
     outside = [
         m for m in out["loaded"] if m.startswith("certify") and not m.startswith("certify.checker")
     ]
@@ -125,3 +133,12 @@ def test_the_contract_sees_a_generator_module_loaded_by_a_fresh_interpreter():
     code = "import sys, json, certify.models.mlp; print(json.dumps(sorted(sys.modules)))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert any(_forbidden(m) for m in json.loads(r.stdout))
+
+
+def test_only_the_tanh_sympy_module_of_the_trusted_base_imports_sympy_or_mpmath():
+    users = {
+        str(p.relative_to(ROOT))
+        for p in sorted(TRUSTED.rglob("*.py"))
+        if any(m.split(".")[0] in ("sympy", "mpmath") for m in _imports(p))
+    }
+    assert users == SYMPY_USERS

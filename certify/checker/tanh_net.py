@@ -32,6 +32,8 @@ class TanhNet:
     labels: tuple[int, ...] | None = None
     source: str | None = None  # where the parameters came from (e.g. from-torch), if recorded
 
+    family = "tanh"
+
     @property
     def size(self) -> int:
         return self.n_in + self.n_hidden + self.n_out

@@ -15,12 +15,9 @@ def request_family(spec: Spec, req: CertRequest) -> str:
     activation and polynomials rather than a network."""
     if registry.lookup("compind", req.kind) is not None:
         return "compind"
-    family = getattr(spec.network, "family", None)
-    if family is None and spec.network is not None:
-        family = "tanh"  # certify.models.dag.TanhNet
-    if family is None and req.kind == "affsym":
-        family = "tanh"
-    return str(family)
+    if req.kind == "affsym":  # about an activation of the tanh family, no network
+        return "tanh"
+    return str(getattr(spec.network, "family", None))
 
 
 def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
