@@ -805,11 +805,12 @@ def test_the_rank_template_with_an_upper_witness_reads_back_and_passes_the_pytho
 
 
 def test_a_hostile_claim_cannot_close_or_open_a_comment_in_the_rendered_module_doc():
-    from certify.render.rank import _comment_safe
+
+    from certify.render import literals as L
 
     inst, lower, _ = _square_instance()
     for claim in ("a -/ b", "/-! x", "-/-/", "/-/", "x /- y -/ z -/", "-- /-"):
-        meta = {**EXAMPLE_META, "claim": _comment_safe(claim), "name": _comment_safe(claim)}
+        meta = {**EXAMPLE_META, "claim": L.comment_safe(claim), "name": L.comment_safe(claim)}
         text = render_rank(meta, inst, lower, 1)
         assert not _layout_problems(text), claim
         assert read_certificate(text)["lower"] == lower

@@ -10,7 +10,6 @@ from certify.checker.ir import as_ints, as_matrix, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.spec import NAME_RE
 
 PREFIX = {
@@ -133,9 +132,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     nvars, polys, bias, facts = kernel_facts(cert)
     coq = prover == "coq"
     ctx = {
-        "name": _comment_safe(cert["name"]),
+        "name": L.comment_safe(cert["name"]),
         "sha256": sha,
-        "claim": _comment_safe(cert["claim"]["text"]),
+        "claim": L.comment_safe(cert["claim"]["text"]),
         "nvars": f"{nvars}%nat" if coq else L.lean(nvars),
         "polys": _coq_polys(polys)
         if coq

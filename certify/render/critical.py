@@ -10,7 +10,6 @@ from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.render.resnet_instance import (
     check_instance_read_back,
     check_read_back,
@@ -33,10 +32,10 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     dead = [int(d) for d in wit["dead_layers"]]
     res = cert["result"]
     ctx = {
-        "name": _comment_safe(cert["name"]),
+        "name": L.comment_safe(cert["name"]),
         "sha256": sha,
-        "claim": _comment_safe(cert["claim"]["text"]),
-        "attached": _comment_safe(
+        "claim": L.comment_safe(cert["claim"]["text"]),
+        "attached": L.comment_safe(
             ", ".join(n for n in (res["at_certificate"], res["generic_certificate"]) if n)
         ),
         **instance_literals(inst, coq),

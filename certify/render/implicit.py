@@ -10,7 +10,6 @@ from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.render.resnet_instance import (
     check_instance_read_back,
     check_read_back,
@@ -41,9 +40,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     else:
         eqn = L.lean(terms)
     ctx = {
-        "name": _comment_safe(cert["name"]),
+        "name": L.comment_safe(cert["name"]),
         "sha256": sha,
-        "claim": _comment_safe(cert["claim"]["text"]),
+        "claim": L.comment_safe(cert["claim"]["text"]),
         **instance_literals(inst, coq),
         "free": L.coq(free) if coq else L.lean(free),
         "degree": f"{degree}%nat" if coq else str(degree),

@@ -141,3 +141,12 @@ def block_start(text: str, header: str) -> int:
     if i < 0:
         raise RenderError(f"{header!r} not found in the rendered file")
     return i
+
+
+def comment_safe(text: str) -> str:
+    """Text safe inside a Coq or Lean comment."""
+    # Coq comments and Lean block comments nest, and a '"' opens a string inside a Coq
+    # comment: neutralise every opener, closer and quote.
+    for a, b in (("(*", "( *"), ("*)", "* )"), ("/-", "/ -"), ("-/", "- /"), ('"', "'")):
+        text = text.replace(a, b)
+    return text

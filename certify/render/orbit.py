@@ -10,7 +10,6 @@ from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.render.resnet_instance import check_instance_read_back, instance_literals
 from certify.spec import NAME_RE
 
@@ -57,9 +56,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
             }
         )
     ctx = {
-        "name": _comment_safe(cert["name"]),
+        "name": L.comment_safe(cert["name"]),
         "sha256": sha,
-        "claim": _comment_safe(cert["claim"]["text"]),
+        "claim": L.comment_safe(cert["claim"]["text"]),
         "complex": complex_,
         **instance_literals(inst, coq),
         "syms": [

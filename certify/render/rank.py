@@ -97,14 +97,6 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
     return out
 
 
-def _comment_safe(text: str) -> str:
-    # Coq comments and Lean block comments nest, and a '"' opens a string inside a Coq
-    # comment: neutralise every opener, closer and quote.
-    for a, b in (("(*", "( *"), ("*)", "* )"), ("/-", "/ -"), ("-/", "- /"), ('"', "'")):
-        text = text.replace(a, b)
-    return text
-
-
 RESNET_COQ_INST = {"width": "rn_width", "acts": "rn_acts", "outer": "rn_outer", "theta": "rn_theta"}
 RESNET_LEAN_INST = {"width": "width", "acts": "acts", "outer": "outer", "theta": "theta"}
 
@@ -119,9 +111,9 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
     resnet = _is_resnet(data)
     text = render(
         "coq/rank_resnet.v.j2" if resnet else "coq/rank.v.j2",
-        name=_comment_safe(cert["name"]),
+        name=L.comment_safe(cert["name"]),
         sha256=sha,
-        claim=_comment_safe(cert["claim"]["text"]),
+        claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
     )
     headers = ("Definition inst", "Definition lower", "Definition upper")
@@ -142,9 +134,9 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
     text = render(
         "lean/rank_resnet.lean.j2" if resnet else "lean/rank.lean.j2",
         module=module,
-        name=_comment_safe(cert["name"]),
+        name=L.comment_safe(cert["name"]),
         sha256=sha,
-        claim=_comment_safe(cert["claim"]["text"]),
+        claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.lean),
     )
     fields = {**LEAN_FIELDS, "inst": RESNET_LEAN_INST} if resnet else LEAN_FIELDS

@@ -18,7 +18,6 @@ from certify.checker.relu import (
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.spec import NAME_RE
 
 
@@ -119,8 +118,8 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     kind = cert["kind"]
     module = module_name(kind, cert["name"])
     data = kernel_data(cert)
-    meta = {"name": _comment_safe(cert["name"]), "sha256": sha,
-            "claim": _comment_safe(cert["claim"]["text"])}  # fmt: skip
+    meta = {"name": L.comment_safe(cert["name"]), "sha256": sha,
+            "claim": L.comment_safe(cert["claim"]["text"])}  # fmt: skip
     template = f"{'coq' if coq else 'lean'}/relu_{kind}.{'v' if coq else 'lean'}.j2"
     ctx = {**meta, **_printed(data, coq)}
     if not coq:

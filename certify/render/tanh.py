@@ -14,7 +14,6 @@ from certify.checker import tanh as CT
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.rank import _comment_safe
 from certify.spec import NAME_RE
 
 PREFIX = {"affsym": "Affsym_", "orbit": "TanhOrbit_", "equiv": "Equiv_"}
@@ -210,10 +209,10 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     d = build(cert, coq)
     module = module_name(cert["kind"], cert["name"])
     ctx = {
-        "name": _comment_safe(cert["name"]),
+        "name": L.comment_safe(cert["name"]),
         "kind": cert["kind"],
         "sha256": sha,
-        "claim": _comment_safe(cert["claim"]["text"]),
+        "claim": L.comment_safe(cert["claim"]["text"]),
         "defs": d.defs,
         "lemmas": d.lemmas,
     }
