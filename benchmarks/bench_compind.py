@@ -32,10 +32,10 @@ def main() -> None:
     from certify import certificate
     from certify.bundle import render_certificate
     from certify.checker import check_certificate
+    from certify.families import generate_certificate
     from certify.provers import coq as coqp
     from certify.resources import resource_dir
     from certify.spec import parse_spec
-    from certify.witness import generate_certificate
 
     rng = random.Random(12)
     polys = [random_poly(rng, 5) for _ in range(10)]

@@ -47,7 +47,7 @@ def spec_for(widths: list[int]):
 
 
 def case_generate(widths: list[int]) -> dict:
-    from certify.witness import generate_certificate
+    from certify.families import generate_certificate
 
     spec = spec_for(widths)
     t0 = time.perf_counter()
@@ -66,7 +66,7 @@ def case_sympy(widths: list[int]) -> dict:
     from sympy.polys.domains import QQ
     from sympy.polys.matrices import DomainMatrix
 
-    from certify.models.mlp import jacobian_rows
+    from certify.families.mlp.model import jacobian_rows
 
     spec = spec_for(widths)
     mlp = spec.network
@@ -92,10 +92,10 @@ def case_sympy(widths: list[int]) -> dict:
 def case_coq(widths: list[int]) -> dict:
     from certify import certificate
     from certify.checker import check_certificate
+    from certify.families import generate_certificate
+    from certify.families.mlp.render_rank import render_coq
     from certify.provers import coq as coqp
-    from certify.render.rank import render_coq
     from certify.resources import resource_dir
-    from certify.witness import generate_certificate
 
     spec = spec_for(widths)
     cert = generate_certificate(spec, spec.certificates[0])

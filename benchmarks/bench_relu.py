@@ -24,10 +24,10 @@ def main() -> None:
     from certify import certificate
     from certify.bundle import render_certificate
     from certify.checker import check_certificate
+    from certify.families import generate_certificate
     from certify.provers import coq as coqp
     from certify.resources import resource_dir
     from certify.spec import parse_spec
-    from certify.witness import generate_certificate
 
     widths = [int(w) for w in sys.argv[1].split(",")] if len(sys.argv) > 1 else [8, 16, 16, 1]
     spec = parse_spec(

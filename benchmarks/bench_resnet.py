@@ -26,10 +26,10 @@ CASES = [
 def main() -> None:
     from certify.bundle import render_certificate
     from certify.checker import check_certificate
+    from certify.families import generate_certificate
     from certify.provers import coq as coqp
     from certify.resources import resource_dir
     from certify.spec import parse_spec
-    from certify.witness import generate_certificate
 
     tmp = Path(tempfile.mkdtemp())
     shutil.copytree(resource_dir("coq"), tmp / "proj", ignore=shutil.ignore_patterns("*.vo*"))

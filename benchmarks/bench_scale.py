@@ -100,9 +100,9 @@ def certified(
 ) -> dict:
     from certify import certificate
     from certify.checker import check_certificate
-    from certify.render.rank import render_coq
+    from certify.families import generate_certificate
+    from certify.families.mlp.render_rank import render_coq
     from certify.spec import parse_spec
-    from certify.witness import generate_certificate
 
     spec = parse_spec(
         {"name": "scale", "network": {"family": "mlp", "widths": widths, "activation": act,

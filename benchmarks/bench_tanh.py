@@ -41,12 +41,12 @@ def main() -> None:
     from certify import certificate
     from certify.bundle import render_certificate
     from certify.checker import check_certificate
-    from certify.models import dag as D
+    from certify.families import generate_certificate
+    from certify.families.tanh import dag as D
+    from certify.families.tanh.spec import rho_aff
     from certify.provers import coq as coqp
     from certify.resources import resource_dir
     from certify.spec import parse_spec
-    from certify.spec_tanh import rho_aff
-    from certify.witness import generate_certificate
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--widths", default="16,32,32,1")

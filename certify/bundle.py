@@ -22,6 +22,7 @@ from typing import Any
 from certify import __version__, certificate
 from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
+from certify.families import generate_certificates
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
 from certify.progress import Progress
 from certify.provers import coq as coqp
@@ -31,7 +32,7 @@ from certify.referee import architecture, referee_files, tool_sources
 from certify.render.env import render
 from certify.resources import resource_dir
 from certify.spec import Spec
-from certify.witness import generate_certificates
+from certify.summary import summary_line
 
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
 COQ_LIBRARY_FILES = [f"NNCert/{m}.v" for m in coqp.LIBRARY]
@@ -149,7 +150,7 @@ def render_certificate(cert: dict[str, Any]) -> Rendered:
         raise CertifyError(
             f"no renderer for family {cert.get('family')!r}, kind {cert.get('kind')!r}"
         )
-    module, theorems, coq_text, lean_text = registry.resolve(entry.render)(cert, sha)
+    module, theorems, coq_text, lean_text = registry.resolve(entry.render_path)(cert, sha)
     return Rendered(
         cert, sha, module, coq_text, lean_text, [f"Certificates.{module}.{t}" for t in theorems]
     )
@@ -305,6 +306,7 @@ def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict
     name = it.cert["name"]
     return {
         "name": name,
+        "family": it.cert["family"],
         "kind": it.cert["kind"],
         "sha256": it.sha,
         "file": f"certificates/{name}.json",
@@ -410,52 +412,6 @@ def report_md(manifest: dict[str, Any]) -> str:
         f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
     ]
     return "\n".join(lines) + "\n"
-
-
-def summary_line(e: dict[str, Any]) -> str:
-    """One line of what a certificate established (CLI and report)."""
-    r = e["result"]
-    if e["kind"] == "rank":
-        up = r["rank_upper_at_point"]
-        return (
-            f"rank >= {r['rank_lower']}"
-            + (f", <= {up} at theta" if up is not None else "")
-            + f" (#params {r['params']}, expected {r['expected_dim']})"
-        )
-    if e["kind"] == "equiv" and ("pieces" in r or "x" in r):  # ReLU (tanh: below)
-        if not r["equivalent"]:
-            return f"not equivalent (they differ at x = {r['x']})"
-        return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"
-    if e["kind"] == "prop21":
-        return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
-    if e["kind"] in ("affsym", "equiv") or (e["kind"] == "orbit" and "group_order" in r):
-        from certify.checker.claims_tanh import summary
-
-        return summary(e["kind"], r)
-    if e["kind"] == "orbit":
-        return (
-            f"{r['field']} orbit of size {r['orbit_size']} in the fiber "
-            f"({r['generators']} generators)"
-        )
-    if e["kind"] == "critical":
-        if r["critical"]:
-            return (
-                f"critical: rank <= {r['rank_upper_at_theta']} at theta < "
-                f"{r['generic_rank_lower']} generically"
-            )
-        return f"not critical: rank {r['rank_lower_at_theta']} at theta = {r['rank_bound']}"
-    if e["kind"] == "implicit":
-        return f"{r['equation']} = 0 on the image (degree {r['degree']})"
-    if e["kind"] == "mlp-identifiable":
-        return (
-            f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "
-            f"({r['rank_certificate']})"
-        )
-    line = f"{r['status']} (k = {r['k']}, degree {r['degree']}"
-    line += ", generic sigma)" if r.get("generic") else ")"
-    if r.get("least_degree") is not None:
-        line += f", least degree {r['least_degree']}"
-    return line
 
 
 def walk_files(root: Path) -> list[str]:
@@ -698,7 +654,7 @@ def is_figure_one(cert: dict[str, Any]) -> bool:
 
 def figures_for(items: list[Rendered]) -> dict[str, Callable[[Path], None]]:
     """The pictures that help read these certificates (file name -> drawing function)."""
-    from certify.figure import draw_resnet_quadratic
+    from certify.families.resnet.figure import draw_resnet_quadratic
 
     out: dict[str, Callable[[Path], None]] = {}
     if any(is_figure_one(it.cert) for it in items):

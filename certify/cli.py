@@ -129,7 +129,8 @@ def _gate(entries: list[dict], require: frozenset[str], other_failure: bool) -> 
 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
     manifest = build(specs, out, _opts(a), progress=_say)
-    from certify.bundle import common_prover_notes, summary_line
+    from certify.bundle import common_prover_notes
+    from certify.summary import summary_line
 
     common = common_prover_notes(manifest["certificates"])
     for e in manifest["certificates"]:
@@ -178,7 +179,7 @@ def _bounds(a: argparse.Namespace) -> int:
 
 
 def _figure(a: argparse.Namespace) -> int:
-    from certify.figure import FIGURES, draw
+    from certify.families.resnet.figure import FIGURES, draw
 
     if a.figure not in FIGURES:
         print(f"certify: error: figure: expected one of {list(FIGURES)}, got {a.figure!r}",

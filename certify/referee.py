@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.resources import resource_dir
+from certify.summary import summary_line
 
 _PKG = Path(__file__).resolve().parent
 _SKIP_DIRS = {"__pycache__", "_data", ".lake", ".git"}
@@ -295,8 +296,6 @@ TRUST = "\n".join(
 
 
 def readme_md(manifest: dict[str, Any]) -> str:
-    from certify.bundle import summary_line
-
     tool = manifest["tool"]
     src = manifest.get("tool_sources") or {}
     ver_key = "nn-certify"

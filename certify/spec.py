@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import random
 import re
 import stat
 import tomllib
@@ -48,8 +47,27 @@ from certify.checker.ir import (
     rat_str as rat_str,
 )
 from certify.errors import PolynomialSyntaxError, SpecError
+from certify.spec_values import (
+    MAX_DIGITS as MAX_DIGITS,
+)
+from certify.spec_values import (
+    MAX_PARAMS as MAX_PARAMS,
+)
+from certify.spec_values import (
+    RATIONAL_RE as RATIONAL_RE,
+)
+from certify.spec_values import (
+    check_params as check_params,
+)
+from certify.spec_values import (
+    explicit_theta,
+    int_field,
+    rational_field,
+)
+from certify.spec_values import (
+    random_theta as random_theta,
+)
 
-RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
 # Kinds and families come from the one registry (certify/checker/registry.py).
 KINDS = tuple(dict.fromkeys(k.kind for k in registry.KINDS))
 NETWORK_FAMILIES = tuple(f for f in registry.FAMILIES if f != "compind")
@@ -63,8 +81,6 @@ DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63
 MAX_PRIME = 2**31
 # Caps on every field that drives an allocation, checked before anything is allocated (each
 # a SpecError naming the field; README "Bad input").
-MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
-MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
 MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
 MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
 MAX_POLYNOMIALS = 64  # polynomials of a compind / newman-slater certificate
@@ -114,7 +130,7 @@ class CertRequest:
 class Spec:
     name: str
     source: str
-    network: Any  # MLP | ResNet | certify.models.dag.TanhNet | None
+    network: Any  # MLP | ResNet | certify.families.tanh.dag.TanhNet | None
     seed: int | None
     theta: tuple[Fraction, ...]
     param_range: int
@@ -205,35 +221,6 @@ def _req(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> An
     return d[key]
 
 
-def _int(v: Any, src: str, fld: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SpecError(src, fld, "an integer", v)
-    if lo is not None and v < lo:
-        raise SpecError(src, fld, f"an integer >= {lo}", v)
-    if hi is not None and v > hi:
-        raise SpecError(src, fld, f"an integer <= {hi}", v)
-    return v
-
-
-def _rational(v: Any, src: str, fld: str) -> Fraction:
-    if isinstance(v, bool):
-        raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
-    if isinstance(v, int):
-        if v.bit_length() > MAX_DIGITS * 3322 // 1000:  # about MAX_DIGITS decimal digits
-            raise SpecError(src, fld, f"an integer of at most {MAX_DIGITS} digits", "a larger one")
-        return Fraction(v)
-    if isinstance(v, str):
-        m = RATIONAL_RE.match(v)
-        if m and max(len(m.group(1).lstrip("-")), len(m.group(2) or "")) > MAX_DIGITS:
-            raise SpecError(src, fld, f"a rational of at most {MAX_DIGITS} digits", v[:40] + "…")
-        if m:
-            den = int(m.group(2)) if m.group(2) else 1
-            if den == 0:
-                raise SpecError(src, fld, "a rational with a nonzero denominator", v)
-            return Fraction(int(m.group(1)), den)
-    raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
-
-
 def _poly_text_cap(v: str, src: str, fld: str) -> None:
     if len(v) > MAX_POLY_CHARS:
         raise SpecError(
@@ -288,7 +275,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     for i, c in enumerate(certs_raw):
         certs.append(_cert_request(c, src, i, name, len(certs_raw)))
     if "network" in data and data["network"].get("family") == "tanh":
-        from certify import spec_tanh
+        from certify.families.tanh import spec as spec_tanh
 
         certs = spec_tanh.attach(certs, certs_raw, mlp, data["network"], src)
     for i, req in enumerate(certs):
@@ -312,7 +299,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
-    from certify.spec_relu import ReLUNet, check_relu_requests
+    from certify.families.relu.spec import ReLUNet, check_relu_requests
 
     other = None
     if isinstance(mlp, ReLUNet):
@@ -331,7 +318,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
     if net.get("family") == "tanh":
-        from certify import spec_tanh
+        from certify.families.tanh import spec as spec_tanh
 
         return spec_tanh.parse_network(data, net, src), None, (), 5
     if net.get("family") not in ("resnet", "relu"):
@@ -346,7 +333,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     if family == "resnet":
         return _resnet(data, net, src)
     if family == "relu":
-        from certify.spec_relu import parse_relu_network
+        from certify.families.relu.spec import parse_relu_network
 
         return parse_relu_network(data, net, src)  # type: ignore[return-value]
     widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
@@ -355,7 +342,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
             src, "network.widths", f"a list of 2 to {MAX_LAYERS + 1} positive integers", widths
         )
     widths_t = tuple(
-        _int(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
+        int_field(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
     )
     n_hidden = len(widths_t) - 2
     act = _req(net, "activation", src, "network.", "a polynomial string or a list of them")
@@ -383,14 +370,14 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     for k in params:
         if k not in {"seed", "range", "weights", "biases"}:
             raise SpecError(src, f"parameters.{k}", "seed, range, weights or biases", "unknown")
-    prange = _int(params.get("range", 5), src, "parameters.range", 1, 10**6)
+    prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
     if "weights" in params:
         if "seed" in params:
             raise SpecError(src, "parameters", "either seed or explicit weights, not both")
-        theta = _explicit_theta(params, mlp, src)
+        theta = explicit_theta(params, mlp, src)
         seed = None
     else:
-        seed = _int(params.get("seed", 0), src, "parameters.seed", 0)
+        seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)
         if "biases" in params:
             raise SpecError(src, "parameters.biases", "only together with parameters.weights")
         theta = random_theta(mlp, seed, prange)
@@ -406,8 +393,8 @@ def _resnet(
             raise SpecError(
                 src, f"network.{k}", "family, width, depth, activation or outer", "unknown"
             )
-    n = _int(_req(net, "width", src, "network.", "the width n"), src, "network.width", 1, 64)
-    L = _int(_req(net, "depth", src, "network.", "the depth L"), src, "network.depth", 1, 32)
+    n = int_field(_req(net, "width", src, "network.", "the width n"), src, "network.width", 1, 64)
+    L = int_field(_req(net, "depth", src, "network.", "the depth L"), src, "network.depth", 1, 32)
     act = _req(net, "activation", src, "network.", "a polynomial string or one per layer")
     if isinstance(act, list):
         if len(act) != L:
@@ -428,9 +415,9 @@ def _resnet(
             raise SpecError(
                 src, f"parameters.{k}", "seed, range, weights, biases, outer_weights", "unknown"
             )
-    prange = _int(params.get("range", 5), src, "parameters.range", 1, 10**6)
+    prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
     if "weights" not in params:
-        seed = _int(params.get("seed", 0), src, "parameters.seed", 0)
+        seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)
         return rn, seed, random_theta(rn, seed, prange), prange
     if "seed" in params:
         raise SpecError(src, "parameters", "either seed or explicit weights, not both")
@@ -455,8 +442,8 @@ def _resnet(
         for i, row in enumerate(W):
             if not isinstance(row, list) or len(row) != n:
                 raise SpecError(src, f"{fld}[{i}]", f"a row of {n} numbers (W is square)", row)
-            theta.extend(_rational(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
-            theta.append(_rational(b[i], src, f"parameters.biases[{ell}][{i}]"))
+            theta.extend(rational_field(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
+            theta.append(rational_field(b[i], src, f"parameters.biases[{ell}][{i}]"))
         if outer:
             V = Vs[ell]  # type: ignore[index]
             vf = f"parameters.outer_weights[{ell}]"
@@ -465,7 +452,7 @@ def _resnet(
             for i, row in enumerate(V):
                 if not isinstance(row, list) or len(row) != n:
                     raise SpecError(src, f"{vf}[{i}]", f"a row of {n} numbers", row)
-                theta.extend(_rational(v, src, f"{vf}[{i}][{j}]") for j, v in enumerate(row))
+                theta.extend(rational_field(v, src, f"{vf}[{i}][{j}]") for j, v in enumerate(row))
     return rn, None, tuple(theta), prange
 
 
@@ -489,12 +476,6 @@ def _check_identifiable_network(
         raise SpecError(src, "parameters.weights", "integer weights (mlp-identifiable)")
 
 
-def check_params(n: int, src: str, fld: str) -> None:
-    """A network with more than MAX_PARAMS parameters is refused before theta is built."""
-    if n > MAX_PARAMS:
-        raise SpecError(src, fld, f"a network of at most {MAX_PARAMS} parameters", n)
-
-
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:
     where = f"certificate[{i}]"
     if not isinstance(c, dict):
@@ -510,7 +491,7 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     cname = c.get("name", default_name)
     if not isinstance(cname, str) or not NAME_RE.match(cname):
         raise SpecError(src, f"{where}.name", "a name of letters, digits, '_', '-', '.'", cname)
-    prime = _int(c.get("prime", DEFAULT_PRIME), src, f"{where}.prime", 3, MAX_PRIME - 1)
+    prime = int_field(c.get("prime", DEFAULT_PRIME), src, f"{where}.prime", 3, MAX_PRIME - 1)
     from flint import fmpz
 
     if not fmpz(prime).is_prime():
@@ -518,8 +499,8 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     upper = c.get("upper", True)
     if not isinstance(upper, bool):
         raise SpecError(src, f"{where}.upper", "true or false", upper)
-    max_grid = _int(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
-    attempts = _int(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
+    max_grid = int_field(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
+    attempts = int_field(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
     ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
     field = c.get("field", "real")
     if field not in ("real", "complex"):
@@ -534,12 +515,12 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     bias = _bool(c, "bias", True, src, where)
     batch = None
     if "batch" in c:
-        from certify.spec_relu import parse_batch
+        from certify.families.relu.spec import parse_batch
 
         batch = parse_batch(c["batch"], src, f"{where}.batch")
     tanh = None
     if kind == "affsym":
-        from certify.spec_tanh import parse_activation
+        from certify.families.tanh.spec import parse_activation
 
         if "activation" not in c:
             raise SpecError(
@@ -600,7 +581,7 @@ def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> Compind
     origin = _bool(c, "origin", False, src, where)
     bias = _bool(c, "bias", False, src, where)
     search = _bool(c, "search", False, src, where)
-    max_degree = _int(c.get("max_degree", 12), src, f"{where}.max_degree", 1, 64)
+    max_degree = int_field(c.get("max_degree", 12), src, f"{where}.max_degree", 1, 64)
     sigma = None
     generic = None
     power = None
@@ -662,7 +643,7 @@ def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> Compind
         for k in ("activation", "generic_degree", "search"):
             if k in c:
                 raise SpecError(src, f"{where}.{k}", "not a field of kind newman-slater")
-        power = _int(
+        power = int_field(
             _req(c, "power", src, f"{where}.", "the power r"), src, f"{where}.power", 1, 200
         )
         sigma = tuple([Fraction(0)] * power + [Fraction(1)])
@@ -679,7 +660,7 @@ def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> Compind
     elif "generic_degree" in c:
         if search:
             raise SpecError(src, f"{where}.generic_degree", "not together with search = true")
-        generic = _int(c["generic_degree"], src, f"{where}.generic_degree", 1, 64)
+        generic = int_field(c["generic_degree"], src, f"{where}.generic_degree", 1, 64)
     elif not search:
         raise SpecError(
             src, f"{where}.activation", "an activation, a generic_degree, or search = true"
@@ -688,46 +669,3 @@ def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> Compind
     return CompindSpec(
         vs, tuple(polys), text, sigma, generic, origin, bias, search, max_degree, power
     )
-
-
-def _explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:
-    weights = params["weights"]
-    L = mlp.depth
-    if not isinstance(weights, list) or len(weights) != L:
-        raise SpecError(src, "parameters.weights", f"a list of {L} weight matrices", weights)
-    biases = params.get("biases")
-    if mlp.bias:
-        if not isinstance(biases, list) or len(biases) != L:
-            raise SpecError(src, "parameters.biases", f"a list of {L} bias vectors", biases)
-    elif biases is not None:
-        raise SpecError(src, "parameters.biases", "no biases, since network.bias = false")
-    theta: list[Fraction] = []
-    for ell in range(L):
-        rows, cols = mlp.widths[ell + 1], mlp.widths[ell]
-        W = weights[ell]
-        fld = f"parameters.weights[{ell}]"
-        if not isinstance(W, list) or len(W) != rows:
-            raise SpecError(src, fld, f"a {rows} x {cols} matrix (list of {rows} rows)", W)
-        if mlp.bias:
-            b = biases[ell]  # type: ignore[index]
-            if not isinstance(b, list) or len(b) != rows:
-                raise SpecError(src, f"parameters.biases[{ell}]", f"a list of {rows} numbers", b)
-        for i, row in enumerate(W):
-            if not isinstance(row, list) or len(row) != cols:
-                raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
-            theta.extend(_rational(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
-            if mlp.bias:
-                theta.append(_rational(b[i], src, f"parameters.biases[{ell}][{i}]"))
-    return tuple(theta)
-
-
-def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
-    """Deterministic random integer point: nonzero entries in [-prange, prange]."""
-    rng = random.Random(f"nn-certify/theta/{seed}")
-    out = []
-    for _ in range(mlp.n_params):
-        v = 0
-        while v == 0:
-            v = rng.randint(-prange, prange)
-        out.append(Fraction(v))
-    return tuple(out)

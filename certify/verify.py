@@ -129,7 +129,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             problems.append(f"{name}: certificate file is not in canonical form")
         if sha != e.get("sha256"):
             problems.append(f"{name}: sha256 {sha} does not match the manifest")
-        for k in ("result", "claim", "kind", "name"):
+        for k in ("result", "claim", "family", "kind", "name"):
             if cert.get(k) != e.get(k):
                 problems.append(f"{name}: manifest {k} differs from the certificate's")
         try:

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from certify import certificate
+from certify.families import generate_certificate
+from certify.families.mlp.render_rank import module_name, render_coq
 from certify.provers import coq as coqp
-from certify.render.rank import module_name, render_coq
 from certify.resources import resource_dir
 from certify.spec import parse_spec
-from certify.witness import generate_certificate
 
 
 def make_spec(widths, activation="t^2", bias=False, seed=0, **params) -> Any:

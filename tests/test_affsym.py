@@ -11,14 +11,14 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.activations import grammar_text
-from certify.affsym import compute_group
 from certify.checker import check_certificate
 from certify.checker.tanh_expr import ActivationError, X, activation, parse_expression
 from certify.checker.tanh_sym import Element, prove
 from certify.errors import SpecError
+from certify.families import generate_certificate
+from certify.families.tanh.activations import grammar_text
+from certify.families.tanh.affsym import compute_group
 from certify.spec import parse_spec
-from certify.witness import generate_certificate
 
 
 @cache
@@ -248,7 +248,7 @@ def test_a_midpoint_outside_the_old_denominator_limit_is_identified():
 
 
 def test_a_missed_midpoint_makes_the_group_incomplete(monkeypatch):
-    import certify.affsym as A
+    import certify.families.tanh.affsym as A
 
     monkeypatch.setattr(A, "_midpoint", lambda e, m: None)
     g = A.compute_group(activation("tanh"))
@@ -256,7 +256,7 @@ def test_a_missed_midpoint_makes_the_group_incomplete(monkeypatch):
 
 
 def test_only_proved_rows_give_the_networks_symmetry():
-    from certify.spec_tanh import rho_aff
+    from certify.families.tanh.spec import rho_aff
 
     assert rho_aff("arctan(exp(x))") == (None, 1)
     assert rho_aff("tanh")[1] == 2 and rho_aff("tanh")[0] is not None

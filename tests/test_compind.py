@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from certify.bounds import thm23, thm25, thm34, thm35
 from certify.checker import check_certificate
+from certify.families import generate_certificate
 from certify.spec import parse_spec
-from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
 
@@ -248,7 +248,7 @@ def _mlp_certs(widths, activation, weights):
         "parameters": {"weights": weights},
         "certificate": [{"kind": "mlp-identifiable"}],
     }
-    from certify.witness import generate_certificates
+    from certify.families import generate_certificates
 
     spec = parse_spec(data, "<test>")
     return generate_certificates(spec, spec.certificates[0])

@@ -14,24 +14,24 @@ from pathlib import Path
 
 from certify import certificate
 from certify.cli import example_specs
+from certify.families import generate_certificates
 from certify.spec import load_spec
-from certify.witness import generate_certificates
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUSTED = ROOT / "certify" / "checker"
 # Modules of the untrusted side (prefixes), and libraries the checker must not trust.
 FORBIDDEN = (
-    "certify.witness",
+    "certify.families",
     "certify.models",
     "certify.algebra",
     "certify.render",
     "certify.provers",
-    "certify.affsym",
-    "certify.activations",
+    "certify.families.tanh.affsym",
+    "certify.families.tanh.activations",
     "certify.implicit",
     "certify.spec",
-    "certify.spec_relu",
-    "certify.spec_tanh",
+    "certify.families.relu.spec",
+    "certify.families.tanh.spec",
     "certify.bundle",
     "certify.families",
     "flint",
@@ -130,7 +130,7 @@ def test_no_trusted_source_file_names_a_generator_module_even_in_a_function():
 
 def test_the_contract_sees_a_generator_module_loaded_by_a_fresh_interpreter():
     """The check can fail: a generator module, once imported, shows in sys.modules."""
-    code = "import sys, json, certify.models.mlp; print(json.dumps(sorted(sys.modules)))"
+    code = "import sys, json, certify.families.mlp.model; print(json.dumps(sorted(sys.modules)))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert any(_forbidden(m) for m in json.loads(r.stdout))
 
@@ -142,3 +142,62 @@ def test_only_the_tanh_sympy_module_of_the_trusted_base_imports_sympy_or_mpmath(
         if any(m.split(".")[0] in ("sympy", "mpmath") for m in _imports(p))
     }
     assert users == SYMPY_USERS
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """certify's modules and the certify modules each names in any import statement."""
+    paths = {}
+    for p in sorted((ROOT / "certify").rglob("*.py")):
+        parts = p.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        paths[name] = p
+    graph = {}
+    for name, p in paths.items():
+        deps = set()
+        for m in _imports(p):
+            while m and m not in paths:
+                m = m.rpartition(".")[0]
+            if m and m != name and not name.startswith(m + "."):
+                deps.add(m)
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_between_certify_modules_even_through_function_level_imports():
+    assert _cycles(_module_graph()) == []
+
+
+def test_the_cycle_finder_sees_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

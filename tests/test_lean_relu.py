@@ -22,9 +22,9 @@ import pytest
 from certify import certificate
 from certify.checker import kernel as K
 from certify.checker import kernel_relu as R
-from certify.render import relu as render_relu
+from certify.families import generate_certificate
+from certify.families.relu import render as render_relu
 from certify.spec import parse_spec
-from certify.witness import generate_certificate
 from tests.test_lean_library import (
     FORBIDDEN,
     JINJA,

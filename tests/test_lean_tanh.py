@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from certify.checker import kernel_tanh as KT
+from certify.families.tanh import render as RT
 from certify.render import literals as L
-from certify.render import tanh as RT
 from tests.test_lean_library import (
     LEAN_DIR,
     ROOT,

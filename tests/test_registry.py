@@ -12,8 +12,8 @@ import pytest
 from certify.checker import check_certificate, registry
 from certify.checker.ir import SCHEMA
 from certify.cli import example_specs
+from certify.families import generate_certificates
 from certify.spec import load_spec
-from certify.witness import generate_certificates
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def demo_certs() -> list[dict]:
 
 @pytest.mark.parametrize("entry", registry.KINDS, ids=lambda k: f"{k.family}-{k.kind}")
 def test_every_registry_line_names_a_generator_a_checker_and_a_renderer(entry):
-    for path, params in ((entry.check, 1), (entry.generate, 2), (entry.render, 2)):
+    for path, params in ((entry.check_path, 1), (entry.generate_path, 2), (entry.render_path, 2)):
         fn = registry.resolve(path)
         assert callable(fn), path
         assert len(inspect.signature(fn).parameters) == params, path

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from certify import certificate
 from certify.checker import check_certificate
 from certify.errors import SpecError
+from certify.families import generate_certificate
 from certify.spec import parse_rat_str, parse_spec
-from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
 
@@ -436,7 +436,7 @@ def test_the_equivalence_kernel_accepts_only_equal_functions(hidden, seed, pick,
     import random as _random
 
     from certify.checker import kernel_relu as KR
-    from certify.models.relu import breakpoints
+    from certify.families.relu.model import breakpoints
 
     widths = [1, *hidden, 1]
     spec = spec_of(widths, {"seed": seed})
@@ -556,7 +556,7 @@ PINNED = [
 def test_pinned_functional_dimensions_at_theta_match_sympy(widths, dh, fd):
     import random
 
-    from certify.models.relu import forward
+    from certify.families.relu.model import forward
 
     cert = make(widths, {"seed": 1})
     r = cert["result"]

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from certify.checker import check_certificate
+from certify.families import generate_certificate
 from certify.spec import parse_rat_str, parse_spec
-from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from certify.checker import check_certificate, cross_check
 from certify.errors import CertifyError
+from certify.families import generate_certificates
 from certify.spec import parse_rat_str, parse_spec
-from certify.witness import generate_certificates
 from tests.conftest import run_cli
 from tests.test_resnet import sympy_resnet
 
@@ -292,7 +292,7 @@ def test_the_figure_command_writes_the_same_png_twice(tmp_path: Path):
 
 
 def test_the_figure_samples_lie_on_the_certified_surface():
-    from certify.figure import image_point, implicit_value
+    from certify.families.resnet.figure import image_point, implicit_value
 
     rng = random.Random(0)
     for _ in range(50):

@@ -22,10 +22,10 @@ from certify.checker import kernel_tanh as KT
 from certify.checker import tanh_net as N
 from certify.checker.tanh import to_instance
 from certify.errors import CertifyError, SpecError
-from certify.models import dag as D
-from certify.render.tanh import render_prover
+from certify.families import generate_certificate
+from certify.families.tanh import dag as D
+from certify.families.tanh.render import render_prover
 from certify.spec import load_spec, parse_spec
-from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
 EX = Path(__file__).resolve().parents[1] / "certify" / "examples"
@@ -180,7 +180,7 @@ def test_the_canonical_form_is_an_orbit_invariant_where_the_action_is_free(data)
 @settings(max_examples=25, deadline=None)
 @given(net=layered_nets())
 def test_a_free_action_has_an_orbit_of_exactly_the_group_order(net):
-    from certify.witness.tanh import enumerate_orbit
+    from certify.families.tanh.witness import enumerate_orbit
 
     g = SYM[net.activation]
     size = enumerate_orbit(net, g)
@@ -576,14 +576,14 @@ def test_a_non_free_orbit_says_so_and_an_uncomputed_one_says_not_established():
 def test_the_claims_say_what_rests_on_the_unformalised_argument():
     for case in ("orbit131", "equiv-yes", "equiv-no"):
         text = cert_of(case)["claim"]["text"]
-        assert "certify/models/dag.py" in text and "not formalised" in text, case
+        assert "certify/families/tanh/dag.py" in text and "not formalised" in text, case
         assert "library theorem over any activation" not in text
     assert "not formalised" in D.__doc__ and "Relabelling" in D.__doc__
 
 
 # ---------------------------------------------------------------- review 6 (F8)
 def test_a_network_near_the_node_limit_is_checked_without_recursion_error():
-    from certify.spec_tanh import MAX_NODES
+    from certify.families.tanh.spec import MAX_NODES
 
     spec = layered_spec([1, 500, 1])
     assert spec.network.size <= MAX_NODES
@@ -595,7 +595,7 @@ def test_a_network_near_the_node_limit_is_checked_without_recursion_error():
 
 
 def test_the_rendered_equiv_files_check_the_classes_they_use():
-    from certify.render.tanh import theorem_names
+    from certify.families.tanh.render import theorem_names
 
     for case in ("equiv-yes", "equiv-no", "dag-equiv"):
         names = theorem_names(cert_of(case))
@@ -611,7 +611,7 @@ def test_the_rendered_equiv_files_check_the_classes_they_use():
 @given(data=st.data())
 def test_the_checkers_own_orbit_count_agrees_with_the_generators(data):
     from certify.checker.tanh_orbit import orbit_size
-    from certify.witness.tanh import enumerate_orbit
+    from certify.families.tanh.witness import enumerate_orbit
 
     net = data.draw(layered_nets())
     u, v = net.n_in, net.n_in + 1

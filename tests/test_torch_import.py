@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from certify.checker import check_certificate
 from certify.errors import CertifyError
+from certify.families import generate_certificate
 from certify.spec import parse_spec
 from certify.torch_import import MAX_PRECISION, spec_text, to_rational
-from certify.witness import generate_certificate
 from tests.conftest import run_cli
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None

@@ -65,7 +65,7 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
     entry = registry.lookup(cert["family"], cert["kind"])
     assert entry is not None
     try:
-        return registry.resolve(entry.check)(cert)
+        return registry.resolve(entry.check_path)(cert)
     except (
         KeyError,
         TypeError,

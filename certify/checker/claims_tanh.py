@@ -12,12 +12,13 @@ SYM_LIB = (
     "coq/NNCert/TanhSym.v: invariance of the network function under one flip at a DAG node "
     "(and sequences of flips, at the unflipped nodes) and under permuting one hidden layer"
 )
-# What the claims say rests on the (unformalised) argument in certify/models/dag.py.
+# What the claims say rests on the (unformalised) argument in certify/families/tanh/dag.py.
 SAME_FUNCTION = (
     "realises the same function: proved in Coq over the reals (coq/NNCert/TanhSym.v, any "
     "activation with the symmetry) for one flip at any DAG node and for permuting the neurons "
     "of one hidden layer; the simultaneous flip formula the kernels check and the relabelling "
-    "of interchangeable DAG nodes rest on the argument in certify/models/dag.py (not formalised)"
+    "of interchangeable DAG nodes rest on the argument in certify/families/tanh/dag.py "
+    "(not formalised)"
 )
 # Activations for which the converse ("same function => related by the group") is a theorem
 # the claim may cite. One hidden layer (Sussmann): tanh, and the logistic, an affine image of
@@ -147,7 +148,7 @@ def orbit_claim(
             f"Kernel-checked: the sufficient condition for a free action holds at these "
             f"parameters, so the orbit has {size} elements, and the listed representative is "
             "its unique canonical form (sign-normalised, sorted; both by the argument in "
-            "certify/models/dag.py)."
+            "certify/families/tanh/dag.py)."
         )
     elif size is None:
         parts.append(
@@ -195,7 +196,8 @@ def equiv_claim(
         parts = [
             f"Kernel-checked: for {_net_text(net)}, the two parameter sets have different "
             "canonical forms (each reached by a checked group element; canonical forms are "
-            "unique in an orbit by the argument in certify/models/dag.py, not formalised), so "
+            "unique in an orbit by the argument in certify/families/tanh/dag.py, not "
+            "formalised), so "
             "no element of the group relates them."
         ]
     parts += _flip_text(net, sym)

@@ -1,9 +1,10 @@
 """The one table of certificate families and kinds (trusted, plain data).
 
-Each line names, by "module:function" path, the generator that produces a kind's certificates
-(untrusted, certify/witness), its renderer to Coq and Lean (certify/render: a function
-`render_files(cert, sha) -> (module, theorems, coq_text, lean_text)`), and the checker that accepts
-or rejects them (trusted, certify/checker). Paths are resolved only when used, so the checker
+Each line names, by "module:function" path, the checker that accepts or rejects a kind's
+certificates (trusted, under certify/checker), the generator that produces them (untrusted,
+under certify/families) and its renderer to Coq and Lean (a module of certify/families with
+`render_files(cert, sha) -> (module, theorems, coq_text, lean_text)`), and the fields its
+[[certificate]] table may set. Paths are resolved only when used, so the checker
 resolving a `check` path never imports a generator (tests/test_import_contract.py).
 
 A new kind for an existing family is: its generator, checker and renderer in their places,
@@ -25,11 +26,23 @@ class Kind:
 
     family: str
     kind: str
-    check: str
-    generate: str
-    render: str
+    check: str  # "module:function" under certify.checker
+    generate: str  # "module:function" under certify.families
+    render: str  # module under certify.families with render_files(cert, sha)
     fields: tuple[str, ...] = ()
     many: bool = False
+
+    @property
+    def check_path(self) -> str:
+        return f"certify.checker.{self.check}"
+
+    @property
+    def generate_path(self) -> str:
+        return f"certify.families.{self.generate}"
+
+    @property
+    def render_path(self) -> str:
+        return f"certify.families.{self.render}:render_files"
 
 
 RANK = ("prime", "upper", "max_grid", "attempts")
@@ -37,49 +50,35 @@ COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "gener
            "origin", "bias", "search", "max_degree", "power")  # fmt: skip
 
 KINDS: tuple[Kind, ...] = (
-    Kind("mlp", "rank", "certify.checker.rank:check", "certify.witness.rank:generate",
-         "certify.render.rank:render_files",
-         fields=RANK),
-    Kind("mlp", "mlp-identifiable", "certify.checker.compind:check",
-         "certify.witness.mlp_ident:generate", "certify.render.compind:render_files",
-         fields=RANK, many=True),
-    Kind("resnet", "rank", "certify.checker.rank:check", "certify.witness.rank:generate",
-         "certify.render.rank:render_files",
-         fields=RANK),
-    Kind("resnet", "orbit", "certify.checker.orbit:check", "certify.witness.orbit:generate",
-         "certify.render.orbit:render_files",
-         fields=("field",)),
-    Kind("resnet", "critical", "certify.checker.critical:check",
-         "certify.witness.critical:generate", "certify.render.critical:render_files",
-         fields=("prime", "max_grid", "attempts"), many=True),
-    Kind("resnet", "implicit", "certify.checker.implicit:check",
-         "certify.witness.implicit:generate", "certify.render.implicit:render_files",
-         fields=("equation", "bias")),
-    Kind("relu", "rank", "certify.checker.relu:check_rank", "certify.witness.relu:generate",
-         "certify.render.relu:render_files",
-         fields=(*RANK, "batch")),
-    Kind("relu", "equiv", "certify.checker.relu:check_equiv", "certify.witness.relu:generate",
-         "certify.render.relu:render_files",
-         fields=(*RANK, "batch")),
-    Kind("tanh", "affsym", "certify.checker.tanh:check_affsym",
-         "certify.witness.tanh:generate_affsym", "certify.render.tanh:render_files",
-         fields=(*RANK, "activation")),
-    Kind("tanh", "orbit", "certify.checker.tanh:check_orbit",
-         "certify.witness.tanh:generate_orbit", "certify.render.tanh:render_files",
-         fields=("field",)),
-    Kind("tanh", "equiv", "certify.checker.tanh:check_equiv",
-         "certify.witness.tanh:generate_equiv", "certify.render.tanh:render_files",
-         fields=(*RANK, "weights", "biases")),
-    Kind("compind", "compind", "certify.checker.compind:check",
-         "certify.witness.compind:generate", "certify.render.compind:render_files",
-         fields=COMPIND),
-    Kind("compind", "prop21", "certify.checker.compind:check",
-         "certify.witness.compind:generate", "certify.render.compind:render_files",
-         fields=COMPIND),
-    Kind("compind", "newman-slater", "certify.checker.compind:check",
-         "certify.witness.compind:generate", "certify.render.compind:render_files",
-         fields=COMPIND),
+    # family, kind, checker (under certify.checker), generator and renderer (certify.families)
+    Kind("mlp", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK),
+    Kind("mlp", "mlp-identifiable", "compind:check", "mlp.witness_identifiable:generate",
+         "compind.render", RANK, many=True),
+    Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK),
+    Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
+         "resnet.render_orbit", ("field",)),
+    Kind("resnet", "critical", "critical:check", "resnet.witness_critical:generate",
+         "resnet.render_critical", ("prime", "max_grid", "attempts"), many=True),
+    Kind("resnet", "implicit", "implicit:check", "resnet.witness_implicit:generate",
+         "resnet.render_implicit", ("equation", "bias")),
+    Kind("relu", "rank", "relu:check_rank", "relu.witness:generate", "relu.render",
+         (*RANK, "batch")),
+    Kind("relu", "equiv", "relu:check_equiv", "relu.witness:generate", "relu.render",
+         (*RANK, "batch")),
+    Kind("tanh", "affsym", "tanh:check_affsym", "tanh.witness:generate_affsym", "tanh.render",
+         (*RANK, "activation")),
+    Kind("tanh", "orbit", "tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
+         ("field",)),
+    Kind("tanh", "equiv", "tanh:check_equiv", "tanh.witness:generate_equiv", "tanh.render",
+         (*RANK, "weights", "biases")),
+    Kind("compind", "compind", "compind:check", "compind.witness:generate", "compind.render",
+         COMPIND),
+    Kind("compind", "prop21", "compind:check", "compind.witness:generate", "compind.render",
+         COMPIND),
+    Kind("compind", "newman-slater", "compind:check", "compind.witness:generate",
+         "compind.render", COMPIND),
 )  # fmt: skip
+
 
 BY_KEY: dict[tuple[str, str], Kind] = {(k.family, k.kind): k for k in KINDS}
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(k.family for k in KINDS))

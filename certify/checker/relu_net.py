@@ -5,7 +5,7 @@ patterns), the positive-scaling tangents (the upper witness of kind 'scaling'), 
 exhaustive search for a permutation-and-positive-scaling group element mapping one parameter
 vector to another: the checker's own search behind an equiv certificate that says "no group
 element" (Python checker only; the kernels check the elements that are given). The generator
-(certify/models/relu.py) uses these too."""
+(certify/families/relu/model.py) uses these too."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ sympy (certify/checker/tanh_sym.py), count non-free orbits with its own enumerat
 (certify/checker/tanh_orbit.py), and rebuild result and claim from what was checked.
 
 It imports nothing from the generators: it does not re-run the search for the affine symmetry
-group (certify/affsym.py); what that search alone establishes (completeness of the list) the
-claim states as computed by the generator, not checked."""
+group (certify/families/tanh/affsym.py); what that search alone establishes (completeness of
+the list) the claim states as computed by the generator, not checked."""
 
 from __future__ import annotations
 

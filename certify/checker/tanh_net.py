@@ -1,7 +1,7 @@
 """The network data of the tanh certificates (trusted): the DAG network type, its JSON codec
-and the classes of interchangeable hidden nodes. The generators (certify/models/dag.py,
-certify/witness/tanh.py, certify/spec_tanh.py) import them from here; nothing here comes from
-them (tests/test_import_contract.py).
+and the classes of interchangeable hidden nodes. The generators (certify/families/tanh/dag.py,
+certify/families/tanh/witness.py, certify/families/tanh/spec.py) import them from here;
+nothing here comes from them (tests/test_import_contract.py).
 
 Nodes are numbered topologically: inputs 0..n_in-1, hidden nodes next (every edge goes from a
 smaller to a larger number), outputs last."""

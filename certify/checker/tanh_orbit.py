@@ -1,6 +1,6 @@
 """The checker's own orbit enumeration for orbit certificates whose action the kernels'
 sufficient condition does not show free (trusted; the generator counts with its own code,
-certify/witness/tanh.py): every group element is applied with the kernels' action formulas
+certify/families/tanh/witness.py): every group element is applied with the kernels' action formulas
 (bias_shift, new_weight, new_bias of kernel_tanh.py) and the distinct images are counted."""
 
 from __future__ import annotations

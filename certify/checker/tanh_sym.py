@@ -3,8 +3,9 @@
 checker's own checks of a listed group (certificates of kind affsym) and of the flip that
 orbit and equiv certificates use.
 
-The generator (certify/affsym.py) finds the candidates (limits, derivatives, periodicity, an
-mpmath search) and calls `prove` from here; the checker does not re-run that search. It
+The generator (certify/families/tanh/affsym.py) finds the candidates (limits, derivatives,
+periodicity, an mpmath search) and calls `prove` from here;
+the checker does not re-run that search. It
 re-proves every listed identity with `prove` and checks that the listing is consistent (order,
 type, table); that the list is complete is the generator's and the claim says so. Trusting
 these proofs means trusting sympy (expand, simplify, rewrite), a lower trust level than the

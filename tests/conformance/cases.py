@@ -98,8 +98,8 @@ def capture() -> dict[str, list[tuple]]:
     """Python twin function key "module.name" -> the argument tuples it was called with while
     the checkers accepted the example certificates (arith records replaced by ArithV)."""
     from certify.checker import check_certificate
+    from certify.families import generate_certificates
     from certify.spec import load_spec
-    from certify.witness import generate_certificates
 
     registry = _arith_registry()
     seen: dict[str, dict[str, tuple]] = {}

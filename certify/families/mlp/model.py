@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from certify.checker.ir import MLP, ResNet
+from certify.checker.ir import MLP
 from certify.checker.networks import (
     activation_texts as activation_texts,
 )
@@ -97,10 +97,6 @@ def jacobian_rows(
 
     `theta` and `acts` must already be residues when p is given.
     """
-    if isinstance(mlp, ResNet):
-        from certify.models import resnet
-
-        return resnet.jacobian_rows(mlp, theta, acts, x, p)
     Ls = layers(mlp, theta)
     hs: list[list[Num]] = [list(x)]
     derivs: list[list[Num]] = []
@@ -175,10 +171,6 @@ def jacobian_modp(
     array, by backpropagation batched over the samples: one forward pass for all samples,
     one backward pass per output coordinate (the generator's own numpy code, independent of
     the checker's)."""
-    if isinstance(mlp, ResNet):
-        from certify.models import resnet
-
-        return resnet.jacobian_modp(mlp, theta, acts, samples, p)
     import numpy as np
 
     m, b = len(samples), 1 if mlp.bias else 0

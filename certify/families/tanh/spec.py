@@ -28,7 +28,11 @@ from typing import Any
 from certify.checker.tanh_expr import ActivationError, activation
 from certify.checker.tanh_net import TanhNet
 from certify.errors import SpecError
-from certify.models.dag import find_cycle, from_edges, layered
+from certify.families.tanh.dag import find_cycle, from_edges, layered
+from certify.spec_values import (
+    int_field,
+    rational_field,
+)
 
 MAX_NODES = 512
 NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}
@@ -38,7 +42,7 @@ SOURCE_RE = re.compile(r"^[ -~]{1,300}$")  # printable ASCII: it is repeated in 
 @cache
 def rho_group(name: str) -> dict[str, Any]:
     """The affine symmetry group of a (validated) activation, computed once per name."""
-    from certify.affsym import compute_group
+    from certify.families.tanh.affsym import compute_group
 
     return compute_group(activation(name))
 
@@ -49,7 +53,7 @@ def parse_activation(v: Any, src: str, fld: str) -> str:
         raise SpecError(src, fld, "an activation name (tanh, logistic, ...) or expression", v)
     try:
         act = activation(v)
-        from certify.affsym import affine
+        from certify.families.tanh.affsym import affine
 
         if affine(act.expr):
             raise ActivationError("a nonlinear expression (an affine one has a 2-parameter group)")
@@ -58,18 +62,6 @@ def parse_activation(v: Any, src: str, fld: str) -> str:
         raise SpecError(
             src, fld, f"a known activation or an expression in the grammar ({e})", v
         ) from None
-
-
-def _rat(v: Any, src: str, fld: str) -> Fraction:
-    from certify.spec import _rational
-
-    return _rational(v, src, fld)
-
-
-def _int(v: Any, src: str, fld: str, lo: int, hi: int) -> int:
-    from certify.spec import _int as int_
-
-    return int_(v, src, fld, lo, hi)
 
 
 def parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
@@ -103,16 +95,16 @@ def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhN
             raise SpecError(
                 src, "network.widths", "a list of at least three positive integers", widths
             )
-        ws = [_int(w, src, f"network.widths[{i}]", 1, MAX_NODES) for i, w in enumerate(widths)]
+        ws = [int_field(w, src, f"network.widths[{i}]", 1, MAX_NODES) for i, w in enumerate(widths)]
         if sum(ws) > MAX_NODES:
             raise SpecError(src, "network.widths", f"at most {MAX_NODES} nodes in all", widths)
         return layered_params(act, ws, params, src, "parameters")
     for k in ("inputs", "hidden", "outputs", "edges"):
         if k not in net:
             raise SpecError(src, f"network.{k}", "network.widths, or inputs/hidden/outputs/edges")
-    n_in = _int(net["inputs"], src, "network.inputs", 1, MAX_NODES)
-    h = _int(net["hidden"], src, "network.hidden", 1, MAX_NODES)
-    n_out = _int(net["outputs"], src, "network.outputs", 1, MAX_NODES)
+    n_in = int_field(net["inputs"], src, "network.inputs", 1, MAX_NODES)
+    h = int_field(net["hidden"], src, "network.hidden", 1, MAX_NODES)
+    n_out = int_field(net["outputs"], src, "network.outputs", 1, MAX_NODES)
     n = n_in + h + n_out
     if n > MAX_NODES:
         raise SpecError(src, "network", f"at most {MAX_NODES} nodes in all", n)
@@ -124,8 +116,8 @@ def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhN
         fld = f"network.edges[{i}]"
         if not isinstance(e, list) or len(e) != 2:
             raise SpecError(src, fld, "a pair [source, target] of node numbers", e)
-        p = _int(e[0], src, f"{fld}[0]", 0, n - 1)
-        q = _int(e[1], src, f"{fld}[1]", 0, n - 1)
+        p = int_field(e[0], src, f"{fld}[0]", 0, n - 1)
+        q = int_field(e[1], src, f"{fld}[1]", 0, n - 1)
         if p >= n_in + h:
             raise SpecError(src, fld, f"a source that is an input or hidden node (< {n_in + h})", e)
         if q < n_in:
@@ -153,8 +145,8 @@ def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhN
 def _seeded(params: dict[str, Any], src: str, where: str, count: int) -> list[Fraction]:
     if "biases" in params:
         raise SpecError(src, f"{where}.biases", f"only together with {where}.weights")
-    seed = _int(params.get("seed", 0), src, f"{where}.seed", 0, 2**63)
-    prange = _int(params.get("range", 5), src, f"{where}.range", 1, 10**6)
+    seed = int_field(params.get("seed", 0), src, f"{where}.seed", 0, 2**63)
+    prange = int_field(params.get("range", 5), src, f"{where}.range", 1, 10**6)
     rng = random.Random(f"nn-certify/tanh/{seed}")
     out = []
     for _ in range(count):
@@ -199,11 +191,11 @@ def layered_params(
         for i, row in enumerate(W):
             if not isinstance(row, list) or len(row) != cols:
                 raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
-            mat.append([_rat(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row)])
+            mat.append([rational_field(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row)])
         b = br[ell]
         if not isinstance(b, list) or len(b) != rows:
             raise SpecError(src, f"{where}.biases[{ell}]", f"a list of {rows} numbers", b)
-        bs.append([_rat(v, src, f"{where}.biases[{ell}][{i}]") for i, v in enumerate(b)])
+        bs.append([rational_field(v, src, f"{where}.biases[{ell}][{i}]") for i, v in enumerate(b)])
         Ws.append(mat)
     return layered(act, ws, Ws, bs)
 
@@ -231,8 +223,8 @@ def dag_params(
             raise SpecError(
                 src, f"{where}.biases", f"one bias per hidden and output node ({h + n_out})", br
             )
-        ws = [_rat(v, src, f"{where}.weights[{i}]") for i, v in enumerate(wr)]
-        bs = [_rat(v, src, f"{where}.biases[{i}]") for i, v in enumerate(br)]
+        ws = [rational_field(v, src, f"{where}.weights[{i}]") for i, v in enumerate(wr)]
+        bs = [rational_field(v, src, f"{where}.biases[{i}]") for i, v in enumerate(br)]
     return from_edges(
         act, n_in, h, n_out, [(p, q, w) for (p, q), w in zip(edges, ws, strict=True)], bs
     )

@@ -18,10 +18,10 @@ from certify.algebra.modp import inverse_mod, maximal_minor, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.checker.ir import envelope
 from certify.errors import CertifyError
-from certify.models import relu as M
+from certify.families.mlp.witness_rank import independent_minor
+from certify.families.relu import model as M
+from certify.families.relu.spec import ReLUNet
 from certify.spec import CertRequest, Spec, network_json, random_theta, rat_str
-from certify.spec_relu import ReLUNet
-from certify.witness.rank import independent_minor
 
 SAMPLE_RANGE = 12
 ROUNDS = 4  # batch design rounds per attempt: integer points, then halves, quarters, eighths

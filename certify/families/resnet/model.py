@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certify.models.mlp import Num, _poly
+from certify.families.mlp.model import Num, _poly
 from certify.spec import ResNet
 
 

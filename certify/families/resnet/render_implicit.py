@@ -1,64 +1,69 @@
-"""Render critical-point certificates (ResNets) for Coq and Lean: the diagnostics, recomputed
-by the kernel from theta (the ranks are in the attached rank certificates' files)."""
+"""Render implicit-equation certificates (scalar ResNets) for Coq and Lean; read literals back."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from certify.checker.ir import as_rat
 from certify.checker.rank import decode_instance
 from certify.errors import RenderError
-from certify.render import literals as L
-from certify.render.env import render
-from certify.render.resnet_instance import (
+from certify.families.resnet.render_instance import (
     check_instance_read_back,
     check_read_back,
     instance_literals,
 )
+from certify.render import literals as L
+from certify.render.env import render
 from certify.spec import NAME_RE
 
 
 def module_name(cert_name: str) -> str:
     if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
         raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return "Critical_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return "Implicit_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+
+
+def _terms(cert: dict[str, Any]) -> list[tuple[tuple[int, int], list[int]]]:
+    return [(as_rat(c, "equation"), [int(e) for e in es]) for c, es in cert["witness"]["equation"]]
 
 
 def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     coq = prover == "coq"
     inst = decode_instance(cert)
     wit = cert["witness"]
-    rows = [(int(a), int(b)) for a, b in wit["zero_rows"]]
-    dead = [int(d) for d in wit["dead_layers"]]
-    res = cert["result"]
+    free = [bool(f) for f in wit["free"]]
+    degree = int(wit["degree"])
+    terms = _terms(cert)
+    if coq:
+        eqn = "[" + "; ".join(f"({L.coq(c)}, {L.coq(e, nat=True)})" for c, e in terms) + "]"
+    else:
+        eqn = L.lean(terms)
     ctx = {
         "name": L.comment_safe(cert["name"]),
         "sha256": sha,
         "claim": L.comment_safe(cert["claim"]["text"]),
-        "attached": L.comment_safe(
-            ", ".join(n for n in (res["at_certificate"], res["generic_certificate"]) if n)
-        ),
         **instance_literals(inst, coq),
-        "rows": L.coq(rows, nat=True) if coq else L.lean(rows),
-        "dead": L.coq(dead, nat=True) if coq else L.lean(dead),
+        "free": L.coq(free) if coq else L.lean(free),
+        "degree": f"{degree}%nat" if coq else str(degree),
+        "eqn": eqn,
     }
     if coq:
-        text = render("coq/critical_resnet.v.j2", **ctx)
-        stmt = "check_diagnostics inst zero_rows dead_layers = true"
+        text = render("coq/implicit_resnet.v.j2", **ctx)
+        stmt = "check_implicit inst free degree eqn = true"
     else:
         module = f"Certificates.{module_name(cert['name'])}"
-        text = render("lean/critical_resnet.lean.j2", module=module, **ctx)
-        stmt = "NNCert.checkDiagnostics inst zeroRows deadLayers = true"
+        text = render("lean/implicit_resnet.lean.j2", module=module, **ctx)
+        stmt = "NNCert.checkImplicit inst free degree eqn = true"
     check_instance_read_back(text, inst, coq)
-    names = ("zero_rows", "dead_layers") if coq else ("zeroRows", "deadLayers")
-    check_read_back(text, dict(zip(names, (rows, dead))))
+    check_read_back(text, {"free": free, "degree": degree, "eqn": terms})
     if stmt not in text:
         raise RenderError(f"rendered file lacks the statement {stmt!r}")
     return text
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    return ["diagnostics_check"]
+    return ["implicit_check"]
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

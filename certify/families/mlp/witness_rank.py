@@ -29,7 +29,8 @@ from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
 from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
-from certify.models import mlp as M
+from certify.families.mlp import model as M
+from certify.families.resnet import model as R
 from certify.spec import CertRequest, Spec, random_theta
 
 SAMPLE_RANGE = 20
@@ -65,7 +66,7 @@ def lower_bound(
     acts = [[residue(c, p) for c in a] for a in mlp.activations]
     if any(v is None for v in th) or any(v is None for a in acts for v in a):
         return None
-    rows = M.jacobian_modp(mlp, th, acts, samples, p)  # type: ignore[arg-type]
+    rows = _model(mlp).jacobian_modp(mlp, th, acts, samples, p)  # type: ignore[arg-type]
     dout = mlp.widths[-1]
     labels = [(s, k) for s in range(len(samples)) for k in range(dout)]
     RC = symmetry_minor(mlp, theta, rows, p)
@@ -104,7 +105,7 @@ def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]
         acts = [[int(c) for c in a] for a in acts]  # type: ignore[misc]
     rows: list[list[Fraction]] = []
     for x in K.lattice(mlp.widths[0], mlp.degree_bound()):
-        rows.extend(M.jacobian_rows(mlp, th, acts, x))  # type: ignore[arg-type]
+        rows.extend(_model(mlp).jacobian_rows(mlp, th, acts, x))  # type: ignore[arg-type]
     return rows
 
 
@@ -261,3 +262,8 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "attempts": attempts,
         },
     )
+
+
+def _model(net: MLP | ResNet) -> Any:
+    """The generator's semantics of the network (backprop Jacobians): MLP or ResNet."""
+    return R if isinstance(net, ResNet) else M

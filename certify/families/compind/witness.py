@@ -21,7 +21,7 @@ from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
 from certify.checker.ir import envelope, format_univariate
 from certify.errors import CertifyError
-from certify.models.mlp import primitive
+from certify.families.mlp.model import primitive
 from certify.spec import CertRequest, CompindSpec, Spec, rat_str
 
 POINT_RANGE = 50

@@ -12,8 +12,8 @@ from certify.checker import kernel_compind as KC
 from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
 from certify.checker.ir import envelope
 from certify.errors import CertifyError
+from certify.families.mlp import witness_rank as rank_witness
 from certify.spec import CertRequest, Spec, network_json, rat_str
-from certify.witness import rank as rank_witness
 
 
 def why_subnetwork(widths: list[int], th: list[int]) -> str:

@@ -10,6 +10,13 @@ from typing import Any
 
 from certify.checker.ir import ReLUNet as ReLUNet
 from certify.errors import SpecError
+from certify.spec_values import (
+    check_params,
+    explicit_theta,
+    int_field,
+    random_theta,
+    rational_field,
+)
 
 MAX_RELU_WIDTH = 1024
 MAX_RELU_LAYERS = 16
@@ -42,25 +49,24 @@ def _theta(
     table: Any, net: ReLUNet, src: str, where: str, seed_tag: str
 ) -> tuple[int | None, tuple[Fraction, ...], int]:
     """(seed, theta, range) of a [parameters] or [other] table."""
-    from certify.spec import _explicit_theta, _int, random_theta
 
     if not isinstance(table, dict):
         raise SpecError(src, where, f"a [{where}] table", table)
     for k in table:
         if k not in {"seed", "range", "weights", "biases"}:
             raise SpecError(src, f"{where}.{k}", "seed, range, weights or biases", "unknown")
-    prange = _int(table.get("range", 5), src, f"{where}.range", 1, 10**6)
+    prange = int_field(table.get("range", 5), src, f"{where}.range", 1, 10**6)
     if "weights" not in table:
         if "biases" in table:
             raise SpecError(src, f"{where}.biases", f"only together with {where}.weights")
-        seed = _int(table.get("seed", 0), src, f"{where}.seed", 0)
+        seed = int_field(table.get("seed", 0), src, f"{where}.seed", 0)
         return seed, random_theta(net, seed if seed_tag == "" else seed + 10**9, prange), prange
     if "seed" in table:
         raise SpecError(src, where, "either seed or explicit weights and biases, not both")
     if "biases" not in table:
         raise SpecError(src, f"{where}.biases", "one bias vector per layer (missing)")
     try:
-        theta = _explicit_theta(table, net, src)  # type: ignore[arg-type]
+        theta = explicit_theta(table, net, src)  # type: ignore[arg-type]
     except SpecError as e:
         raise SpecError(src, e.field.replace("parameters", where, 1), e.expected, e.got) from None
     return None, theta, prange
@@ -74,7 +80,6 @@ def parse_relu_network(
         if k not in {"family", "widths"}:
             raise SpecError(src, f"network.{k}", "family or widths (family relu)", "unknown")
     relu = ReLUNet(_widths(net, src))
-    from certify.spec import check_params
 
     check_params(relu.n_params, src, "network.widths")
     seed, theta, prange = _theta(data.get("parameters", {"seed": 0}), relu, src, "parameters", "")
@@ -83,7 +88,6 @@ def parse_relu_network(
 
 def parse_batch(v: Any, src: str, fld: str) -> tuple[tuple[Fraction, ...], ...]:
     """A batch: a non-empty list of points, each a list of integers or "p/q" strings."""
-    from certify.spec import _rational
 
     if not isinstance(v, list) or not v:
         raise SpecError(src, fld, "a non-empty list of input points [[x1, ...], ...]", v)
@@ -97,7 +101,7 @@ def parse_batch(v: Any, src: str, fld: str) -> tuple[tuple[Fraction, ...], ...]:
             raise SpecError(
                 src, f"{fld}[{j}]", f"a point of at most {MAX_RELU_WIDTH} numbers", len(z)
             )
-        out.append(tuple(_rational(c, src, f"{fld}[{j}][{i}]") for i, c in enumerate(z)))
+        out.append(tuple(rational_field(c, src, f"{fld}[{j}][{i}]") for i, c in enumerate(z)))
     return tuple(out)
 
 
@@ -111,7 +115,7 @@ def check_relu_requests(
 ) -> tuple[Fraction, ...] | None:
     """Validate the certificate requests of a ReLU spec against the network; return the
     second parameter vector (kind equiv) or None."""
-    from certify.models.relu import forward
+    from certify.families.relu.model import forward
 
     if not isinstance(net, ReLUNet):
         raise SpecError(src, "other", "only with a network of family relu")

@@ -23,9 +23,9 @@ from certify.checker.claims_tanh import (
 from certify.checker.tanh_orbit import MAX_ENUMERATE
 from certify.checker.tanh_sym import rational_table
 from certify.errors import CertifyError
-from certify.models import dag as D
+from certify.families.tanh import dag as D
+from certify.families.tanh.spec import rho_aff, rho_group
 from certify.spec import CertRequest, Spec, rat_str
-from certify.spec_tanh import rho_aff, rho_group
 
 
 def _envelope(req: CertRequest, kind: str, claim: dict[str, Any], inst: dict[str, Any],

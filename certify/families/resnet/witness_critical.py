@@ -17,9 +17,9 @@ from certify import __version__
 from certify.checker.claims_resnet import critical_claim, diagnostics
 from certify.checker.ir import envelope
 from certify.errors import CertifyError
-from certify.models import mlp as M
+from certify.families.mlp import model as M
+from certify.families.mlp import witness_rank as rank_witness
 from certify.spec import CertRequest, ResNet, Spec, network_json, random_theta, rat_str
-from certify.witness import rank as rank_witness
 
 GENERIC_SEED = 7919  # the generic point's seed offset (any fixed value: results are pinned)
 

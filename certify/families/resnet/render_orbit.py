@@ -8,9 +8,9 @@ from typing import Any
 from certify.checker.ir import as_rat
 from certify.checker.rank import decode_instance
 from certify.errors import RenderError
+from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L
 from certify.render.env import render
-from certify.render.resnet_instance import check_instance_read_back, instance_literals
 from certify.spec import NAME_RE
 
 

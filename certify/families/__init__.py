@@ -27,7 +27,7 @@ def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
     entry = registry.lookup(family, req.kind)
     if entry is None:
         raise CertifyError(f"{req.name}: family {family!r} has no certificate kind {req.kind!r}")
-    out = registry.resolve(entry.generate)(spec, req)
+    out = registry.resolve(entry.generate_path)(spec, req)
     return list(out) if entry.many else [out]
 
 

@@ -1,0 +1,1 @@
+"""The compind family (untrusted): spec, model, witness and render modules."""

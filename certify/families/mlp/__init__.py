@@ -1,0 +1,1 @@
+"""The mlp family (untrusted): spec, model, witness and render modules."""

@@ -1,0 +1,1 @@
+"""The relu family (untrusted): spec, model, witness and render modules."""

@@ -1,0 +1,1 @@
+"""The resnet family (untrusted): spec, model, witness and render modules."""

@@ -1,0 +1,1 @@
+"""The tanh family (untrusted): spec, model, witness and render modules."""

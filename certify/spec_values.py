@@ -1,0 +1,95 @@
+"""The value parsers every family's spec uses: integers, rationals, explicit parameter lists,
+seeded parameter points and the parameter cap. Every error names the file and the field
+(SpecError, exit code 2)."""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from certify.checker.ir import MLP
+from certify.errors import SpecError
+
+RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
+MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
+MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
+
+
+def int_field(v: Any, src: str, fld: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(src, fld, "an integer", v)
+    if lo is not None and v < lo:
+        raise SpecError(src, fld, f"an integer >= {lo}", v)
+    if hi is not None and v > hi:
+        raise SpecError(src, fld, f"an integer <= {hi}", v)
+    return v
+
+
+def rational_field(v: Any, src: str, fld: str) -> Fraction:
+    if isinstance(v, bool):
+        raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
+    if isinstance(v, int):
+        if v.bit_length() > MAX_DIGITS * 3322 // 1000:  # about MAX_DIGITS decimal digits
+            raise SpecError(src, fld, f"an integer of at most {MAX_DIGITS} digits", "a larger one")
+        return Fraction(v)
+    if isinstance(v, str):
+        m = RATIONAL_RE.match(v)
+        if m and max(len(m.group(1).lstrip("-")), len(m.group(2) or "")) > MAX_DIGITS:
+            raise SpecError(src, fld, f"a rational of at most {MAX_DIGITS} digits", v[:40] + "…")
+        if m:
+            den = int(m.group(2)) if m.group(2) else 1
+            if den == 0:
+                raise SpecError(src, fld, "a rational with a nonzero denominator", v)
+            return Fraction(int(m.group(1)), den)
+    raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
+
+
+def check_params(n: int, src: str, fld: str) -> None:
+    """A network with more than MAX_PARAMS parameters is refused before theta is built."""
+    if n > MAX_PARAMS:
+        raise SpecError(src, fld, f"a network of at most {MAX_PARAMS} parameters", n)
+
+
+def explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:
+    weights = params["weights"]
+    L = mlp.depth
+    if not isinstance(weights, list) or len(weights) != L:
+        raise SpecError(src, "parameters.weights", f"a list of {L} weight matrices", weights)
+    biases = params.get("biases")
+    if mlp.bias:
+        if not isinstance(biases, list) or len(biases) != L:
+            raise SpecError(src, "parameters.biases", f"a list of {L} bias vectors", biases)
+    elif biases is not None:
+        raise SpecError(src, "parameters.biases", "no biases, since network.bias = false")
+    theta: list[Fraction] = []
+    for ell in range(L):
+        rows, cols = mlp.widths[ell + 1], mlp.widths[ell]
+        W = weights[ell]
+        fld = f"parameters.weights[{ell}]"
+        if not isinstance(W, list) or len(W) != rows:
+            raise SpecError(src, fld, f"a {rows} x {cols} matrix (list of {rows} rows)", W)
+        if mlp.bias:
+            b = biases[ell]  # type: ignore[index]
+            if not isinstance(b, list) or len(b) != rows:
+                raise SpecError(src, f"parameters.biases[{ell}]", f"a list of {rows} numbers", b)
+        for i, row in enumerate(W):
+            if not isinstance(row, list) or len(row) != cols:
+                raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
+            theta.extend(rational_field(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
+            if mlp.bias:
+                theta.append(rational_field(b[i], src, f"parameters.biases[{ell}][{i}]"))
+    return tuple(theta)
+
+
+def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
+    """Deterministic random integer point: nonzero entries in [-prange, prange]."""
+    rng = random.Random(f"nn-certify/theta/{seed}")
+    out = []
+    for _ in range(mlp.n_params):
+        v = 0
+        while v == 0:
+            v = rng.randint(-prange, prange)
+        out.append(Fraction(v))
+    return tuple(out)

@@ -1,0 +1,52 @@
+"""One line of what a certificate established, from its manifest entry's family, kind and
+result (the CLI, report.md and the bundle's README)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.checker import claims_tanh
+
+
+def summary_line(e: dict[str, Any]) -> str:
+    """One line of what a certificate established (CLI and report)."""
+    r = e["result"]
+    if e["kind"] == "rank":
+        up = r["rank_upper_at_point"]
+        return (
+            f"rank >= {r['rank_lower']}"
+            + (f", <= {up} at theta" if up is not None else "")
+            + f" (#params {r['params']}, expected {r['expected_dim']})"
+        )
+    if e["family"] == "relu" and e["kind"] == "equiv":
+        if not r["equivalent"]:
+            return f"not equivalent (they differ at x = {r['x']})"
+        return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"
+    if e["kind"] == "prop21":
+        return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+    if e["family"] == "tanh":
+        return claims_tanh.summary(e["kind"], r)
+    if e["kind"] == "orbit":
+        return (
+            f"{r['field']} orbit of size {r['orbit_size']} in the fiber "
+            f"({r['generators']} generators)"
+        )
+    if e["kind"] == "critical":
+        if r["critical"]:
+            return (
+                f"critical: rank <= {r['rank_upper_at_theta']} at theta < "
+                f"{r['generic_rank_lower']} generically"
+            )
+        return f"not critical: rank {r['rank_lower_at_theta']} at theta = {r['rank_bound']}"
+    if e["kind"] == "implicit":
+        return f"{r['equation']} = 0 on the image (degree {r['degree']})"
+    if e["kind"] == "mlp-identifiable":
+        return (
+            f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "
+            f"({r['rank_certificate']})"
+        )
+    line = f"{r['status']} (k = {r['k']}, degree {r['degree']}"
+    line += ", generic sigma)" if r.get("generic") else ")"
+    if r.get("least_degree") is not None:
+        line += f", least degree {r['least_degree']}"
+    return line
