@@ -1,4 +1,5 @@
-"""Static lint and parity tests of lean/NNCert/Compind.lean and templates/lean/compind.lean.j2.
+"""Static lint and parity tests of lean/NNCert/Compind.lean and
+templates/lean/compind/compind.lean.j2.
 
 No Lean toolchain is available where these run, so they check what can be checked without one
 (as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
@@ -46,7 +47,7 @@ from tests.test_lean_library import (
 )
 
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
-TEMPLATE = TEMPLATE_DIR / "compind.lean.j2"
+TEMPLATE = TEMPLATE_DIR / "compind/compind.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel_compind.py"
 
 # Lean definitions without a Python function of the same name: (the def they serve, why).
@@ -443,7 +444,7 @@ FAMILIES = {"demo": demo_family, "bias": bias_family}
 
 
 def render(meta: dict[str, Any], facts: list[dict[str, Any]]) -> str:
-    return JINJA.get_template("compind.lean.j2").render(**meta, facts=facts)
+    return JINJA.get_template("compind/compind.lean.j2").render(**meta, facts=facts)
 
 
 THEOREM = re.compile(

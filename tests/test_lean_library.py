@@ -108,8 +108,21 @@ def lean_sources() -> list[Path]:
     return sorted(p for p in LEAN_DIR.rglob("*.lean") if ".lake" not in p.parts)
 
 
+def template_at(path: Path) -> jinja2.Template:
+    """The jinja2 template at a path under templates/lean (<family>/<kind>.lean.j2)."""
+    return JINJA.get_template(path.relative_to(TEMPLATE_DIR).as_posix())
+
+
 def template_sources() -> list[Path]:
-    return sorted(TEMPLATE_DIR.glob("*.j2"))
+    """Every Lean template: templates/lean/<family>/<kind>.lean.j2 and the bundle's own."""
+    return sorted(TEMPLATE_DIR.rglob("*.j2"))
+
+
+def test_the_lints_read_a_lean_template_of_every_family_of_the_registry():
+    from certify.checker import registry
+
+    families = {p.parent.name for p in template_sources()}
+    assert set(registry.FAMILIES) <= families, families
 
 
 def camel(name: str) -> str:
@@ -377,7 +390,7 @@ def render_rank(meta: dict[str, str], inst: K.RankInstance, lower: K.LowerWitnes
             "moduli": lean_literal(upper.moduli),
             "bound": str(bound),
         }
-    return JINJA.get_template("rank.lean.j2").render(**meta, **context)
+    return JINJA.get_template("mlp/rank.lean.j2").render(**meta, **context)
 
 
 def _twin_order(path: Path, module: str | None) -> list[tuple[str, str, int]]:
@@ -826,7 +839,7 @@ def test_the_rank_template_keeps_a_multi_line_literal_inside_its_field():
         "rank_lower": "1",
         "upper": None,
     }
-    text = JINJA.get_template("rank.lean.j2").render(**context)
+    text = JINJA.get_template("mlp/rank.lean.j2").render(**context)
     assert "    samples :=\n      [[1],\n       [2]],\n" in text
     assert read_certificate(text)["lower"] == lower
 
@@ -834,7 +847,7 @@ def test_the_rank_template_keeps_a_multi_line_literal_inside_its_field():
 def test_the_rank_template_refuses_a_missing_variable():
     inst, lower, _ = _square_instance()
     with pytest.raises(jinja2.UndefinedError):
-        JINJA.get_template("rank.lean.j2").render(module="M", widths="[1, 1]")
+        JINJA.get_template("mlp/rank.lean.j2").render(module="M", widths="[1, 1]")
 
 
 def test_the_audit_template_imports_every_module_then_prints_every_theorems_axioms():

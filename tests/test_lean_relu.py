@@ -1,5 +1,5 @@
 """Static lint and parity tests of lean/NNCert/ReLU.lean and of the templates
-templates/lean/relu_rank.lean.j2 and templates/lean/relu_equiv.lean.j2.
+templates/lean/relu/rank.lean.j2 and templates/lean/relu/equiv.lean.j2.
 
 No Lean toolchain is available where these run, so (as tests/test_lean_resnet.py does for the
 ResNet library) they check: (a) no forbidden token, no layout hazard; (b) explicit structural
@@ -27,7 +27,6 @@ from certify.families.relu import render as render_relu
 from certify.spec import parse_spec
 from tests.test_lean_library import (
     FORBIDDEN,
-    JINJA,
     LEAN_DIR,
     LIBRARY,
     MODULES,
@@ -45,13 +44,14 @@ from tests.test_lean_library import (
     read_structure,
     recursion_problems,
     snake,
+    template_at,
     twin_dataclasses,
     unused_names,
 )
 
 RELU = LEAN_DIR / "NNCert" / "ReLU.lean"
-RANK_TEMPLATE = TEMPLATE_DIR / "relu_rank.lean.j2"
-EQUIV_TEMPLATE = TEMPLATE_DIR / "relu_equiv.lean.j2"
+RANK_TEMPLATE = TEMPLATE_DIR / "relu/rank.lean.j2"
+EQUIV_TEMPLATE = TEMPLATE_DIR / "relu/equiv.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel_relu.py"
 OTHER_FAMILIES = [LEAN_DIR / "NNCert" / f"{m}.lean" for m in ("Compind", "ResNet")]
 
@@ -292,4 +292,4 @@ def test_a_differing_pair_renders_its_point_for_lean():
 def test_the_relu_templates_refuse_a_missing_variable():
     for t in (RANK_TEMPLATE, EQUIV_TEMPLATE):
         with pytest.raises(jinja2.UndefinedError):
-            JINJA.get_template(t.name).render(module="M", widths="[1, 1]")
+            template_at(t).render(module="M", widths="[1, 1]")

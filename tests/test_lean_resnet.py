@@ -1,6 +1,6 @@
 """Static lint and parity tests of lean/NNCert/ResNet.lean and of the templates
-templates/lean/rank_resnet.lean.j2, templates/lean/orbit_resnet.lean.j2,
-templates/lean/implicit_resnet.lean.j2 and templates/lean/critical_resnet.lean.j2.
+templates/lean/resnet/rank.lean.j2, templates/lean/resnet/orbit.lean.j2,
+templates/lean/resnet/implicit.lean.j2 and templates/lean/resnet/critical.lean.j2.
 
 No Lean toolchain is available where these run, so they check what can be checked without one
 (as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
@@ -57,15 +57,16 @@ from tests.test_lean_library import (
     read_structure,
     recursion_problems,
     snake,
+    template_at,
     twin_dataclasses,
     unused_names,
 )
 
 RESNET = LEAN_DIR / "NNCert" / "ResNet.lean"
-TEMPLATE = TEMPLATE_DIR / "rank_resnet.lean.j2"
-ORBIT_TEMPLATE = TEMPLATE_DIR / "orbit_resnet.lean.j2"
-IMPLICIT_TEMPLATE = TEMPLATE_DIR / "implicit_resnet.lean.j2"
-CRITICAL_TEMPLATE = TEMPLATE_DIR / "critical_resnet.lean.j2"
+TEMPLATE = TEMPLATE_DIR / "resnet/rank.lean.j2"
+ORBIT_TEMPLATE = TEMPLATE_DIR / "resnet/orbit.lean.j2"
+IMPLICIT_TEMPLATE = TEMPLATE_DIR / "resnet/implicit.lean.j2"
+CRITICAL_TEMPLATE = TEMPLATE_DIR / "resnet/critical.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel_resnet.py"
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
 
@@ -358,7 +359,7 @@ def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: K.LowerWi
             "moduli": L.lean(upper.moduli),
             "bound": str(bound),
         }
-    return JINJA.get_template(TEMPLATE.name).render(**meta, **context)
+    return template_at(TEMPLATE).render(**meta, **context)
 
 
 def read_resnet(text: str) -> dict[str, Any]:
@@ -412,7 +413,7 @@ def test_the_small_certificate_renders_reads_back_and_passes_the_python_twin():
 def test_the_rendered_file_differs_from_the_rank_template_only_where_it_should():
     inst, lower = small_certificate()
     text = render_resnet(META, inst, lower, 4)
-    rank = JINJA.get_template("rank.lean.j2").render(
+    rank = JINJA.get_template("mlp/rank.lean.j2").render(
         **META, widths="[1, 1]", acts=L.lean(inst.acts), bias="false", theta=L.lean(inst.theta),
         p=L.lean(lower.p), samples=L.lean(lower.samples), theta_inv=L.lean(lower.theta_inv),
         acts_inv=L.lean(lower.acts_inv), rows=L.lean(lower.rows), cols=L.lean(lower.cols),
@@ -467,7 +468,7 @@ def test_the_outer_certificate_with_an_upper_witness_reads_back_and_passes_the_p
 
 def test_the_resnet_template_refuses_a_missing_variable():
     with pytest.raises(jinja2.UndefinedError):
-        JINJA.get_template(TEMPLATE.name).render(module="M", width="1")
+        template_at(TEMPLATE).render(module="M", width="1")
 
 
 # ---------------------------------------------------------------- (e) orbits
@@ -729,7 +730,7 @@ def render_orbit(meta: dict[str, str], inst: R.ResNetInstance, gens: list[tuple]
             for i, (layer, neuron, g, t0, th) in enumerate(rows)
         ],
     }  # fmt: skip
-    return JINJA.get_template(ORBIT_TEMPLATE.name).render(**meta, **context)
+    return template_at(ORBIT_TEMPLATE).render(**meta, **context)
 
 
 THEOREM = r"^set_option maxRecDepth 100000 in\nset_option maxHeartbeats 0 in\ntheorem "
@@ -960,8 +961,8 @@ def test_a_tampered_symmetry_fails_the_python_twin(what, old, new):
 
 def test_the_orbit_template_refuses_a_missing_variable():
     with pytest.raises(jinja2.UndefinedError):
-        JINJA.get_template(ORBIT_TEMPLATE.name).render(module="M", width="1")
-    render = JINJA.get_template(ORBIT_TEMPLATE.name).render
+        template_at(ORBIT_TEMPLATE).render(module="M", width="1")
+    render = template_at(ORBIT_TEMPLATE).render
     base = {**ORBIT_META, "width": "1", "acts": "[]", "outer": "false", "theta": "[]"}
     with pytest.raises(jinja2.UndefinedError):
         render(**base, complex=False, syms=[],
@@ -990,7 +991,7 @@ def render_implicit(meta: dict[str, str], inst: R.ResNetInstance, free: list[boo
         "theta": L.lean(inst.theta), "free": L.lean(free), "degree": str(degree),
         "eqn": L.lean(eq),
     }  # fmt: skip
-    return JINJA.get_template(IMPLICIT_TEMPLATE.name).render(**meta, **context)
+    return template_at(IMPLICIT_TEMPLATE).render(**meta, **context)
 
 
 def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
@@ -1070,7 +1071,7 @@ def render_critical(meta: dict[str, str], inst: R.ResNetInstance, rows: list, de
         "theta": L.lean(inst.theta), "rows": L.lean(rows), "dead": L.lean(dead),
         "attached": "at_theta, generic",
     }  # fmt: skip
-    return JINJA.get_template(CRITICAL_TEMPLATE.name).render(**meta, **context)
+    return template_at(CRITICAL_TEMPLATE).render(**meta, **context)
 
 
 def read_critical(text: str) -> tuple[R.ResNetInstance, list, list]:

@@ -1,5 +1,5 @@
 """Static lint and parity tests of lean/NNCert/Tanh.lean, coq/NNCert/Tanh.v and the template
-templates/lean/tanh.lean.j2 against the Python twin certify/checker/kernel_tanh.py.
+templates/lean/tanh/tanh.lean.j2 against the Python twin certify/checker/kernel_tanh.py.
 
 No Lean toolchain is available here, so (as tests/test_lean_resnet.py does) these check:
 (a) no forbidden token, no layout hazard; (b) explicit structural recursion on a parameter a
@@ -38,7 +38,7 @@ from tests.test_tanh import cert_of
 
 TANH = LEAN_DIR / "NNCert" / "Tanh.lean"
 COQ = ROOT / "coq" / "NNCert" / "Tanh.v"
-TEMPLATE = TEMPLATE_DIR / "tanh.lean.j2"
+TEMPLATE = TEMPLATE_DIR / "tanh/tanh.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel_tanh.py"
 FIELD_TYPES = {
     "AffSym": {

@@ -143,9 +143,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "facts": _printed_facts(facts, coq),
     }
     if coq:
-        text = render("coq/compind.v.j2", **ctx)
+        text = render("coq/compind/compind.v.j2", **ctx)
     else:
-        text = render("lean/compind.lean.j2", module=f"Certificates.{module}", **ctx)
+        text = render("lean/compind/compind.lean.j2", module=f"Certificates.{module}", **ctx)
     # read back
     _expect(text, "polys", [[((a, b), e) for (a, b), e in q] for q in polys])
     _expect(text, "bias", bias)

@@ -110,7 +110,7 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
     data = kernel_data(cert)
     resnet = _is_resnet(data)
     text = render(
-        "coq/rank_resnet.v.j2" if resnet else "coq/rank.v.j2",
+        "coq/resnet/rank.v.j2" if resnet else "coq/mlp/rank.v.j2",
         name=L.comment_safe(cert["name"]),
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
@@ -132,7 +132,7 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
     resnet = _is_resnet(data)
     module = "Certificates." + module_name(cert["name"])
     text = render(
-        "lean/rank_resnet.lean.j2" if resnet else "lean/rank.lean.j2",
+        "lean/resnet/rank.lean.j2" if resnet else "lean/mlp/rank.lean.j2",
         module=module,
         name=L.comment_safe(cert["name"]),
         sha256=sha,

@@ -120,7 +120,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     data = kernel_data(cert)
     meta = {"name": L.comment_safe(cert["name"]), "sha256": sha,
             "claim": L.comment_safe(cert["claim"]["text"])}  # fmt: skip
-    template = f"{'coq' if coq else 'lean'}/relu_{kind}.{'v' if coq else 'lean'}.j2"
+    template = f"{'coq' if coq else 'lean'}/relu/{kind}.{'v' if coq else 'lean'}.j2"
     ctx = {**meta, **_printed(data, coq)}
     if not coq:
         ctx["module"] = f"Certificates.{module}"

@@ -43,11 +43,11 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "dead": L.coq(dead, nat=True) if coq else L.lean(dead),
     }
     if coq:
-        text = render("coq/critical_resnet.v.j2", **ctx)
+        text = render("coq/resnet/critical.v.j2", **ctx)
         stmt = "check_diagnostics inst zero_rows dead_layers = true"
     else:
         module = f"Certificates.{module_name(cert['name'])}"
-        text = render("lean/critical_resnet.lean.j2", module=module, **ctx)
+        text = render("lean/resnet/critical.lean.j2", module=module, **ctx)
         stmt = "NNCert.checkDiagnostics inst zeroRows deadLayers = true"
     check_instance_read_back(text, inst, coq)
     names = ("zero_rows", "dead_layers") if coq else ("zeroRows", "deadLayers")

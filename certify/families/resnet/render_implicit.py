@@ -49,11 +49,11 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "eqn": eqn,
     }
     if coq:
-        text = render("coq/implicit_resnet.v.j2", **ctx)
+        text = render("coq/resnet/implicit.v.j2", **ctx)
         stmt = "check_implicit inst free degree eqn = true"
     else:
         module = f"Certificates.{module_name(cert['name'])}"
-        text = render("lean/implicit_resnet.lean.j2", module=module, **ctx)
+        text = render("lean/resnet/implicit.lean.j2", module=module, **ctx)
         stmt = "NNCert.checkImplicit inst free degree eqn = true"
     check_instance_read_back(text, inst, coq)
     check_read_back(text, {"free": free, "degree": degree, "eqn": terms})

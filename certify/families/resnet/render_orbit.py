@@ -78,9 +78,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         ],
     }
     if coq:
-        text = render("coq/orbit_resnet.v.j2", **ctx)
+        text = render("coq/resnet/orbit.v.j2", **ctx)
     else:
-        text = render("lean/orbit_resnet.lean.j2", module=f"Certificates.{module}", **ctx)
+        text = render("lean/resnet/orbit.lean.j2", module=f"Certificates.{module}", **ctx)
     check_instance_read_back(text, inst, coq)
     for s in syms:
         j = s["index"]

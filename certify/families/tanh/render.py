@@ -1,6 +1,6 @@
 """Render tanh certificates (affsym, orbit, equiv) for Coq and Lean; read every literal back.
 
-One template per prover (templates/coq/tanh.v.j2, templates/lean/tanh.lean.j2): a list of
+One template per prover (templates/coq/tanh/tanh.v.j2, templates/lean/tanh/tanh.lean.j2): a list of
 literal definitions (records of the kernel library, lists) and a list of lemmas, each closed by
 one kernel computation of a checker of NNCert/Tanh."""
 
@@ -217,9 +217,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "lemmas": d.lemmas,
     }
     if coq:
-        text = render("coq/tanh.v.j2", **ctx)
+        text = render("coq/tanh/tanh.v.j2", **ctx)
     else:
-        text = render("lean/tanh.lean.j2", module=f"Certificates.{module}", **ctx)
+        text = render("lean/tanh/tanh.lean.j2", module=f"Certificates.{module}", **ctx)
     for dname, field, val in d.expect:
         start = L.block_start(text, f"Definition {dname} " if coq else f"def {dname} ")
         got = L.read_field(text, field, start) if field else L.read_field(text, dname, start)
