@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -16,9 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certify.algebra.poly import parse_univariate
 from certify.checker import registry
-from certify.checker.claims_resnet import coefficient_names
 from certify.checker.ir import (
     MLP as MLP,
 )
@@ -46,7 +43,27 @@ from certify.checker.ir import (
 from certify.checker.ir import (
     rat_str as rat_str,
 )
-from certify.errors import PolynomialSyntaxError, SpecError
+from certify.errors import SpecError
+from certify.families.compind.spec import (
+    MAX_POLYNOMIALS as MAX_POLYNOMIALS,
+)
+from certify.families.compind.spec import (
+    MAX_VARIABLES as MAX_VARIABLES,
+)
+from certify.families.compind.spec import (
+    CompindSpec as CompindSpec,
+)
+from certify.families.compind.spec import (
+    compind_spec,
+)
+from certify.families.mlp.spec import check_identifiable_network
+from certify.families.resnet.spec import (
+    MAX_RESNET_DEGREE as MAX_RESNET_DEGREE,
+)
+from certify.families.resnet.spec import (
+    check_implicit,
+    parse_resnet_network,
+)
 from certify.spec_values import (
     MAX_DIGITS as MAX_DIGITS,
 )
@@ -54,15 +71,20 @@ from certify.spec_values import (
     MAX_PARAMS as MAX_PARAMS,
 )
 from certify.spec_values import (
+    MAX_POLY_CHARS as MAX_POLY_CHARS,
+)
+from certify.spec_values import (
     RATIONAL_RE as RATIONAL_RE,
 )
 from certify.spec_values import (
-    check_params as check_params,
-)
-from certify.spec_values import (
+    bool_field,
     explicit_theta,
     int_field,
-    rational_field,
+    polynomial_activation,
+    required,
+)
+from certify.spec_values import (
+    check_params as check_params,
 )
 from certify.spec_values import (
     random_theta as random_theta,
@@ -81,32 +103,7 @@ DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63
 MAX_PRIME = 2**31
 # Caps on every field that drives an allocation, checked before anything is allocated (each
 # a SpecError naming the field; README "Bad input").
-MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
 MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
-MAX_POLYNOMIALS = 64  # polynomials of a compind / newman-slater certificate
-MAX_VARIABLES = 16  # their variables
-MAX_RESNET_DEGREE = (
-    4_096  # degree of F (product of the activation degrees): orbit/critical/implicit
-)
-
-
-@dataclass(frozen=True)
-class CompindSpec:
-    """Inputs of a composition-independence request (kinds compind, prop21, newman-slater).
-
-    polys: one tuple of (exponents, coefficient) terms per polynomial, sorted; sigma: the
-    activation's coefficients (constant term first) or None for "generic of degree d"."""
-
-    variables: tuple[str, ...]
-    polys: tuple[tuple[tuple[tuple[int, ...], Fraction], ...], ...]
-    polys_text: tuple[str, ...]
-    sigma: tuple[Fraction, ...] | None
-    generic_degree: int | None
-    origin: bool
-    bias: bool
-    search: bool
-    max_degree: int
-    power: int | None
 
 
 @dataclass(frozen=True)
@@ -215,32 +212,6 @@ def load_spec(path: str | Path) -> Spec:
     return dataclasses.replace(parse_spec(data, src), raw=raw)
 
 
-def _req(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> Any:
-    if key not in d:
-        raise SpecError(src, f"{where}{key}", expected + " (missing)")
-    return d[key]
-
-
-def _poly_text_cap(v: str, src: str, fld: str) -> None:
-    if len(v) > MAX_POLY_CHARS:
-        raise SpecError(
-            src, fld, f"a polynomial text of at most {MAX_POLY_CHARS} characters", f"{len(v)}"
-        )
-
-
-def _activation(v: Any, src: str, fld: str) -> tuple[Fraction, ...]:
-    if not isinstance(v, str):
-        raise SpecError(src, fld, 'a polynomial in t as a string, e.g. "t^2"', v)
-    _poly_text_cap(v, src, fld)
-    try:
-        coeffs = parse_univariate(v, "t")
-    except PolynomialSyntaxError as e:
-        raise SpecError(src, fld, f"a polynomial in t ({e})", v) from None
-    if len(coeffs) < 2:
-        raise SpecError(src, fld, "a nonconstant polynomial in t (degree >= 1)", v)
-    return tuple(coeffs)
-
-
 def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     """Validate a decoded spec (dict) and normalise it."""
     if not isinstance(data, dict):
@@ -249,7 +220,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     for k in data:
         if k not in known:
             raise SpecError(src, k, f"one of the fields {sorted(known)}", "unknown field")
-    name = _req(data, "name", src, "", "a name string")
+    name = required(data, "name", src, "", "a name string")
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise SpecError(src, "name", "a name of letters, digits, '_', '-', '.' (max 64)", name)
 
@@ -280,7 +251,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
         certs = spec_tanh.attach(certs, certs_raw, mlp, data["network"], src)
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
-            _check_identifiable_network(mlp, theta, src, i)
+            check_identifiable_network(mlp, theta, src, i)
         is_tanh = getattr(mlp, "family", None) == "tanh"
         if req.kind in RESNET_KINDS and not isinstance(mlp, ResNet):
             if not (req.kind == "orbit" and is_tanh):
@@ -295,7 +266,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
                     f"{MAX_RESNET_DEGREE} (certificate kind {req.kind})", mlp.degree_bound(),
                 )  # fmt: skip
         if req.kind == "implicit":
-            _check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
+            check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)
@@ -314,7 +285,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
 
 
 def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
-    net = _req(data, "network", src, "", "a [network] table")
+    net = required(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
     if net.get("family") == "tanh":
@@ -327,16 +298,16 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
                 raise SpecError(
                     src, f"network.{k}", "family, widths, activation or bias", "unknown"
                 )
-    family = _req(net, "family", src, "network.", f"one of {list(NETWORK_FAMILIES)}")
+    family = required(net, "family", src, "network.", f"one of {list(NETWORK_FAMILIES)}")
     if family not in NETWORK_FAMILIES:
         raise SpecError(src, "network.family", f"one of {list(NETWORK_FAMILIES)}", family)
     if family == "resnet":
-        return _resnet(data, net, src)
+        return parse_resnet_network(data, net, src)
     if family == "relu":
         from certify.families.relu.spec import parse_relu_network
 
         return parse_relu_network(data, net, src)  # type: ignore[return-value]
-    widths = _req(net, "widths", src, "network.", "a list of at least two positive integers")
+    widths = required(net, "widths", src, "network.", "a list of at least two positive integers")
     if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
         raise SpecError(
             src, "network.widths", f"a list of 2 to {MAX_LAYERS + 1} positive integers", widths
@@ -345,7 +316,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
         int_field(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
     )
     n_hidden = len(widths_t) - 2
-    act = _req(net, "activation", src, "network.", "a polynomial string or a list of them")
+    act = required(net, "activation", src, "network.", "a polynomial string or a list of them")
     if isinstance(act, list):
         if len(act) != n_hidden:
             raise SpecError(
@@ -354,9 +325,11 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
                 f"one activation per hidden layer ({n_hidden} for widths {list(widths_t)})",
                 act,
             )
-        acts = tuple(_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act))
+        acts = tuple(
+            polynomial_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act)
+        )
     else:
-        one = _activation(act, src, "network.activation")
+        one = polynomial_activation(act, src, "network.activation")
         acts = tuple(one for _ in range(n_hidden))
     bias = net.get("bias", False)
     if not isinstance(bias, bool):
@@ -385,102 +358,11 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     return mlp, seed, theta, prange
 
 
-def _resnet(
-    data: dict[str, Any], net: dict[str, Any], src: str
-) -> tuple[ResNet, int | None, tuple[Fraction, ...], int]:
-    for k in net:
-        if k not in {"family", "width", "depth", "activation", "outer"}:
-            raise SpecError(
-                src, f"network.{k}", "family, width, depth, activation or outer", "unknown"
-            )
-    n = int_field(_req(net, "width", src, "network.", "the width n"), src, "network.width", 1, 64)
-    L = int_field(_req(net, "depth", src, "network.", "the depth L"), src, "network.depth", 1, 32)
-    act = _req(net, "activation", src, "network.", "a polynomial string or one per layer")
-    if isinstance(act, list):
-        if len(act) != L:
-            raise SpecError(src, "network.activation", f"one activation per layer ({L})", act)
-        acts = tuple(_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act))
-    else:
-        acts = tuple(_activation(act, src, "network.activation") for _ in range(L))
-    outer = net.get("outer", False)
-    if not isinstance(outer, bool):
-        raise SpecError(src, "network.outer", "true or false (x + V sigma(W x + b))", outer)
-    rn = ResNet(n, acts, outer)
-    check_params(rn.n_params, src, "network.depth")
-    params = data.get("parameters", {"seed": 0})
-    if not isinstance(params, dict):
-        raise SpecError(src, "parameters", "a [parameters] table", params)
-    for k in params:
-        if k not in {"seed", "range", "weights", "biases", "outer_weights"}:
-            raise SpecError(
-                src, f"parameters.{k}", "seed, range, weights, biases, outer_weights", "unknown"
-            )
-    prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
-    if "weights" not in params:
-        seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)
-        return rn, seed, random_theta(rn, seed, prange), prange
-    if "seed" in params:
-        raise SpecError(src, "parameters", "either seed or explicit weights, not both")
-    Ws, bs = params["weights"], params.get("biases")
-    Vs = params.get("outer_weights")
-    if not isinstance(Ws, list) or len(Ws) != L:
-        raise SpecError(src, "parameters.weights", f"a list of {L} square {n} x {n} matrices", Ws)
-    if not isinstance(bs, list) or len(bs) != L:
-        raise SpecError(src, "parameters.biases", f"a list of {L} vectors of length {n}", bs)
-    if outer and (not isinstance(Vs, list) or len(Vs) != L):
-        raise SpecError(src, "parameters.outer_weights", f"a list of {L} {n} x {n} matrices", Vs)
-    if not outer and Vs is not None:
-        raise SpecError(src, "parameters.outer_weights", "only with network.outer = true")
-    theta: list[Fraction] = []
-    for ell in range(L):
-        fld = f"parameters.weights[{ell}]"
-        W, b = Ws[ell], bs[ell]
-        if not isinstance(W, list) or len(W) != n:
-            raise SpecError(src, fld, f"a square {n} x {n} matrix", W)
-        if not isinstance(b, list) or len(b) != n:
-            raise SpecError(src, f"parameters.biases[{ell}]", f"a vector of length {n}", b)
-        for i, row in enumerate(W):
-            if not isinstance(row, list) or len(row) != n:
-                raise SpecError(src, f"{fld}[{i}]", f"a row of {n} numbers (W is square)", row)
-            theta.extend(rational_field(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
-            theta.append(rational_field(b[i], src, f"parameters.biases[{ell}][{i}]"))
-        if outer:
-            V = Vs[ell]  # type: ignore[index]
-            vf = f"parameters.outer_weights[{ell}]"
-            if not isinstance(V, list) or len(V) != n:
-                raise SpecError(src, vf, f"a square {n} x {n} matrix", V)
-            for i, row in enumerate(V):
-                if not isinstance(row, list) or len(row) != n:
-                    raise SpecError(src, f"{vf}[{i}]", f"a row of {n} numbers", row)
-                theta.extend(rational_field(v, src, f"{vf}[{i}][{j}]") for j, v in enumerate(row))
-    return rn, None, tuple(theta), prange
-
-
-def _check_identifiable_network(
-    mlp: MLP | None, theta: tuple[Fraction, ...], src: str, i: int
-) -> None:
-    """Kind mlp-identifiable: a bias-free MLP with one activation, sigma(0) = 0, integer
-    weights (the setting of math.md §1, §4)."""
-    assert mlp is not None
-    if not isinstance(mlp, MLP):
-        raise SpecError(src, "network.family", "mlp (certificate kind mlp-identifiable)")
-    if mlp.bias:
-        raise SpecError(src, "network.bias", f"false (certificate[{i}] is mlp-identifiable)")
-    if len(mlp.widths) < 3:
-        raise SpecError(src, "network.widths", "at least one hidden layer (mlp-identifiable)")
-    if len(set(mlp.activations)) != 1:
-        raise SpecError(src, "network.activation", "one activation for every hidden layer")
-    if mlp.activations[0][0] != 0:
-        raise SpecError(src, "network.activation", "sigma(0) = 0 (mlp-identifiable)")
-    if any(t.denominator != 1 for t in theta):
-        raise SpecError(src, "parameters.weights", "integer weights (mlp-identifiable)")
-
-
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:
     where = f"certificate[{i}]"
     if not isinstance(c, dict):
         raise SpecError(src, where, "a [[certificate]] table", c)
-    kind = _req(c, "kind", src, f"{where}.", f"one of {list(KINDS)}")
+    kind = required(c, "kind", src, f"{where}.", f"one of {list(KINDS)}")
     if kind not in KINDS:
         raise SpecError(src, f"{where}.kind", f"one of {list(KINDS)}", kind)
     allowed = registry.request_fields(kind)
@@ -501,18 +383,18 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         raise SpecError(src, f"{where}.upper", "true or false", upper)
     max_grid = int_field(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = int_field(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
-    ci = _compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
+    ci = compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
     field = c.get("field", "real")
     if field not in ("real", "complex"):
         raise SpecError(src, f"{where}.field", "'real' or 'complex'", field)
     equation = None
     if kind == "implicit":
-        equation = _req(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")
+        equation = required(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")
         if not isinstance(equation, str):
             raise SpecError(
                 src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation
             )
-    bias = _bool(c, "bias", True, src, where)
+    bias = bool_field(c, "bias", True, src, where)
     batch = None
     if "batch" in c:
         from certify.families.relu.spec import parse_batch
@@ -532,140 +414,3 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         field=field, equation=equation, bias=bias, batch=batch, tanh=tanh,
         attempts_given="attempts" in c,
     )  # fmt: skip
-
-
-def _check_implicit(rn: ResNet, req: CertRequest, src: str, i: int) -> None:
-    from certify.algebra.poly import parse_polynomial
-
-    where = f"certificate[{i}]"
-    if rn.width != 1:
-        raise SpecError(
-            src, "network.width", "1 (certificate kind implicit: scalar ResNets)", rn.width
-        )
-    names = coefficient_names(rn.degree_bound())
-    _poly_text_cap(req.equation or "", src, f"{where}.equation")
-    try:
-        parse_polynomial(req.equation or "", names)
-    except ValueError as e:
-        raise SpecError(
-            src, f"{where}.equation", f"a polynomial in {', '.join(names)} ({e})", req.equation
-        ) from None
-
-
-def _bool(c: dict[str, Any], key: str, default: bool, src: str, where: str) -> bool:
-    v = c.get(key, default)
-    if not isinstance(v, bool):
-        raise SpecError(src, f"{where}.{key}", "true or false", v)
-    return v
-
-
-def _sigma(text: Any, src: str, fld: str) -> tuple[Fraction, ...]:
-    """An activation polynomial in z (or t)."""
-    if not isinstance(text, str):
-        raise SpecError(src, fld, 'a polynomial in z as a string, e.g. "z^2 + z"', text)
-    _poly_text_cap(text, src, fld)
-    var = "t" if re.search(r"\bt\b|t\^|\*t|t\*", text) and "z" not in text else "z"
-    try:
-        cs = parse_univariate(text, var)
-    except PolynomialSyntaxError as e:
-        raise SpecError(src, fld, f"a polynomial in z ({e})", text) from None
-    if len(cs) < 2:
-        raise SpecError(src, fld, "an activation of degree >= 1 (not a constant)", text)
-    return tuple(cs)
-
-
-def _compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindSpec:
-    from certify.algebra.poly import parse_polynomial
-    from certify.checker.ir import format_polynomial
-
-    origin = _bool(c, "origin", False, src, where)
-    bias = _bool(c, "bias", False, src, where)
-    search = _bool(c, "search", False, src, where)
-    max_degree = int_field(c.get("max_degree", 12), src, f"{where}.max_degree", 1, 64)
-    sigma = None
-    generic = None
-    power = None
-    if kind == "prop21":
-        for k in ("polynomials", "generic_degree", "search", "power", "bias"):
-            if k in c:
-                raise SpecError(src, f"{where}.{k}", "not a field of kind prop21")
-        sigma = _sigma(
-            _req(c, "activation", src, f"{where}.", "an activation"), src, f"{where}.activation"
-        )
-        return CompindSpec((), (), (), sigma, None, origin, False, False, max_degree, None)
-    variables = c.get("variables", ["x"])
-    if (
-        not isinstance(variables, list)
-        or not variables
-        or not all(isinstance(v, str) and VAR_RE.match(v) for v in variables)
-        or len(set(variables)) != len(variables)
-    ):
-        raise SpecError(src, f"{where}.variables", "a list of distinct names (not z)", variables)
-    if len(variables) > MAX_VARIABLES:
-        raise SpecError(
-            src, f"{where}.variables", f"at most {MAX_VARIABLES} variables", len(variables)
-        )
-    vs = tuple(variables)
-    texts = _req(c, "polynomials", src, f"{where}.", "a list of polynomials")
-    if not isinstance(texts, list) or len(texts) < 2:
-        raise SpecError(
-            src, f"{where}.polynomials", "a list of at least two polynomials (k >= 2)", texts
-        )
-    if len(texts) > MAX_POLYNOMIALS:
-        raise SpecError(
-            src, f"{where}.polynomials", f"at most {MAX_POLYNOMIALS} polynomials", len(texts)
-        )
-    polys = []
-    for i, t in enumerate(texts):
-        fld = f"{where}.polynomials[{i}]"
-        if not isinstance(t, str):
-            raise SpecError(src, fld, "a polynomial string", t)
-        _poly_text_cap(t, src, fld)
-        try:
-            poly = parse_polynomial(t, vs)
-        except PolynomialSyntaxError as e:
-            raise SpecError(src, fld, f"a polynomial in {', '.join(vs)} ({e})", t) from None
-        if all(sum(e) == 0 for e in poly):
-            raise SpecError(src, fld, "a nonconstant polynomial", t)
-        if origin and any(sum(e) == 0 for e in poly):
-            raise SpecError(src, fld, "p(0) = 0 (origin = true)", t)
-        polys.append(tuple(sorted(poly.items())))
-    for i in range(len(polys)):
-        for j in range(i):
-            if polys[i] == polys[j]:
-                raise SpecError(
-                    src,
-                    f"{where}.polynomials[{i}]",
-                    f"polynomials distinct from polynomials[{j}]",
-                    texts[i],
-                )
-    if kind == "newman-slater":
-        for k in ("activation", "generic_degree", "search"):
-            if k in c:
-                raise SpecError(src, f"{where}.{k}", "not a field of kind newman-slater")
-        power = int_field(
-            _req(c, "power", src, f"{where}.", "the power r"), src, f"{where}.power", 1, 200
-        )
-        sigma = tuple([Fraction(0)] * power + [Fraction(1)])
-    elif "activation" in c:
-        if "generic_degree" in c or search:
-            raise SpecError(
-                src, f"{where}.activation", "either activation, or generic_degree, or search = true"
-            )
-        sigma = _sigma(c["activation"], src, f"{where}.activation")
-        if origin and sigma[0] != 0:
-            raise SpecError(
-                src, f"{where}.activation", "sigma(0) = 0 (origin = true)", c["activation"]
-            )
-    elif "generic_degree" in c:
-        if search:
-            raise SpecError(src, f"{where}.generic_degree", "not together with search = true")
-        generic = int_field(c["generic_degree"], src, f"{where}.generic_degree", 1, 64)
-    elif not search:
-        raise SpecError(
-            src, f"{where}.activation", "an activation, a generic_degree, or search = true"
-        )
-    text = tuple(format_polynomial(dict(p), vs) for p in polys)
-    return CompindSpec(
-        vs, tuple(polys), text, sigma, generic, origin, bias, search, max_degree, power
-    )

@@ -9,11 +9,13 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from certify.algebra.poly import parse_univariate
 from certify.checker.ir import MLP
-from certify.errors import SpecError
+from certify.errors import PolynomialSyntaxError, SpecError
 
 RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
 MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
+MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
 MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
 
 
@@ -93,3 +95,36 @@ def random_theta(mlp: MLP, seed: int, prange: int) -> tuple[Fraction, ...]:
             v = rng.randint(-prange, prange)
         out.append(Fraction(v))
     return tuple(out)
+
+
+def required(d: dict[str, Any], key: str, src: str, where: str, expected: str) -> Any:
+    if key not in d:
+        raise SpecError(src, f"{where}{key}", expected + " (missing)")
+    return d[key]
+
+
+def poly_text_cap(v: str, src: str, fld: str) -> None:
+    if len(v) > MAX_POLY_CHARS:
+        raise SpecError(
+            src, fld, f"a polynomial text of at most {MAX_POLY_CHARS} characters", f"{len(v)}"
+        )
+
+
+def polynomial_activation(v: Any, src: str, fld: str) -> tuple[Fraction, ...]:
+    if not isinstance(v, str):
+        raise SpecError(src, fld, 'a polynomial in t as a string, e.g. "t^2"', v)
+    poly_text_cap(v, src, fld)
+    try:
+        coeffs = parse_univariate(v, "t")
+    except PolynomialSyntaxError as e:
+        raise SpecError(src, fld, f"a polynomial in t ({e})", v) from None
+    if len(coeffs) < 2:
+        raise SpecError(src, fld, "a nonconstant polynomial in t (degree >= 1)", v)
+    return tuple(coeffs)
+
+
+def bool_field(c: dict[str, Any], key: str, default: bool, src: str, where: str) -> bool:
+    v = c.get(key, default)
+    if not isinstance(v, bool):
+        raise SpecError(src, f"{where}.{key}", "true or false", v)
+    return v
