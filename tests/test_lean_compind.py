@@ -67,11 +67,6 @@ LEAN_ONLY = {
         "the any(...) over range(ncols) in any_zero_col, as structural recursion on the "
         "number of columns left",
     ),
-    "eqInts": (
-        "rowIn",
-        "the list comparison r == row in row_in, as structural recursion (no DecidableEq "
-        "instance of List on the kernel path)",
-    ),
     "hiddenOkFrom": (
         "hiddenOk",
         "the loop over zip(Ws, Ws[1:]) in hidden_ok, carrying the previous matrix so that the "
@@ -83,7 +78,8 @@ LEAN_ONLY = {
 MOVED = {
     "qint": (
         "scaledCompositions",
-        "scaled_compositions (and relation_poly) call qint, defined after nth_q in Python",
+        "scaled_compositions (and relation_poly) call qint, defined after check_dependent_all in "
+        "Python",
     ),
     "qmul3": ("delta2", "delta2 and delta3 call qmul3, defined after delta3 in Python"),
 }
@@ -177,7 +173,7 @@ def test_every_recursive_compind_def_recurses_structurally_on_a_matched_paramete
 def test_the_recursion_lint_sees_the_recursive_compind_defs():
     recursive = {d.name for d in compind_defs() if calls(d.body, d.name)}
     assert len(recursive) >= 18
-    assert {"powAr", "monoEval", "polyEval", "horner", "dependentFrom", "nthQ"} <= recursive
+    assert {"powAr", "monoEval", "polyEval", "horner", "dependentFrom"} <= recursive
     assert {
         "expsAdd", "expsEq", "termsScale", "polyMulT", "addTerm", "normalize", "zeroExps",
         "composeT", "scaledCompositions", "allZeroTerms",

@@ -49,9 +49,6 @@ LEAN_ONLY = {
     "allZero": "helper of isUnitRow: the Python checks the entries after index k inside one "
     "all(...) over enumerate(row); structural recursion needs that tail check as its own "
     "function (lean-guide B3.2)",
-    "nthRes": "helper of minorRows: the Python reads the minor with nth, which in Lean is on "
-    "Int; the elimination runs on Nat residues (kernel-accelerated), so the minor needs nth "
-    "on Nat (Coq has nth_int for the same reason)",
 }
 # Python module-level constants whose Lean twin is a def.
 PYTHON_CONSTANTS = {"ARITH_Q": "arithQ", "ARITH_Z": "arithZ"}
@@ -741,7 +738,7 @@ def test_every_lean_def_and_structure_has_a_docstring():
 
 
 def test_the_lean_only_helpers_are_used_by_the_def_they_serve():
-    users = {"allZero": "isUnitRow", "nthRes": "minorRows"}
+    users = {"allZero": "isUnitRow"}
     assert set(users) == set(LEAN_ONLY)
     bodies = {d.name: d.body for d in library_defs()}
     for helper, user in users.items():

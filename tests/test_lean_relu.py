@@ -108,8 +108,8 @@ def test_relu_imports_every_library_module_whose_defs_it_uses():
     sources = [*LIBRARY, *OTHER_FAMILIES]
     needed = {p.stem for p in sources for d in lean_defs(p) if d.name in used}
     needed |= {p.stem for p in sources for s in lean_structures(p) if s in used}
-    assert needed == {"Lists", "Arith", "Net", "RankCore", "Rank", "Compind", "ResNet"}
-    assert imports == [*MODULES, "Compind", "ResNet"]
+    assert needed == {"Lists", "Arith", "Net", "RankCore", "Rank"}
+    assert imports == [*MODULES]
 
 
 # ---------------------------------------------------------------- (b) recursion and warnings
@@ -129,7 +129,7 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
         "reluVecQ", "reluForward", "allNonzeroQ", "presNonzero", "batchNonzero",
         "maskVals", "reluBack", "reluRowsMod", "gradKills", "outputsKill", "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
-        "strictlyIncreasing", "natRange", "onesQ", "memNat", "nodupNat", "allPosQ", "permsOk",
+        "strictlyIncreasing", "onesQ", "allPosQ", "permsOk",
         "gatherRow", "symLayer", "applySym", "coverPoints",
     }  # fmt: skip
     assert {d.name for d in relu_defs() if d.termination} == recursive

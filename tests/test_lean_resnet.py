@@ -210,10 +210,10 @@ def test_no_resnet_def_leaves_a_variable_unused(d):
 def test_the_recursion_lint_sees_the_recursive_resnet_defs():
     recursive = {d.name for d in resnet_defs() if calls(d.body, d.name)}
     assert recursive == {
-        "vecAdd", "resnetDual", "resnetBack", "resnetRowsFrom", "flipParamsFrom", "qeqAll",
+        "vecAdd", "resnetDual", "resnetBack", "resnetRowsFrom", "flipParamsFrom",
         "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk", "cycEqAll", "cycConsts",
         "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
-        "unitExps", "paramTermsFrom", "nthNat", "coeffX", "coeffsXFrom", "zeroRowsIn",
+        "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive

@@ -21,6 +21,12 @@ def nth(xs: list[int], j: int) -> int:
     return xs[j] if 0 <= j < len(xs) else 0
 
 
+def nth_nat(xs: list[int], j: int) -> int:
+    """Entry j of a list of naturals, 0 past the end: the body of `nth`, but Coq and Lean type
+    it on nat/Nat (indices, classes, residues) where `nth` is on Z/Int."""
+    return xs[j] if 0 <= j < len(xs) else 0
+
+
 def nth_row(rows: list[list[int]], i: int) -> list[int]:
     """Row i, [] past the end."""
     return rows[i] if 0 <= i < len(rows) else []
@@ -50,6 +56,12 @@ def all_pos(xs: list[int]) -> bool:
 
 def range_from(start: int, count: int) -> list[int]:
     """[start, start+1, ..., start+count-1]."""
+    return [start + i for i in range(count)]
+
+
+def range_nat(start: int, count: int) -> list[int]:
+    """[start, start+1, ..., start+count-1] on naturals: the body of `range_from`, but Coq and
+    Lean type it on nat/Nat (node and neuron indices) where `range_from` is on Z/Int."""
     return [start + i for i in range(count)]
 
 
@@ -87,6 +99,21 @@ def lattice(dim: int, deg: int) -> list[list[int]]:
     for v in range(deg + 1):
         out.extend(prepend_each(v, lattice(dim - 1, deg - v)))
     return out
+
+
+def mem_nat(i: int, xs: list[int]) -> bool:
+    """i occurs in xs."""
+    return any(i == x for x in xs)
+
+
+def nodup_nat(xs: list[int]) -> bool:
+    """No entry occurs twice."""
+    return all(not mem_nat(x, xs[k + 1 :]) for k, x in enumerate(xs))
+
+
+def zlist_eq(a: list[int], b: list[int]) -> bool:
+    """Equal integer lists (same length, same entries)."""
+    return a == b
 
 
 def is_unit_row(k: int, row: list[int]) -> bool:
@@ -178,3 +205,26 @@ def zeros(ar: Arith[A], n: int) -> list[A]:
 def unit_vec(ar: Arith[A], n: int, c: int) -> list[A]:
     """e_c of length n (all zero when c >= n)."""
     return [ar.one if j == c else ar.zero for j in range(n)]
+
+
+def qneg(a: Rat) -> Rat:
+    return (-a[0], a[1])
+
+
+def qeq(a: Rat, b: Rat) -> bool:
+    """a = b as rationals (cross-multiplication; both denominators positive)."""
+    return a[0] * b[1] == b[0] * a[1]
+
+
+def nonzero_q(a: Rat) -> bool:
+    return a[0] != 0
+
+
+def nth_q(xs: list[Rat], j: int) -> Rat:
+    """Entry j of a rational list, 0 = (0, 1) past the end."""
+    return xs[j] if 0 <= j < len(xs) else (0, 1)
+
+
+def qeq_all(a: list[Rat], b: list[Rat]) -> bool:
+    """Equal lengths and a[i] = b[i] as rationals."""
+    return len(a) == len(b) and all(qeq(x, y) for x, y in zip(a, b))

@@ -76,8 +76,23 @@ from certify.checker.base import (
 from certify.checker.base import (
     lattice as lattice,
 )
+from certify.checker.base import (
+    mem_nat as mem_nat,
+)
+from certify.checker.base import (
+    nodup_nat as nodup_nat,
+)
+from certify.checker.base import (
+    nonzero_q as nonzero_q,
+)
 from certify.checker.base import (  # re-exported (X as X): the lists and the arithmetic
     nth as nth,
+)
+from certify.checker.base import (
+    nth_nat as nth_nat,
+)
+from certify.checker.base import (
+    nth_q as nth_q,
 )
 from certify.checker.base import (
     nth_row as nth_row,
@@ -92,10 +107,22 @@ from certify.checker.base import (
     qadd as qadd,
 )
 from certify.checker.base import (
+    qeq as qeq,
+)
+from certify.checker.base import (
+    qeq_all as qeq_all,
+)
+from certify.checker.base import (
     qmul as qmul,
 )
 from certify.checker.base import (
+    qneg as qneg,
+)
+from certify.checker.base import (
     range_from as range_from,
+)
+from certify.checker.base import (
+    range_nat as range_nat,
 )
 from certify.checker.base import (
     rat_inv_ok as rat_inv_ok,
@@ -126,6 +153,9 @@ from certify.checker.base import (
 )
 from certify.checker.base import (
     zeros as zeros,
+)
+from certify.checker.base import (
+    zlist_eq as zlist_eq,
 )
 from certify.checker.rank_core import (
     abs_z,

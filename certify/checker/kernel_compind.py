@@ -17,12 +17,17 @@ from certify.checker.kernel import (
     arith_mod,
     check_inverse,
     ints_mod,
+    nonzero_q,
     nth,
+    nth_q,
     p_ok,
+    qeq,
+    qneg,
     rats_inv_ok,
     rats_mod,
     rats_pos,
     rows_len,
+    zlist_eq,
 )
 
 Term = tuple[Rat, list[int]]
@@ -283,22 +288,8 @@ def check_dependent_all(inst: CompindInstance, lam: list[int], lo: int, d: int) 
     )
 
 
-def nth_q(xs: list[Rat], j: int) -> Rat:
-    """Entry j of a rational list, 0 = (0, 1) past the end."""
-    return xs[j] if 0 <= j < len(xs) else (0, 1)
-
-
 def qint(c: int) -> Rat:
     return (c, 1)
-
-
-def qneg(a: Rat) -> Rat:
-    return (-a[0], a[1])
-
-
-def qeq(a: Rat, b: Rat) -> bool:
-    """a = b as rationals (cross-multiplication; both denominators positive)."""
-    return a[0] * b[1] == b[0] * a[1]
 
 
 def nsub(a: int, b: int) -> int:
@@ -328,10 +319,6 @@ def delta3(sigma: list[Rat]) -> Rat:
 
 def qmul3(a: Rat, b: Rat, c: Rat) -> Rat:
     return ARITH_Q.mul(a, ARITH_Q.mul(b, c))
-
-
-def nonzero_q(a: Rat) -> bool:
-    return a[0] != 0
 
 
 def check_prop21(sigma: list[Rat], d2: Rat, d3: Rat) -> bool:
@@ -398,7 +385,7 @@ def any_zero_col(W: list[list[int]], ncols: int) -> bool:
 
 
 def row_in(row: list[int], W: list[list[int]]) -> bool:
-    return any(r == row for r in W)
+    return any(zlist_eq(r, row) for r in W)
 
 
 def any_dup_row(W: list[list[int]]) -> bool:

@@ -45,9 +45,13 @@ from certify.checker.kernel import (
     last_width,
     layer_vals,
     n_params,
+    nodup_nat,
+    nth_q,
     nth_row,
     p_ok,
+    qeq_all,
     qmul,
+    range_nat,
     rats_inv_ok,
     rats_mod,
     rats_pos,
@@ -57,8 +61,6 @@ from certify.checker.kernel import (
     unit_vec,
     zeros,
 )
-from certify.checker.kernel_compind import nth_q
-from certify.checker.kernel_resnet import qeq_all
 from certify.checker.rank_core import check_rank_core, independent_mod
 
 
@@ -430,22 +432,8 @@ def check_relu_differ(inst: ReluInstance, th2: list[Rat], x: Rat) -> bool:
 
 
 # ---------------------------------------------------------------- symmetries
-def nat_range(start: int, count: int) -> list[int]:
-    """[start, start + 1, ..., start + count - 1] (naturals)."""
-    return [start + i for i in range(count)]
-
-
 def ones_q(n: int) -> list[Rat]:
     return [(1, 1)] * n
-
-
-def mem_nat(i: int, xs: list[int]) -> bool:
-    return any(i == x for x in xs)
-
-
-def nodup_nat(xs: list[int]) -> bool:
-    """No entry occurs twice."""
-    return all(not mem_nat(x, xs[k + 1 :]) for k, x in enumerate(xs))
 
 
 def is_perm(n: int, xs: list[int]) -> bool:
@@ -511,7 +499,7 @@ def apply_sym(
             perm = nth_row(perms, 0)
             scale = nth_row(scales, 0)
         else:  # the output layer keeps its neurons
-            perm, scale = nat_range(0, d), ones_q(d)
+            perm, scale = range_nat(0, d), ones_q(d)
         out.extend(sym_layer(prev + 1, take_n(d * (prev + 1), th), perm_prev, scale_prev, perm,
                              scale))  # fmt: skip
         th = drop_n(d * (prev + 1), th)
@@ -533,7 +521,7 @@ def check_relu_symmetry(
         and len(scales) + 2 == len(w)
         and perms_ok(drop_n(1, w), perms, scales)
         and qeq_all(
-            apply_sym(first_width(w), drop_n(1, w), perms, scales, nat_range(0, first_width(w)),
+            apply_sym(first_width(w), drop_n(1, w), perms, scales, range_nat(0, first_width(w)),
                       ones_q(first_width(w)), inst.theta),
             th2,
         )

@@ -26,6 +26,7 @@ from certify.checker.kernel import (
     acts_mod,
     acts_nonconst,
     acts_pos,
+    all_zero_q,
     arith_mod,
     back_rows,
     const_list,
@@ -39,9 +40,11 @@ from certify.checker.kernel import (
     lattice,
     layer_dual,
     layer_vals,
+    nth_nat,
     nth_row,
     nums,
     p_ok,
+    qeq_all,
     range_from,
     rats_int,
     rats_inv_ok,
@@ -302,11 +305,6 @@ def flip_params(n: int, outer: bool, layer: int, neuron: int, t0: Rat, th: list[
     return [flip_param(n, outer, layer, neuron, t0, k, v) for k, v in enumerate(th)]
 
 
-def qeq_all(a: list[Rat], b: list[Rat]) -> bool:
-    """Equal lengths and a[i] = b[i] as rationals."""
-    return len(a) == len(b) and all(x[0] * y[1] == y[0] * x[1] for x, y in zip(a, b))
-
-
 def act_at(acts: list[list[Rat]], layer: int) -> list[Rat]:
     """The activation of `layer` (empty past the last layer)."""
     return acts[layer] if layer < len(acts) else []
@@ -552,11 +550,6 @@ def scalar_map_terms(inst: ResNetInstance, free: list[bool]) -> list[Term]:
     return h[0][0] if h[0] else []
 
 
-def nth_nat(xs: list[int], j: int) -> int:
-    """xs[j], or 0 past the end."""
-    return xs[j] if j < len(xs) else 0
-
-
 def coeff_x(ts: list[Term], x: int, k: int) -> list[Term]:
     """The coefficient of x^k (x the variable with index x) as a polynomial in the others."""
     return [(c, [*take_n(x, es), 0]) for c, es in ts if nth_nat(es, x) == k]
@@ -590,14 +583,9 @@ def check_implicit(inst: ResNetInstance, free: list[bool], degree: int, eq: list
 
 
 # ---------------------------------------------- diagnostics of critical points (math.md §2)
-def all_zero_rat(xs: list[Rat]) -> bool:
-    """Every entry is 0."""
-    return all(x[0] == 0 for x in xs)
-
-
 def row_is_zero(n: int, outer: bool, th: list[Rat], layer: int, i: int) -> bool:
     """Row i of W_layer is zero: neuron i of the layer is constant."""
-    return all_zero_rat(take_n(n, drop_n(i * (n + 1), layer_params(n, outer, layer, th))))
+    return all_zero_q(take_n(n, drop_n(i * (n + 1), layer_params(n, outer, layer, th))))
 
 
 def zero_rows(inst: ResNetInstance) -> list[tuple[int, int]]:
@@ -616,7 +604,7 @@ def layer_dead(inst: ResNetInstance, layer: int) -> bool:
     n, th = inst.width, inst.theta
     v = drop_n(n * (n + 1), layer_params(n, inst.outer, layer, th))
     return all(row_is_zero(n, inst.outer, th, layer, i) for i in range(n)) or (
-        inst.outer and all_zero_rat(v)
+        inst.outer and all_zero_q(v)
     )
 
 

@@ -15,8 +15,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from certify.checker.kernel import Rat, nth, nth_row, qadd, qmul
-from certify.checker.kernel_compind import column, nth_q
+from certify.checker.kernel import (
+    Rat,
+    all_lt,
+    first_width,
+    last_width,
+    mem_nat,
+    nodup_nat,
+    nonzero_q,
+    nth,
+    nth_nat,
+    nth_q,
+    nth_row,
+    qadd,
+    qeq,
+    qeq_all,
+    qmul,
+    qneg,
+    range_nat,
+    rats_pos,
+    zlist_eq,
+)
+from certify.checker.kernel_compind import column
 
 
 @dataclass(frozen=True)
@@ -41,18 +61,9 @@ class TanhInstance:
 
 
 # ---------------------------------------------------------------- rationals
-def rat_eq(a: Rat, b: Rat) -> bool:
-    """a = b as rationals (denominators nonzero)."""
-    return a[0] * b[1] == b[0] * a[1]
-
-
 def rat_lt(a: Rat, b: Rat) -> bool:
     """a < b as rationals (denominators positive)."""
     return a[0] * b[1] < b[0] * a[1]
-
-
-def rat_neg(a: Rat) -> Rat:
-    return (-a[0], a[1])
 
 
 def rat_div(a: Rat, b: Rat) -> Rat:
@@ -66,18 +77,6 @@ def rat_pos_den(a: Rat) -> bool:
     return a[1] > 0
 
 
-def rat_nonzero(a: Rat) -> bool:
-    return a[0] != 0
-
-
-def nth_or_zero(xs: list[int], j: int) -> int:
-    return xs[j] if 0 <= j < len(xs) else 0
-
-
-def nth_row_q(rows: list[list[Rat]], i: int) -> list[Rat]:
-    return rows[i] if 0 <= i < len(rows) else []
-
-
 # ---------------------------------------------------------------- affine symmetries
 def aff_ok(s: AffSym) -> bool:
     """Positive denominators, α ≠ 0 and γ ≠ 0."""
@@ -86,8 +85,8 @@ def aff_ok(s: AffSym) -> bool:
         and rat_pos_den(s.beta)
         and rat_pos_den(s.gamma)
         and rat_pos_den(s.delta)
-        and rat_nonzero(s.alpha)
-        and rat_nonzero(s.gamma)
+        and nonzero_q(s.alpha)
+        and nonzero_q(s.gamma)
     )
 
 
@@ -103,10 +102,10 @@ def aff_compose(g: AffSym, h: AffSym) -> AffSym:
 
 def aff_eq(g: AffSym, h: AffSym) -> bool:
     return (
-        rat_eq(g.alpha, h.alpha)
-        and rat_eq(g.beta, h.beta)
-        and rat_eq(g.gamma, h.gamma)
-        and rat_eq(g.delta, h.delta)
+        qeq(g.alpha, h.alpha)
+        and qeq(g.beta, h.beta)
+        and qeq(g.gamma, h.gamma)
+        and qeq(g.delta, h.delta)
     )
 
 
@@ -141,10 +140,6 @@ def check_affsym_table(table: list[AffSym], closed: bool) -> bool:
 
 
 # ---------------------------------------------------------------- well-formed networks
-def all_pos_den(xs: list[Rat]) -> bool:
-    return all(rat_pos_den(x) for x in xs)
-
-
 def row_ok(q: int, n_in: int, n_src: int, arow: list[int], wrow: list[Rat], p: int) -> bool:
     """Row q from column p on: entries 0/1, an edge p -> q only when n_in <= q and p < q and p
     is an input or hidden node (p < n_src), a zero weight without an edge, positive dens.
@@ -180,24 +175,12 @@ def well_formed(inst: TanhInstance) -> bool:
     return (
         inst.n_in + inst.n_out <= size
         and len(inst.adj) == size
-        and all_pos_den(inst.biases)
+        and rats_pos(inst.biases)
         and rows_ok(0, inst.n_in, size - inst.n_out, size, inst.adj, inst.weights)
     )
 
 
 # ---------------------------------------------------------------- permutations
-def mem_index(i: int, xs: list[int]) -> bool:
-    return any(i == x for x in xs)
-
-
-def nodup_indices(xs: list[int]) -> bool:
-    return all(not mem_index(x, xs[k + 1 :]) for k, x in enumerate(xs))
-
-
-def all_below(k: int, xs: list[int]) -> bool:
-    return all(0 <= x < k for x in xs)
-
-
 def fixes_io(v: int, n_in: int, n_hid_end: int, perm: list[int], flips: list[bool]) -> bool:
     """From node v on: inputs (v < n_in) and outputs (v >= n_hid_end) are fixed by perm and
     not flipped; lengths equal."""
@@ -213,7 +196,7 @@ def fixes_io(v: int, n_in: int, n_hid_end: int, perm: list[int], flips: list[boo
 
 def class_stable(perm: list[int], c: list[int], vs: list[int]) -> bool:
     """perm maps every node of vs into the class c."""
-    return all(mem_index(nth_or_zero(perm, v), c) for v in vs)
+    return all(mem_nat(nth_nat(perm, v), c) for v in vs)
 
 
 def perm_in_classes(perm: list[int], cs: list[list[int]]) -> bool:
@@ -228,8 +211,8 @@ def element_ok(inst: TanhInstance, cs: list[list[int]], flips: list[bool], perm:
     size = len(inst.biases)
     return (
         len(perm) == size
-        and all_below(size, perm)
-        and nodup_indices(perm)
+        and all_lt(size, perm)
+        and nodup_nat(perm)
         and fixes_io(0, inst.n_in, size - inst.n_out, perm, flips)
         and perm_in_classes(perm, cs)
     )
@@ -253,7 +236,7 @@ def new_weight(s: AffSym, fq: bool, fp: bool, w: Rat) -> Rat:
 
 def new_bias(s: AffSym, fq: bool, b: Rat, shift: Rat) -> Rat:
     """b − shift, then α(b − shift) + β when q is flipped."""
-    b1 = qadd(b, rat_neg(shift))
+    b1 = qadd(b, qneg(shift))
     return qadd(qmul(s.alpha, b1), s.beta) if fq else b1
 
 
@@ -269,7 +252,7 @@ def row_maps(
 ) -> bool:
     """For every p: adj2[πq][πp] = adj[q][p] and W2[πq][πp] = new_weight (rows of q and πq)."""
     for a, w, fp, pp in zip(arow, wrow, flips, perm):
-        if nth(arow2, pp) != a or not rat_eq(nth_q(wrow2, pp), new_weight(s, fq, fp, w)):
+        if nth(arow2, pp) != a or not qeq(nth_q(wrow2, pp), new_weight(s, fq, fp, w)):
             return False
     return len(arow) == len(flips) and len(wrow) == len(flips) and len(perm) == len(flips)
 
@@ -290,10 +273,10 @@ def maps_from(
     for arow, wrow, b, fq, pq in zip(adj, ws, bs, fl, pm):
         shift = bias_shift(s, wrow, flips)
         if not row_maps(
-            s, fq, arow, wrow, flips, perm, nth_row(inst2.adj, pq), nth_row_q(inst2.weights, pq)
+            s, fq, arow, wrow, flips, perm, nth_row(inst2.adj, pq), nth_row(inst2.weights, pq)
         ):
             return False
-        if not rat_eq(nth_q(inst2.biases, pq), new_bias(s, fq, b, shift)):
+        if not qeq(nth_q(inst2.biases, pq), new_bias(s, fq, b, shift)):
             return False
     return len(adj) == len(bs) and len(ws) == len(bs) and len(fl) == len(bs) and len(pm) == len(bs)
 
@@ -322,10 +305,6 @@ def check_apply(
 
 
 # ---------------------------------------------------------------- classes, freeness, canonical form
-def zlist_eq(a: list[int], b: list[int]) -> bool:
-    return a == b
-
-
 def same_nbhd(inst: TanhInstance, u: int, v: int) -> bool:
     """Hidden nodes u, v have the same predecessors (rows) and successors (columns)."""
     return zlist_eq(nth_row(inst.adj, u), nth_row(inst.adj, v)) and zlist_eq(
@@ -343,7 +322,7 @@ def all_same_nbhd(inst: TanhInstance, u: int, vs: list[int]) -> bool:
 
 def class_ok(inst: TanhInstance, c: list[int]) -> bool:
     """A nonempty class, increasing, every member interchangeable with the first."""
-    return len(c) != 0 and increasing_nats(c) and all_same_nbhd(inst, nth_or_zero(c, 0), c)
+    return len(c) != 0 and increasing_nats(c) and all_same_nbhd(inst, nth_nat(c, 0), c)
 
 
 def classes_ok(inst: TanhInstance, cs: list[list[int]]) -> bool:
@@ -352,29 +331,25 @@ def classes_ok(inst: TanhInstance, cs: list[list[int]]) -> bool:
 
 def head_apart(inst: TanhInstance, v: int, ds: list[list[int]]) -> bool:
     """v is not interchangeable with the first member of any class of ds."""
-    return all(not same_nbhd(inst, v, nth_or_zero(d, 0)) for d in ds)
+    return all(not same_nbhd(inst, v, nth_nat(d, 0)) for d in ds)
 
 
 def heads_distinct(inst: TanhInstance, cs: list[list[int]]) -> bool:
     """The first members of different classes are not interchangeable (classes are maximal)."""
-    return all(head_apart(inst, nth_or_zero(c, 0), cs[k + 1 :]) for k, c in enumerate(cs))
+    return all(head_apart(inst, nth_nat(c, 0), cs[k + 1 :]) for k, c in enumerate(cs))
 
 
 def flatten(cs: list[list[int]]) -> list[int]:
     return [v for c in cs for v in c]
 
 
-def range_nat(start: int, count: int) -> list[int]:
-    return [start + i for i in range(count)]
-
-
 def all_mem(xs: list[int], ys: list[int]) -> bool:
-    return all(mem_index(x, ys) for x in xs)
+    return all(mem_nat(x, ys) for x in xs)
 
 
 def is_perm_of(xs: list[int], ys: list[int]) -> bool:
     """xs and ys have the same length and no repetition in xs, and every x lies in ys."""
-    return len(xs) == len(ys) and nodup_indices(xs) and all_mem(xs, ys)
+    return len(xs) == len(ys) and nodup_nat(xs) and all_mem(xs, ys)
 
 
 def check_classes(inst: TanhInstance, cs: list[list[int]]) -> bool:
@@ -410,18 +385,14 @@ def group_order(order: int, hidden: int, cs: list[list[int]]) -> int:
 
 def node_key(inst: TanhInstance, v: int) -> list[Rat]:
     """Incoming weights of v (all N nodes), then its bias."""
-    return nth_row_q(inst.weights, v) + [nth_q(inst.biases, v)]
+    return nth_row(inst.weights, v) + [nth_q(inst.biases, v)]
 
 
 def flipped_key(s: AffSym, inst: TanhInstance, v: int) -> list[Rat]:
     """The key of v after flipping v alone: (αw, αb + β)."""
-    return [qmul(s.alpha, w) for w in nth_row_q(inst.weights, v)] + [
+    return [qmul(s.alpha, w) for w in nth_row(inst.weights, v)] + [
         qadd(qmul(s.alpha, nth_q(inst.biases, v)), s.beta)
     ]
-
-
-def key_eq(a: list[Rat], b: list[Rat]) -> bool:
-    return len(a) == len(b) and all(rat_eq(x, y) for x, y in zip(a, b))
 
 
 def key_lt(a: list[Rat], b: list[Rat]) -> bool:
@@ -429,7 +400,7 @@ def key_lt(a: list[Rat], b: list[Rat]) -> bool:
     for x, y in zip(a, b):
         if rat_lt(x, y):
             return True
-        if not rat_eq(x, y):
+        if not qeq(x, y):
             return False
     return False
 
@@ -437,8 +408,8 @@ def key_lt(a: list[Rat], b: list[Rat]) -> bool:
 def pair_free(s: AffSym, flip: bool, inst: TanhInstance, u: int, vs: list[int]) -> bool:
     """No v of vs has the key of u, or (with flips) the flipped key equal to u's key."""
     return all(
-        not key_eq(node_key(inst, u), node_key(inst, v))
-        and not (flip and key_eq(node_key(inst, u), flipped_key(s, inst, v)))
+        not qeq_all(node_key(inst, u), node_key(inst, v))
+        and not (flip and qeq_all(node_key(inst, u), flipped_key(s, inst, v)))
         for v in vs
     )
 
@@ -446,7 +417,7 @@ def pair_free(s: AffSym, flip: bool, inst: TanhInstance, u: int, vs: list[int]) 
 def free_class(s: AffSym, flip: bool, inst: TanhInstance, c: list[int]) -> bool:
     """No member fixed by its flip; no two members with keys equal up to the flip."""
     return all(
-        not (flip and key_eq(flipped_key(s, inst, u), node_key(inst, u)))
+        not (flip and qeq_all(flipped_key(s, inst, u), node_key(inst, u)))
         and pair_free(s, flip, inst, u, c[k + 1 :])
         for k, u in enumerate(c)
     )
@@ -474,7 +445,7 @@ def check_canonical(s: AffSym, flip: bool, inst: TanhInstance, cs: list[list[int
 
 
 def rows_key_eq(a: list[list[Rat]], b: list[list[Rat]]) -> bool:
-    return len(a) == len(b) and all(key_eq(r1, r2) for r1, r2 in zip(a, b))
+    return len(a) == len(b) and all(qeq_all(r1, r2) for r1, r2 in zip(a, b))
 
 
 def adj_eq(a: list[list[int]], b: list[list[int]]) -> bool:
@@ -488,7 +459,7 @@ def same_instance(a: TanhInstance, b: TanhInstance) -> bool:
         and a.n_out == b.n_out
         and adj_eq(a.adj, b.adj)
         and rows_key_eq(a.weights, b.weights)
-        and key_eq(a.biases, b.biases)
+        and qeq_all(a.biases, b.biases)
     )
 
 
@@ -518,7 +489,7 @@ def hidden_generic(inst: TanhInstance, vs: list[int]) -> bool:
     return all(
         has_edge_from(v, inst.adj)
         and outs_nonzero(v, inst.adj, inst.weights)
-        and any_nonzero(nth_row_q(inst.weights, v))
+        and any_nonzero(nth_row(inst.weights, v))
         for v in vs
     )
 
@@ -536,7 +507,7 @@ def abs_q(a: Rat) -> Rat:
 
 def abs_apart(inst: TanhInstance, b: Rat, vs: list[int]) -> bool:
     """|b| differs from |b_v| for every v of vs."""
-    return all(not rat_eq(abs_q(b), abs_q(nth_q(inst.biases, v))) for v in vs)
+    return all(not qeq(abs_q(b), abs_q(nth_q(inst.biases, v))) for v in vs)
 
 
 def biases_distinct(inst: TanhInstance, c: list[int]) -> bool:
@@ -593,10 +564,6 @@ def widths_sum(widths: list[int]) -> int:
     return sum(widths)
 
 
-def head_width(widths: list[int]) -> int:
-    return widths[0] if widths else 0
-
-
 def check_layered(widths: list[int], inst: TanhInstance) -> bool:
     """inst is the fully connected layered MLP of `widths` (at least one hidden layer): the
     widths add up to N, the first is n_in, the last n_out, and the edges are exactly those
@@ -605,8 +572,8 @@ def check_layered(widths: list[int], inst: TanhInstance) -> bool:
     return (
         2 < len(widths)
         and widths_sum(widths) == size
-        and head_width(widths) == inst.n_in
-        and head_width(list(reversed(widths))) == inst.n_out
+        and first_width(widths) == inst.n_in
+        and last_width(widths) == inst.n_out
         and adj_eq(inst.adj, layers_adj(0, 0, size, widths))
     )
 

@@ -119,3 +119,28 @@ Fixpoint unit_vec {A : Type} (ar : arith A) (n : nat) (c : nat) : list A :=
       | S c' => zero ar :: unit_vec ar n' c'
       end
   end.
+
+(** [-a]. *)
+Definition qneg (a : Z * Z) : Z * Z := (- fst a, snd a).
+
+(** [a = b] as rationals, by cross-multiplication (both denominators positive). *)
+Definition qeq (a b : Z * Z) : bool := Z.eqb (fst a * snd b) (fst b * snd a).
+
+(** The fraction is nonzero (numerator nonzero; the denominator is positive). *)
+Definition nonzero_q (a : Z * Z) : bool := negb (Z.eqb (fst a) 0).
+
+(** Entry [j] of a list of fractions, [0 = (0, 1)] past the end. *)
+Fixpoint nth_q (xs : list (Z * Z)) (j : nat) : Z * Z :=
+  match xs, j with
+  | [], _ => (0, 1)
+  | x :: _, O => x
+  | _ :: xs', S j' => nth_q xs' j'
+  end.
+
+(** Equal lengths and [a[i] = b[i]] as rationals. *)
+Fixpoint qeq_all (a b : list (Z * Z)) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => qeq x y && qeq_all a' b'
+  | _, _ => false
+  end.

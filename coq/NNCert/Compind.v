@@ -14,7 +14,7 @@ Import ListNotations.
 Open Scope Z_scope.
 
 (** [nsub a b] is the natural-number subtraction [a - b] truncated at 0 ([Nat.sub]).
-    (Defined before its first use; in the Python twin it comes after [qeq].) *)
+    (Defined before its first use; in the Python twin it comes after [qint].) *)
 Definition nsub (a b : nat) : nat := (a - b)%nat.
 
 Section Generic.
@@ -278,20 +278,6 @@ Definition check_dependent_all (inst : compind_instance) (lam : list Z) (lo d : 
   nonzero_int lam &&
   dependent_range inst lam lo (nsub (S d) lo).
 
-(** Entry [j] of a list of fractions, [0 = (0, 1)] past the end. *)
-Fixpoint nth_q (xs : list (Z * Z)) (j : nat) : Z * Z :=
-  match xs, j with
-  | [], _ => (0, 1)
-  | x :: _, O => x
-  | _ :: xs', S j' => nth_q xs' j'
-  end.
-
-(** [-a]. *)
-Definition qneg (a : Z * Z) : Z * Z := (- fst a, snd a).
-
-(** [a = b] as rationals, by cross-multiplication (both denominators positive). *)
-Definition qeq (a b : Z * Z) : bool := Z.eqb (fst a * snd b) (fst b * snd a).
-
 (** [a * (b * c)]. (Defined before its first use; in the Python twin it comes after
     [delta3].) *)
 Definition qmul3 (a b c : Z * Z) : Z * Z := qmul a (qmul b c).
@@ -318,9 +304,6 @@ Definition delta3 (sigma : list (Z * Z)) : Z * Z :=
   let t2 := qmul3 (qint (3 * Z.of_nat r * Z.of_nat (nsub r 2))) (qmul a_r a_r1) a_r2 in
   let t3 := qmul3 (qint (Z.of_nat (nsub r 1) * Z.of_nat (nsub r 2))) (qmul a_r1 a_r1) a_r1 in
   qadd (qadd t1 (qneg t2)) t3.
-
-(** The fraction is nonzero (numerator nonzero; the denominator is positive). *)
-Definition nonzero_q (a : Z * Z) : bool := negb (Z.eqb (fst a) 0).
 
 (** [deg sigma = r >= 3], [a_r * Delta_2 * Delta_3 <> 0], and [Delta_2 = d2],
     [Delta_3 = d3] as rationals. *)
@@ -389,19 +372,11 @@ Fixpoint any_zero_col_from (W : list (list Z)) (j count : nat) : bool :=
 (** Some column among the first [ncols] is zero. *)
 Definition any_zero_col (W : list (list Z)) (ncols : nat) : bool := any_zero_col_from W O ncols.
 
-(** Equality of integer lists. *)
-Fixpoint eq_row (a b : list Z) : bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => Z.eqb x y && eq_row a' b'
-  | _, _ => false
-  end.
-
 (** [row] equals some row of [W]. *)
 Fixpoint row_in (row : list Z) (W : list (list Z)) : bool :=
   match W with
   | [] => false
-  | r :: W' => eq_row r row || row_in row W'
+  | r :: W' => zlist_eq r row || row_in row W'
   end.
 
 (** Two rows of [W] are equal. *)

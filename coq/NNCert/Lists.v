@@ -13,8 +13,16 @@ Fixpoint nth_z (xs : list Z) (j : nat) : Z :=
   | _ :: xs', S j' => nth_z xs' j'
   end.
 
+(** Entry [j] of a list of naturals, [0] past the end ([nth_z] on [nat]). *)
+Fixpoint nth_nat (xs : list nat) (j : nat) : nat :=
+  match xs, j with
+  | [], _ => O
+  | x :: _, O => x
+  | _ :: xs', S j' => nth_nat xs' j'
+  end.
+
 (** Row [i] of [rows], [[]] past the end. *)
-Fixpoint nth_row (rows : list (list Z)) (i : nat) : list Z :=
+Fixpoint nth_row {A : Type} (rows : list (list A)) (i : nat) : list A :=
   match rows, i with
   | [], _ => []
   | r :: _, O => r
@@ -65,6 +73,13 @@ Fixpoint range_from (start : Z) (count : nat) : list Z :=
   | S c => start :: range_from (start + 1) c
   end.
 
+(** [[start; start+1; ...; start+count-1]] on [nat] ([range_from] on [nat]). *)
+Fixpoint range_nat (start count : nat) : list nat :=
+  match count with
+  | O => []
+  | S c => start :: range_nat (S start) c
+  end.
+
 (** [v :: pt] for every point [pt]. *)
 Definition prepend_each (v : Z) (pts : list (list Z)) : list (list Z) :=
   map (fun pt => v :: pt) pts.
@@ -98,4 +113,26 @@ Fixpoint lattice (dim : nat) (deg : nat) : list (list Z) :=
   match dim with
   | O => [[]]
   | S d => flat_map (fun v => prepend_each (Z.of_nat v) (lattice d (deg - v))) (seq 0 (S deg))
+  end.
+
+(** [i] occurs in [xs]. *)
+Fixpoint mem_nat (i : nat) (xs : list nat) : bool :=
+  match xs with
+  | [] => false
+  | x :: xs' => Nat.eqb i x || mem_nat i xs'
+  end.
+
+(** No entry occurs twice. *)
+Fixpoint nodup_nat (xs : list nat) : bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => negb (mem_nat x xs') && nodup_nat xs'
+  end.
+
+(** Equal integer lists (same length, same entries). *)
+Fixpoint zlist_eq (a b : list Z) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => Z.eqb x y && zlist_eq a' b'
+  | _, _ => false
   end.

@@ -4,7 +4,7 @@
     The layout of theta is that of an MLP with biases: layer by layer, neuron by neuron, the
     incoming weights then the bias. Rationals are unnormalised pairs [(num, den)] with [den > 0]. *)
 From Coq Require Import ZArith List Bool Uint63.
-From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet.
+From NNCert Require Import Lists Arith Net RankCore Rank.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -85,14 +85,6 @@ Definition batch_patterns (widths : list nat) (th : list (Z * Z)) (batch : list 
   : list (list (list bool)) :=
   map (fun x => pattern_of (snd (relu_eval widths th x))) batch.
 
-(** Coq-only helper: row [i] of a list of residue rows, [[]] past the end. *)
-Fixpoint nth_row_int (rows : list (list int)) (i : nat) : list int :=
-  match rows, i with
-  | [], _ => []
-  | r :: _, O => r
-  | _ :: rows', S i' => nth_row_int rows' i'
-  end.
-
 Section Back.
 Context {A : Type} (ar : arith A).
 
@@ -134,7 +126,7 @@ Definition relu_rows_mod (p : Z) (widths : list nat) (pats_all : list (list (lis
     (th_m : list int) (batch_m : list (list int)) (rows : list (nat * nat)) : list (list int) :=
   let ar := arith_mod (Uint63.of_Z p) in
   map (fun r => fst (relu_back ar (first_width widths) (tl widths) (nth (fst r) pats_all [])
-                       th_m (nth_row_int batch_m (fst r)) (snd r))) rows.
+                       th_m (nth_row batch_m (fst r)) (snd r))) rows.
 
 (** rank over Q of the Jacobian of [theta -> (F_theta(z))_(z in batch)] at theta is [>= r]. *)
 Definition check_relu_rank_lower (inst : relu_instance) (w : relu_lower_witness) (r : nat)
@@ -343,32 +335,11 @@ Definition check_relu_differ (inst : relu_instance) (th2 : list (Z * Z)) (x : Z 
 
 (** * Permutations and positive scalings of the hidden neurons *)
 
-(** [[start; ...; start + count - 1]]. *)
-Fixpoint nat_range (start count : nat) : list nat :=
-  match count with
-  | O => []
-  | S c => start :: nat_range (S start) c
-  end.
-
 (** [count] copies of [1]. *)
 Fixpoint ones_q (n : nat) : list (Z * Z) :=
   match n with
   | O => []
   | S n' => (1, 1) :: ones_q n'
-  end.
-
-(** [i] occurs in [xs]. *)
-Fixpoint mem_nat (i : nat) (xs : list nat) : bool :=
-  match xs with
-  | [] => false
-  | x :: xs' => Nat.eqb i x || mem_nat i xs'
-  end.
-
-(** No entry occurs twice. *)
-Fixpoint nodup_nat (xs : list nat) : bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => negb (mem_nat x xs') && nodup_nat xs'
   end.
 
 (** [xs] is a permutation of [0 .. n-1]. *)
@@ -417,7 +388,7 @@ Fixpoint apply_sym (prev : nat) (rest : list nat) (perms : list (list nat))
   match rest with
   | [] => []
   | d :: rest' =>
-      let perm := match rest' with [] => nat_range 0 d | _ :: _ => hd [] perms end in
+      let perm := match rest' with [] => range_nat 0 d | _ :: _ => hd [] perms end in
       let scale := match rest' with [] => ones_q d | _ :: _ => hd [] scales end in
       sym_layer (prev + 1) (take_n (d * (prev + 1)) th) perm_prev scale_prev perm scale ++
       apply_sym d rest' (tl perms) (tl scales) perm scale (drop_n (d * (prev + 1)) th)
@@ -432,5 +403,5 @@ Definition check_relu_symmetry (inst : relu_instance) (th2 : list (Z * Z))
   Nat.eqb (length perms + 2) (length w) &&
   Nat.eqb (length scales + 2) (length w) &&
   perms_ok (tl w) perms scales &&
-  qeq_all (apply_sym (first_width w) (tl w) perms scales (nat_range 0 (first_width w))
+  qeq_all (apply_sym (first_width w) (tl w) perms scales (range_nat 0 (first_width w))
              (ones_q (first_width w)) (ri_theta inst)) th2.

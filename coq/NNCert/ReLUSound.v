@@ -2,7 +2,7 @@
     positive homogeneity of ReLU behind the scaling tangents and the symmetry certificates.
     Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
 From Coq Require Import ZArith List Bool Uint63 Lia Reals Lra.
-From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet ReLU.
+From NNCert Require Import Lists Arith Net RankCore Rank ReLU.
 Import ListNotations.
 
 (** [check_relu_rank_lower = true] unpacks into: the instance and batch are well formed, no

@@ -196,14 +196,6 @@ Definition flip_params (n : nat) (outer : bool) (layer neuron : nat) (t0 : Z * Z
     (th : list (Z * Z)) : list (Z * Z) :=
   flip_params_from n outer layer neuron t0 O th.
 
-(** Equal lengths and equal entries as rationals (cross-multiplication). *)
-Fixpoint qeq_all (a b : list (Z * Z)) : bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => Z.eqb (fst x * snd y) (fst y * snd x) && qeq_all a' b'
-  | _, _ => false
-  end.
-
 (** The activation of [layer] (empty past the last layer). *)
 Definition act_at (acts : list (list (Z * Z))) (layer : nat) : list (Z * Z) :=
   nth layer acts [].
@@ -456,9 +448,6 @@ Definition scalar_map_terms (inst : resnet_instance) (free : list bool)
   nth 0 (fst (resnet_dual ar 1 (rn_outer inst) acts th (zeros ar (length th))
                  [var_terms nv (length free)] [[]])) [].
 
-(** [xs[j]], or 0 past the end. *)
-Definition nth_nat (xs : list nat) (j : nat) : nat := nth j xs 0%nat.
-
 (** The coefficient of [x^k] ([x] the variable with index [x]) as a polynomial in the others. *)
 Definition coeff_x (ts : list ((Z * Z) * list nat)) (x k : nat) : list ((Z * Z) * list nat) :=
   map (fun t => (fst t, take_n x (snd t) ++ [0%nat]))
@@ -491,12 +480,9 @@ Definition check_implicit (inst : resnet_instance) (free : list bool) (degree : 
 
 (** * Diagnostics of critical points (math.md §2). *)
 
-(** Every entry is 0. *)
-Definition all_zero_rat (xs : list (Z * Z)) : bool := forallb (fun x => Z.eqb (fst x) 0) xs.
-
 (** Row [i] of [W_layer] is zero: neuron [i] of the layer is constant. *)
 Definition row_is_zero (n : nat) (outer : bool) (th : list (Z * Z)) (layer i : nat) : bool :=
-  all_zero_rat (take_n n (drop_n (i * (n + 1)) (layer_params n outer layer th))).
+  all_zero_q (take_n n (drop_n (i * (n + 1)) (layer_params n outer layer th))).
 
 (** [(layer, neuron)] for every zero row of a weight matrix [W_layer]. *)
 Definition zero_rows (inst : resnet_instance) : list (nat * nat) :=
@@ -511,7 +497,7 @@ Definition layer_dead (inst : resnet_instance) (layer : nat) : bool :=
   let n := rn_width inst in
   let v := drop_n (n * (n + 1)) (layer_params n (rn_outer inst) layer (rn_theta inst)) in
   forallb (fun i => row_is_zero n (rn_outer inst) (rn_theta inst) layer i) (seq 0 n) ||
-  (rn_outer inst && all_zero_rat v).
+  (rn_outer inst && all_zero_q v).
 
 (** Every dead layer. *)
 Definition dead_layers (inst : resnet_instance) : list nat :=

@@ -7,7 +7,7 @@
     1 iff there is an edge p -> q; rationals are unnormalised pairs (num, den). That a checked
     group element keeps the network function is the theorem of TanhSym.v. *)
 From Coq Require Import ZArith List Bool.
-From NNCert Require Import Lists Arith Compind.
+From NNCert Require Import Lists Arith Net Compind.
 Import ListNotations.
 Open Scope Z_scope.
 
@@ -23,35 +23,17 @@ Record tanh_instance := {
   ti_biases : list (Z * Z) }.
 
 (* ---------------------------------------------------------------- rationals *)
-Definition rat_eq (a b : Z * Z) : bool := Z.eqb (fst a * snd b) (fst b * snd a).
 Definition rat_lt (a b : Z * Z) : bool := Z.ltb (fst a * snd b) (fst b * snd a).
-Definition rat_neg (a : Z * Z) : Z * Z := (- fst a, snd a).
 (** [a / b], with a positive denominator when [a]'s is positive. *)
 Definition rat_div (a b : Z * Z) : Z * Z :=
   if Z.ltb (fst b) 0 then (- (fst a * snd b), - (snd a * fst b))
   else (fst a * snd b, snd a * fst b).
 Definition rat_pos_den (a : Z * Z) : bool := Z.ltb 0 (snd a).
-Definition rat_nonzero (a : Z * Z) : bool := negb (Z.eqb (fst a) 0).
-
-(* [nth_q] (entry [j], [0/1] past the end) and [column] come from Compind. *)
-Fixpoint nth_or_zero (xs : list nat) (j : nat) : nat :=
-  match xs, j with
-  | [], _ => O
-  | x :: _, O => x
-  | _ :: xs', S j' => nth_or_zero xs' j'
-  end.
-
-Fixpoint nth_row_q (rows : list (list (Z * Z))) (i : nat) : list (Z * Z) :=
-  match rows, i with
-  | [], _ => []
-  | r :: _, O => r
-  | _ :: rows', S i' => nth_row_q rows' i'
-  end.
 
 (* ---------------------------------------------------------------- affine symmetries *)
 Definition aff_ok (s : aff_sym) : bool :=
   rat_pos_den (alpha s) && rat_pos_den (beta s) && rat_pos_den (gamma s) &&
-  rat_pos_den (delta s) && rat_nonzero (alpha s) && rat_nonzero (gamma s).
+  rat_pos_den (delta s) && nonzero_q (alpha s) && nonzero_q (gamma s).
 
 (** [g o h]. *)
 Definition aff_compose (g h : aff_sym) : aff_sym :=
@@ -61,8 +43,8 @@ Definition aff_compose (g h : aff_sym) : aff_sym :=
      delta := qadd (qmul (gamma g) (delta h)) (delta g) |}.
 
 Definition aff_eq (g h : aff_sym) : bool :=
-  rat_eq (alpha g) (alpha h) && rat_eq (beta g) (beta h) && rat_eq (gamma g) (gamma h) &&
-  rat_eq (delta g) (delta h).
+  qeq (alpha g) (alpha h) && qeq (beta g) (beta h) && qeq (gamma g) (gamma h) &&
+  qeq (delta g) (delta h).
 
 Fixpoint aff_mem (g : aff_sym) (table : list aff_sym) : bool :=
   match table with
@@ -97,12 +79,6 @@ Definition check_affsym_table (table : list aff_sym) (closed : bool) : bool :=
     table_closed table table)).
 
 (* ---------------------------------------------------------------- well-formed networks *)
-Fixpoint all_pos_den (xs : list (Z * Z)) : bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => rat_pos_den x && all_pos_den xs'
-  end.
-
 (** Row [q] from column [p] on: 0/1 entries, edges only from earlier input/hidden nodes into
     hidden/output nodes, zero weight without an edge, positive denominators. *)
 Fixpoint row_ok (q n_in n_src : nat) (arow : list Z) (wrow : list (Z * Z)) (p : nat) : bool :=
@@ -128,28 +104,10 @@ Fixpoint rows_ok (q n_in n_src size : nat) (adj : list (list Z)) (ws : list (lis
 Definition well_formed (inst : tanh_instance) : bool :=
   let size := length (ti_biases inst) in
   Nat.leb (ti_n_in inst + ti_n_out inst) size && Nat.eqb (length (ti_adj inst)) size &&
-  all_pos_den (ti_biases inst) &&
+  rats_pos (ti_biases inst) &&
   rows_ok 0 (ti_n_in inst) (size - ti_n_out inst) size (ti_adj inst) (ti_weights inst).
 
 (* ---------------------------------------------------------------- permutations *)
-Fixpoint mem_index (i : nat) (xs : list nat) : bool :=
-  match xs with
-  | [] => false
-  | x :: xs' => Nat.eqb i x || mem_index i xs'
-  end.
-
-Fixpoint nodup_indices (xs : list nat) : bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => negb (mem_index x xs') && nodup_indices xs'
-  end.
-
-Fixpoint all_below (k : nat) (xs : list nat) : bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => Nat.ltb x k && all_below k xs'
-  end.
-
 (** From node [v] on: inputs and outputs are fixed and not flipped; equal lengths. *)
 Fixpoint fixes_io (v n_in n_hid_end : nat) (perm : list nat) (flips : list bool) : bool :=
   match perm, flips with
@@ -164,7 +122,7 @@ Fixpoint fixes_io (v n_in n_hid_end : nat) (perm : list nat) (flips : list bool)
 Fixpoint class_stable (perm c vs : list nat) : bool :=
   match vs with
   | [] => true
-  | v :: vs' => mem_index (nth_or_zero perm v) c && class_stable perm c vs'
+  | v :: vs' => mem_nat (nth_nat perm v) c && class_stable perm c vs'
   end.
 
 (** [perm] maps every class of [cs] into (so, being injective, onto) itself. *)
@@ -179,7 +137,7 @@ Fixpoint perm_in_classes (perm : list nat) (cs : list (list nat)) : bool :=
 Definition element_ok (inst : tanh_instance) (cs : list (list nat)) (flips : list bool)
   (perm : list nat) : bool :=
   let size := length (ti_biases inst) in
-  Nat.eqb (length perm) size && all_below size perm && nodup_indices perm &&
+  Nat.eqb (length perm) size && all_lt size perm && nodup_nat perm &&
   fixes_io 0 (ti_n_in inst) (size - ti_n_out inst) perm flips &&
   perm_in_classes perm cs.
 
@@ -198,7 +156,7 @@ Definition new_weight (s : aff_sym) (fq fp : bool) (w : Z * Z) : Z * Z :=
   if fq then qmul (alpha s) w1 else w1.
 
 Definition new_bias (s : aff_sym) (fq : bool) (b shift : Z * Z) : Z * Z :=
-  let b1 := qadd b (rat_neg shift) in
+  let b1 := qadd b (qneg shift) in
   if fq then qadd (qmul (alpha s) b1) (beta s) else b1.
 
 (** Row [q] of the image: [adj2[pi q][pi p] = adj[q][p]], [W2[pi q][pi p] = new_weight]. *)
@@ -207,7 +165,7 @@ Fixpoint row_maps (s : aff_sym) (fq : bool) (arow : list Z) (wrow : list (Z * Z)
   match arow, wrow, flips, perm with
   | [], [], [], [] => true
   | a :: arow', w :: wrow', fp :: flips', pp :: perm' =>
-      Z.eqb (nth_z arow2 pp) a && rat_eq (nth_q wrow2 pp) (new_weight s fq fp w) &&
+      Z.eqb (nth_z arow2 pp) a && qeq (nth_q wrow2 pp) (new_weight s fq fp w) &&
       row_maps s fq arow' wrow' flips' perm' arow2 wrow2
   | _, _, _, _ => false
   end.
@@ -219,8 +177,8 @@ Fixpoint maps_from (s : aff_sym) (flips : list bool) (perm : list nat)
   | [], [], [], [], [] => true
   | b :: bs', arow :: adj', wrow :: ws', fq :: fl', pq :: pm' =>
       row_maps s fq arow wrow flips perm (nth_row (ti_adj inst2) pq)
-        (nth_row_q (ti_weights inst2) pq) &&
-      rat_eq (nth_q (ti_biases inst2) pq) (new_bias s fq b (bias_shift s wrow flips)) &&
+        (nth_row (ti_weights inst2) pq) &&
+      qeq (nth_q (ti_biases inst2) pq) (new_bias s fq b (bias_shift s wrow flips)) &&
       maps_from s flips perm inst2 adj' ws' bs' fl' pm'
   | _, _, _, _, _ => false
   end.
@@ -235,13 +193,6 @@ Definition check_apply (s : aff_sym) (inst : tanh_instance) (cs : list (list nat
   maps_from s flips perm inst2 (ti_adj inst) (ti_weights inst) (ti_biases inst) flips perm.
 
 (* ---------------------------------------------------------------- classes, freeness, canonical form *)
-Fixpoint zlist_eq (a b : list Z) : bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => Z.eqb x y && zlist_eq a' b'
-  | _, _ => false
-  end.
-
 Definition same_nbhd (inst : tanh_instance) (u v : nat) : bool :=
   zlist_eq (nth_row (ti_adj inst) u) (nth_row (ti_adj inst) v) &&
   zlist_eq (column (ti_adj inst) u) (column (ti_adj inst) v).
@@ -263,7 +214,7 @@ Fixpoint all_same_nbhd (inst : tanh_instance) (u : nat) (vs : list nat) : bool :
   end.
 
 Definition class_ok (inst : tanh_instance) (c : list nat) : bool :=
-  negb (Nat.eqb (length c) 0) && increasing_nats c && all_same_nbhd inst (nth_or_zero c 0) c.
+  negb (Nat.eqb (length c) 0) && increasing_nats c && all_same_nbhd inst (nth_nat c 0) c.
 
 Fixpoint classes_ok (inst : tanh_instance) (cs : list (list nat)) : bool :=
   match cs with
@@ -274,13 +225,13 @@ Fixpoint classes_ok (inst : tanh_instance) (cs : list (list nat)) : bool :=
 Fixpoint head_apart (inst : tanh_instance) (v : nat) (ds : list (list nat)) : bool :=
   match ds with
   | [] => true
-  | d :: ds' => negb (same_nbhd inst v (nth_or_zero d 0)) && head_apart inst v ds'
+  | d :: ds' => negb (same_nbhd inst v (nth_nat d 0)) && head_apart inst v ds'
   end.
 
 Fixpoint heads_distinct (inst : tanh_instance) (cs : list (list nat)) : bool :=
   match cs with
   | [] => true
-  | c :: cs' => head_apart inst (nth_or_zero c 0) cs' && heads_distinct inst cs'
+  | c :: cs' => head_apart inst (nth_nat c 0) cs' && heads_distinct inst cs'
   end.
 
 Fixpoint flatten (cs : list (list nat)) : list nat :=
@@ -289,20 +240,14 @@ Fixpoint flatten (cs : list (list nat)) : list nat :=
   | c :: cs' => c ++ flatten cs'
   end.
 
-Fixpoint range_nat (start count : nat) : list nat :=
-  match count with
-  | O => []
-  | S c => start :: range_nat (S start) c
-  end.
-
 Fixpoint all_mem (xs ys : list nat) : bool :=
   match xs with
   | [] => true
-  | x :: xs' => mem_index x ys && all_mem xs' ys
+  | x :: xs' => mem_nat x ys && all_mem xs' ys
   end.
 
 Definition is_perm_of (xs ys : list nat) : bool :=
-  Nat.eqb (length xs) (length ys) && nodup_indices xs && all_mem xs ys.
+  Nat.eqb (length xs) (length ys) && nodup_nat xs && all_mem xs ys.
 
 (** [cs] partitions the hidden nodes into the maximal classes of interchangeable nodes. *)
 Definition check_classes (inst : tanh_instance) (cs : list (list nat)) : bool :=
@@ -328,22 +273,15 @@ Definition group_order (order hidden : nat) (cs : list (list nat)) : Z :=
   Z.pow (Z.of_nat order) (Z.of_nat hidden) * group_order_from cs.
 
 Definition node_key (inst : tanh_instance) (v : nat) : list (Z * Z) :=
-  nth_row_q (ti_weights inst) v ++ [nth_q (ti_biases inst) v].
+  nth_row (ti_weights inst) v ++ [nth_q (ti_biases inst) v].
 
 Definition flipped_key (s : aff_sym) (inst : tanh_instance) (v : nat) : list (Z * Z) :=
-  map (fun w => qmul (alpha s) w) (nth_row_q (ti_weights inst) v) ++
+  map (fun w => qmul (alpha s) w) (nth_row (ti_weights inst) v) ++
   [qadd (qmul (alpha s) (nth_q (ti_biases inst) v)) (beta s)].
-
-Fixpoint key_eq (a b : list (Z * Z)) : bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => rat_eq x y && key_eq a' b'
-  | _, _ => false
-  end.
 
 Fixpoint key_lt (a b : list (Z * Z)) : bool :=
   match a, b with
-  | x :: a', y :: b' => rat_lt x y || (rat_eq x y && key_lt a' b')
+  | x :: a', y :: b' => rat_lt x y || (qeq x y && key_lt a' b')
   | _, _ => false
   end.
 
@@ -352,8 +290,8 @@ Fixpoint pair_free (s : aff_sym) (flip : bool) (inst : tanh_instance) (u : nat)
   match vs with
   | [] => true
   | v :: vs' =>
-      negb (key_eq (node_key inst u) (node_key inst v)) &&
-      negb (flip && key_eq (node_key inst u) (flipped_key s inst v)) &&
+      negb (qeq_all (node_key inst u) (node_key inst v)) &&
+      negb (flip && qeq_all (node_key inst u) (flipped_key s inst v)) &&
       pair_free s flip inst u vs'
   end.
 
@@ -361,7 +299,7 @@ Fixpoint free_class (s : aff_sym) (flip : bool) (inst : tanh_instance) (c : list
   match c with
   | [] => true
   | u :: c' =>
-      negb (flip && key_eq (flipped_key s inst u) (node_key inst u)) &&
+      negb (flip && qeq_all (flipped_key s inst u) (node_key inst u)) &&
       pair_free s flip inst u c' && free_class s flip inst c'
   end.
 
@@ -397,7 +335,7 @@ Fixpoint check_canonical (s : aff_sym) (flip : bool) (inst : tanh_instance)
 Fixpoint rows_key_eq (a b : list (list (Z * Z))) : bool :=
   match a, b with
   | [], [] => true
-  | x :: a', y :: b' => key_eq x y && rows_key_eq a' b'
+  | x :: a', y :: b' => qeq_all x y && rows_key_eq a' b'
   | _, _ => false
   end.
 
@@ -411,7 +349,7 @@ Fixpoint adj_eq (a b : list (list Z)) : bool :=
 Definition same_instance (a b : tanh_instance) : bool :=
   Nat.eqb (ti_n_in a) (ti_n_in b) && Nat.eqb (ti_n_out a) (ti_n_out b) &&
   adj_eq (ti_adj a) (ti_adj b) && rows_key_eq (ti_weights a) (ti_weights b) &&
-  key_eq (ti_biases a) (ti_biases b).
+  qeq_all (ti_biases a) (ti_biases b).
 
 (** The same nodes and the same edges (weights and biases may differ). *)
 Definition same_graph (a b : tanh_instance) : bool :=
@@ -445,7 +383,7 @@ Fixpoint hidden_generic (inst : tanh_instance) (vs : list nat) : bool :=
   | [] => true
   | v :: vs' =>
       has_edge_from v (ti_adj inst) && outs_nonzero v (ti_adj inst) (ti_weights inst) &&
-      any_nonzero (nth_row_q (ti_weights inst) v) && hidden_generic inst vs'
+      any_nonzero (nth_row (ti_weights inst) v) && hidden_generic inst vs'
   end.
 
 (** Sussmann's irreducibility (one hidden layer). *)
@@ -459,7 +397,7 @@ Definition abs_q (a : Z * Z) : Z * Z := (Z.abs (fst a), snd a).
 Fixpoint abs_apart (inst : tanh_instance) (b : Z * Z) (vs : list nat) : bool :=
   match vs with
   | [] => true
-  | v :: vs' => negb (rat_eq (abs_q b) (abs_q (nth_q (ti_biases inst) v))) && abs_apart inst b vs'
+  | v :: vs' => negb (qeq (abs_q b) (abs_q (nth_q (ti_biases inst) v))) && abs_apart inst b vs'
   end.
 
 Fixpoint biases_distinct (inst : tanh_instance) (c : list nat) : bool :=
@@ -524,18 +462,12 @@ Fixpoint widths_sum (widths : list nat) : nat :=
   | w :: widths' => (w + widths_sum widths')%nat
   end.
 
-Definition head_width (widths : list nat) : nat :=
-  match widths with
-  | [] => O
-  | w :: _ => w
-  end.
-
 (** [inst] is the fully connected layered MLP of [widths] (at least one hidden layer). *)
 Definition check_layered (widths : list nat) (inst : tanh_instance) : bool :=
   let size := length (ti_biases inst) in
   Nat.ltb 2 (length widths) && Nat.eqb (widths_sum widths) size &&
-  Nat.eqb (head_width widths) (ti_n_in inst) &&
-  Nat.eqb (head_width (rev widths)) (ti_n_out inst) &&
+  Nat.eqb (first_width widths) (ti_n_in inst) &&
+  Nat.eqb (last_width widths) (ti_n_out inst) &&
   adj_eq (ti_adj inst) (layers_adj 0 0 size widths).
 
 (* ---------------------------------------------------------------- certificate checks *)

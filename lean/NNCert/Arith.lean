@@ -153,4 +153,34 @@ def unitVec {α : Type} (ar : Arith α) (n c : Nat) : List α :=
   | n' + 1, c' + 1 => ar.zero :: unitVec ar n' c'
 termination_by structural n
 
+/-- `qneg a` is `-a` as the pair `(-a.1, a.2)`. -/
+def qneg (a : Int × Int) : Int × Int :=
+  (-(a.1), a.2)
+
+/-- `qeq a b` holds when `a = b` as rationals: `a.1 * b.2 = b.1 * a.2` (both denominators
+positive). -/
+def qeq (a b : Int × Int) : Bool :=
+  decide (a.1 * b.2 = b.1 * a.2)
+
+/-- `nonzeroQ a` holds when the rational pair `a` is not zero: its numerator is not `0`. -/
+def nonzeroQ (a : Int × Int) : Bool :=
+  !(decide (a.1 = 0))
+
+/-- `nthQ xs j` is the entry `xs[j]` of a list of rational pairs, and `(0, 1)` past the end. -/
+def nthQ (xs : List (Int × Int)) (j : Nat) : Int × Int :=
+  match xs, j with
+  | [], _ => (0, 1)
+  | x :: _, 0 => x
+  | _ :: xs', j' + 1 => nthQ xs' j'
+termination_by structural xs
+
+/-- `qeqAll a b` holds when `a` and `b` have the same length and `a[i] = b[i]` as rationals
+(`qeq`) for every `i`; false on a length mismatch. -/
+def qeqAll (a b : List (Int × Int)) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => qeq x y && qeqAll a' b'
+  | _, _ => false
+termination_by structural a
+
 end NNCert

@@ -6,8 +6,7 @@ Python twin: certify/checker/kernel_compind.py (NNCert/Compind). Same names (cam
 same order, with exceptions forced by Lean's define-before-use rule or by structural
 recursion: `qint` sits before `scaledCompositions` and `qmul3` before `delta2` (their first
 users; Python defines them later), and the Lean-only helpers `familyRowsMod`, `dependentFrom`,
-`anyZeroColFrom`, `eqInts` and `hiddenOkFrom` stand for comprehensions, loops and list
-comparisons of the Python twin. Dependence relations are checked by expanding their
+`anyZeroColFrom` and `hiddenOkFrom` stand for comprehensions and loops of the Python twin. Dependence relations are checked by expanding their
 coefficients (`relationPoly`: exact rational arithmetic, like terms combined), not by
 evaluation at points.
 Conventions: a multivariate polynomial is a list of terms `((num, den), exponents)`, the
@@ -256,7 +255,8 @@ def composeT (nvars : Nat) (sigma : List (Int × Int)) (p : List ((Int × Int) �
 termination_by structural sigma
 
 /-- `qint c` is the integer `c` as the rational pair `(c, 1)`. Placed here, before its first
-user `scaledCompositions`; the Python twin defines it further down, after `nthQ`. -/
+user `scaledCompositions`; the Python twin defines it further down, after
+`checkDependentAll`. -/
 def qint (c : Int) : Int × Int :=
   (c, 1)
 
@@ -345,23 +345,6 @@ def checkDependentAll (inst : CompindInstance) (lam : List Int) (lo d : Nat) : B
   nonzeroInt lam &&
   dependentFrom inst lam lo (d + 1 - lo)
 
-/-- `nthQ xs j` is the entry `xs[j]` of a list of rational pairs, and `(0, 1)` past the end. -/
-def nthQ (xs : List (Int × Int)) (j : Nat) : Int × Int :=
-  match xs, j with
-  | [], _ => (0, 1)
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthQ xs' j'
-termination_by structural xs
-
-/-- `qneg a` is `-a` as the pair `(-a.1, a.2)`. -/
-def qneg (a : Int × Int) : Int × Int :=
-  (-(a.1), a.2)
-
-/-- `qeq a b` holds when `a = b` as rationals: `a.1 * b.2 = b.1 * a.2` (both denominators
-positive). -/
-def qeq (a b : Int × Int) : Bool :=
-  decide (a.1 * b.2 = b.1 * a.2)
-
 /-- `nsub a b` is the natural-number subtraction `a - b`, truncated at `0` (`Nat.sub`). -/
 def nsub (a b : Nat) : Nat :=
   a - b
@@ -394,10 +377,6 @@ def delta3 (sigma : List (Int × Int)) : Int × Int :=
   let t2 := qmul3 (qint (Int.ofNat (3 * r * nsub r 2))) (arithQ.mul ar ar1) ar2
   let t3 := qmul3 (qint (Int.ofNat (nsub r 1 * nsub r 2))) (arithQ.mul ar1 ar1) ar1
   arithQ.add (arithQ.add t1 (qneg t2)) t3
-
-/-- `nonzeroQ a` holds when the rational pair `a` is not zero: its numerator is not `0`. -/
-def nonzeroQ (a : Int × Int) : Bool :=
-  !(decide (a.1 = 0))
 
 /-- `checkProp21 sigma d2 d3` holds when `σ` has degree `r = sigma.length - 1 ≥ 3`, leading
 coefficient `a_r ≠ 0`, `Δ_2 = d2 ≠ 0` and `Δ_3 = d3 ≠ 0` (the hypotheses of Prop. 2.1), all
@@ -477,20 +456,11 @@ termination_by structural count
 def anyZeroCol (W : List (List Int)) (ncols : Nat) : Bool :=
   anyZeroColFrom W 0 ncols
 
-/-- `eqInts xs ys` holds when the integer lists `xs` and `ys` are equal: same length, same
-entries. Lean-only helper of `rowIn` (the Python twin compares rows with `==`). -/
-def eqInts (xs ys : List Int) : Bool :=
-  match xs, ys with
-  | [], [] => true
-  | x :: xs', y :: ys' => decide (x = y) && eqInts xs' ys'
-  | _, _ => false
-termination_by structural xs
-
 /-- `rowIn row W` holds when some row of `W` equals `row`. -/
 def rowIn (row : List Int) (W : List (List Int)) : Bool :=
   match W with
   | [] => false
-  | r :: W' => eqInts r row || rowIn row W'
+  | r :: W' => zlistEq r row || rowIn row W'
 termination_by structural W
 
 /-- `anyDupRow W` holds when two rows of `W` (at different positions) are equal: some row

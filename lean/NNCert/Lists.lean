@@ -16,6 +16,15 @@ def nth (xs : List Int) (j : Nat) : Int :=
   | _ :: xs', j' + 1 => nth xs' j'
 termination_by structural xs
 
+/-- `nthNat xs j` is the entry `xs[j]` of a list of naturals, and `0` when `j` is past the end of
+`xs` (`nth` on `Nat`: node indices, classes, residues). -/
+def nthNat (xs : List Nat) (j : Nat) : Nat :=
+  match xs, j with
+  | [], _ => 0
+  | x :: _, 0 => x
+  | _ :: xs', j' + 1 => nthNat xs' j'
+termination_by structural xs
+
 /-- `nthRow rows i` is the row `rows[i]`, and `[]` when `i` is past the end of `rows`. -/
 def nthRow {α : Type} (rows : List (List α)) (i : Nat) : List α :=
   match rows, i with
@@ -70,6 +79,14 @@ def rangeFrom (start : Int) (count : Nat) : List Int :=
   | count' + 1 => start :: rangeFrom (start + 1) count'
 termination_by structural count
 
+/-- `rangeNat start count` is `[start, start + 1, ..., start + count - 1]` on `Nat` (`count`
+entries; `rangeFrom` on `Nat`). -/
+def rangeNat (start count : Nat) : List Nat :=
+  match count with
+  | 0 => []
+  | count' + 1 => start :: rangeNat (start + 1) count'
+termination_by structural count
+
 /-- `prependEach v pts` is `[v :: pt for pt in pts]`: the point `v` put in front of every point
 of `pts`. -/
 def prependEach (v : Int) (pts : List (List Int)) : List (List Int) :=
@@ -112,6 +129,29 @@ def lattice (dim deg : Nat) : List (List Int) :=
   | 0 => [[]]
   | d + 1 => (List.range (deg + 1)).flatMap (fun v => prependEach (Int.ofNat v) (lattice d (deg - v)))
 termination_by structural dim
+
+/-- `memNat i xs` holds when `i` occurs in `xs`. -/
+def memNat (i : Nat) (xs : List Nat) : Bool :=
+  match xs with
+  | [] => false
+  | x :: xs' => Nat.beq i x || memNat i xs'
+termination_by structural xs
+
+/-- `nodupNat xs` holds when no entry of `xs` occurs twice. -/
+def nodupNat (xs : List Nat) : Bool :=
+  match xs with
+  | [] => true
+  | x :: xs' => !(memNat x xs') && nodupNat xs'
+termination_by structural xs
+
+/-- `zlistEq a b` holds when the integer lists `a` and `b` are equal: same length, same entries
+(structural recursion, no `DecidableEq (List Int)` instance on the kernel path). -/
+def zlistEq (a b : List Int) : Bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => decide (x = y) && zlistEq a' b'
+  | _, _ => false
+termination_by structural a
 
 /-- `allZero xs` holds when every entry of `xs` is `0`. Lean-only helper of `isUnitRow` (the
 Python twin checks the entries after index `k` inside one `all(...)` over `enumerate(row)`). -/

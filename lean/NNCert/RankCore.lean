@@ -1,9 +1,8 @@
 /-
 NNCert.RankCore: the rank core shared by every family (polynomial MLPs, ResNets, ReLU networks).
 Python twin: certify/checker/rank_core.py (NNCert/RankCore); Coq twin: coq/NNCert/RankCore.v.
-Same names (camelCase here), same order; the Lean-only helper `nthRes` (entry `j` of a list of
-`Nat` residues, the Python twin's `nth` on residues) sits just before its only caller
-`minorRows`.
+Same names (camelCase here), same order; `minorRows` reads the `Nat` residues with `nthNat`
+(NNCert.Lists: the Python twin's `nth` on residues).
 
 A family supplies the Jacobian rows it computes from its literal instance; the core decides
 the two facts a rank certificate needs:
@@ -49,7 +48,7 @@ parameters, `s` the number of tangents, `L` the lattice size (batch size for ReL
 output width and `m` the number of moduli (`m = 0`: exact rational rows):
 
     steps ≈ c_e (r³ + s³) / 3            elimination (`elimTail` entries, Σ_k k²)
-          + c_c (r² + s²) n / 2          reading the minors (`nthRes` walks a row of length n)
+          + c_c (r² + s²) n / 2          reading the minors (`nthNat` walks a row of length n)
           + c_r r n                      the r rows, one reverse pass each, and `reduceMod`
           + L d (c_r n + c_d s n) P      the upper bound: rows on the lattice, `killsMod` dots
           + [m ≥ 1] d (c_r n + c_d s n)  the bound pass (`arithZ` rows, `killBound`)
@@ -129,19 +128,10 @@ def nonsingularMod (p fuel : Nat) (M : List (List Nat)) : Bool :=
     | some (piv, rest) => nonsingularMod p f (rest.map (fun row => elimRow p piv row))
 termination_by structural fuel
 
-/-- `nthRes xs j` is the entry `xs[j]` of a list of residues, and `0` past the end. Lean-only
-helper of `minorRows` (the Python twin reads the entries with `nth`, which here is on `Int`). -/
-def nthRes (xs : List Nat) (j : Nat) : Nat :=
-  match xs, j with
-  | [], _ => 0
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthRes xs' j'
-termination_by structural xs
-
 /-- `minorRows rows cols` is the columns `cols` of every row of `rows` (`0` past the end of a
 row): the minor `rows[:, cols]`. -/
 def minorRows (rows : List (List Nat)) (cols : List Nat) : List (List Nat) :=
-  rows.map (fun row => cols.map (fun c => nthRes row c))
+  rows.map (fun row => cols.map (fun c => nthNat row c))
 
 /-- `reduceMod p rows` is every integer entry of `rows` reduced into `[0, p)` (`x % p`, which is
 `Int.emod`), as a natural number (`Int.toNat`, exact on `[0, p)` when `p > 0`). -/

@@ -14,8 +14,6 @@ import NNCert.Arith
 import NNCert.Net
 import NNCert.RankCore
 import NNCert.Rank
-import NNCert.Compind
-import NNCert.ResNet
 
 namespace NNCert
 
@@ -379,33 +377,12 @@ def checkReluDiffer (inst : ReluInstance) (th2 : List (Int × Int)) (x : Int × 
 
 /-! Permutations and positive scalings of the hidden neurons. -/
 
-/-- `natRange start count` is `[start, start + 1, …, start + count - 1]`. -/
-def natRange (start count : Nat) : List Nat :=
-  match count with
-  | 0 => []
-  | c + 1 => start :: natRange (start + 1) c
-termination_by structural count
-
 /-- `onesQ n` is `n` copies of the rational `1`. -/
 def onesQ (n : Nat) : List (Int × Int) :=
   match n with
   | 0 => []
   | k + 1 => (1, 1) :: onesQ k
 termination_by structural n
-
-/-- `memNat i xs` holds when `i` occurs in `xs`. -/
-def memNat (i : Nat) (xs : List Nat) : Bool :=
-  match xs with
-  | [] => false
-  | x :: xs' => Nat.beq i x || memNat i xs'
-termination_by structural xs
-
-/-- `nodupNat xs` holds when no entry of `xs` occurs twice. -/
-def nodupNat (xs : List Nat) : Bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => !(memNat x xs') && nodupNat xs'
-termination_by structural xs
 
 /-- `isPerm n xs` holds when `xs` is a permutation of `0, …, n - 1`. -/
 def isPerm (n : Nat) (xs : List Nat) : Bool :=
@@ -464,7 +441,7 @@ def applySym (prev : Nat) (rest : List Nat) (perms : List (List Nat))
   match rest with
   | [] => []
   | d :: rest' =>
-    let perm := cond rest'.isEmpty (natRange 0 d) (nthRow perms 0)
+    let perm := cond rest'.isEmpty (rangeNat 0 d) (nthRow perms 0)
     let scale := cond rest'.isEmpty (onesQ d) (nthRow scales 0)
     symLayer (prev + 1) (takeN (d * (prev + 1)) th) permPrev scalePrev perm scale ++
       applySym d rest' (dropN 1 perms) (dropN 1 scales) perm scale (dropN (d * (prev + 1)) th)
@@ -481,7 +458,7 @@ def checkReluSymmetry (inst : ReluInstance) (th2 : List (Int × Int)) (perms : L
   Nat.beq (perms.length + 2) w.length &&
   Nat.beq (scales.length + 2) w.length &&
   permsOk (dropN 1 w) perms scales &&
-  qeqAll (applySym (firstWidth w) (dropN 1 w) perms scales (natRange 0 (firstWidth w))
+  qeqAll (applySym (firstWidth w) (dropN 1 w) perms scales (rangeNat 0 (firstWidth w))
     (onesQ (firstWidth w)) inst.theta) th2
 
 end NNCert

@@ -241,15 +241,6 @@ def flipParams (n : Nat) (outer : Bool) (layer neuron : Nat) (t0 : Int × Int)
     (th : List (Int × Int)) : List (Int × Int) :=
   flipParamsFrom n outer layer neuron t0 0 th
 
-/-- `qeqAll a b` holds when `a` and `b` have the same length and `a[i] = b[i]` as rationals
-(`a[i].1 * b[i].2 = b[i].1 * a[i].2`); false on a length mismatch. -/
-def qeqAll (a b : List (Int × Int)) : Bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => decide (x.1 * y.2 = y.1 * x.2) && qeqAll a' b'
-  | _, _ => false
-termination_by structural a
-
 /-- `actAt acts layer` is the activation (coefficient list, constant term first) of layer
 `layer`, and `[]` past the last layer (`nthRow`). -/
 def actAt (acts : List (List (Int × Int))) (layer : Nat) : List (Int × Int) :=
@@ -569,14 +560,6 @@ def scalarMapTerms (inst : ResNetInstance) (free : List Bool) : List ((Int × In
   nthRow
     (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms nv free.length] [[]]).1 0
 
-/-- `nthNat xs j` is the entry `xs[j]` of a list of naturals, and `0` past the end. -/
-def nthNat (xs : List Nat) (j : Nat) : Nat :=
-  match xs, j with
-  | [], _ => 0
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthNat xs' j'
-termination_by structural xs
-
 /-- `coeffX ts x k` is the coefficient of `x^k` (`x` the variable with index `x`) in the
 polynomial `ts`, as a polynomial in the others: the terms whose exponent of `x` is `k`, with
 their exponents cut after the first `x` entries and a `0` appended (so the variable `x` no longer
@@ -632,16 +615,11 @@ def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)
 /-! Diagnostics of critical points (math.md §2): the zero rows of the weight matrices `W_l` (the
 neurons that are constant) and the dead layers (adding a constant, or nothing). -/
 
-/-- `allZeroRat xs` holds when every rational pair of `xs` is zero: numerator `0` (the same test
-as `allZeroQ`). -/
-def allZeroRat (xs : List (Int × Int)) : Bool :=
-  allZeroQ xs
-
 /-- `rowIsZero n outer th layer i` holds when row `i` of `W_layer` is zero (its `n` weights, not
 its bias): neuron `i` of the layer is constant. The row is read from `layerParams n outer layer
 th` at offset `i * (n + 1)`. -/
 def rowIsZero (n : Nat) (outer : Bool) (th : List (Int × Int)) (layer i : Nat) : Bool :=
-  allZeroRat (takeN n (dropN (i * (n + 1)) (layerParams n outer layer th)))
+  allZeroQ (takeN n (dropN (i * (n + 1)) (layerParams n outer layer th)))
 
 /-- `zeroRowsIn n outer th ell i count` is `(ell, j)` for every `j = i, ..., i + count - 1`
 whose row of `W_ell` is zero (`rowIsZero`), in increasing order. Lean-only helper of
@@ -687,7 +665,7 @@ zero) or nothing (`V_layer = 0` when `outer`: the entries of the layer's block a
 def layerDead (inst : ResNetInstance) (layer : Nat) : Bool :=
   let n := inst.width
   let v := dropN (n * (n + 1)) (layerParams n inst.outer layer inst.theta)
-  rowsZeroFrom n inst.outer inst.theta layer 0 n || (inst.outer && allZeroRat v)
+  rowsZeroFrom n inst.outer inst.theta layer 0 n || (inst.outer && allZeroQ v)
 
 /-- `deadLayersFrom inst ell count` is every dead layer (`layerDead`) among
 `ell, ..., ell + count - 1`, in increasing order. Lean-only helper of `deadLayers` (the Python

@@ -11,6 +11,7 @@ once over the reals in coq/NNCert/TanhSym.v (for any activation with the symmetr
 -/
 import NNCert.Lists
 import NNCert.Arith
+import NNCert.Net
 import NNCert.Compind
 
 namespace NNCert
@@ -31,17 +32,9 @@ structure TanhInstance where
   weights : List (List (Int × Int))
   biases : List (Int × Int)
 
-/-- `ratEq a b` holds when `a = b` as rationals (nonzero denominators). -/
-def ratEq (a b : Int × Int) : Bool :=
-  decide (a.1 * b.2 = b.1 * a.2)
-
 /-- `ratLt a b` holds when `a < b` as rationals (positive denominators). -/
 def ratLt (a b : Int × Int) : Bool :=
   decide (a.1 * b.2 < b.1 * a.2)
-
-/-- `ratNeg a` is `-a`. -/
-def ratNeg (a : Int × Int) : Int × Int :=
-  (-a.1, a.2)
 
 /-- `ratDiv a b` is `a / b`, with a positive denominator when `a`'s is positive. -/
 def ratDiv (a b : Int × Int) : Int × Int :=
@@ -51,30 +44,10 @@ def ratDiv (a b : Int × Int) : Int × Int :=
 def ratPosDen (a : Int × Int) : Bool :=
   decide (0 < a.2)
 
-/-- `ratNonzero a` holds when the numerator of `a` is nonzero. -/
-def ratNonzero (a : Int × Int) : Bool :=
-  !(decide (a.1 = 0))
-
-/-- `nthOrZero xs j` is `xs[j]`, and `0` past the end. -/
-def nthOrZero (xs : List Nat) (j : Nat) : Nat :=
-  match xs, j with
-  | [], _ => 0
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthOrZero xs' j'
-termination_by structural xs
-
-/-- `nthRowQ rows i` is the row `rows[i]` of rationals, and `[]` past the end. -/
-def nthRowQ (rows : List (List (Int × Int))) (i : Nat) : List (Int × Int) :=
-  match rows, i with
-  | [], _ => []
-  | r :: _, 0 => r
-  | _ :: rows', i' + 1 => nthRowQ rows' i'
-termination_by structural rows
-
 /-- `affOk s`: positive denominators, `α ≠ 0` and `γ ≠ 0`. -/
 def affOk (s : AffSym) : Bool :=
   ratPosDen s.alpha && ratPosDen s.beta && ratPosDen s.gamma && ratPosDen s.delta &&
-    ratNonzero s.alpha && ratNonzero s.gamma
+    nonzeroQ s.alpha && nonzeroQ s.gamma
 
 /-- `affCompose g h` is `g ∘ h`: `(α_g α_h, α_g β_h + β_g, γ_g γ_h, γ_g δ_h + δ_g)`. -/
 def affCompose (g h : AffSym) : AffSym :=
@@ -85,8 +58,8 @@ def affCompose (g h : AffSym) : AffSym :=
 
 /-- `affEq g h` holds when the four entries are equal rationals. -/
 def affEq (g h : AffSym) : Bool :=
-  ratEq g.alpha h.alpha && ratEq g.beta h.beta && ratEq g.gamma h.gamma &&
-    ratEq g.delta h.delta
+  qeq g.alpha h.alpha && qeq g.beta h.beta && qeq g.gamma h.gamma &&
+    qeq g.delta h.delta
 
 /-- `affMem g table` holds when `g` equals some element of `table`. -/
 def affMem (g : AffSym) (table : List AffSym) : Bool :=
@@ -125,13 +98,6 @@ def checkAffsymTable (table : List AffSym) (closed : Bool) : Bool :=
       (affMem { alpha := (1, 1), beta := (0, 1), gamma := (1, 1), delta := (0, 1) } table &&
         tableClosed table table))
 
-/-- `allPosDen xs` holds when every rational of `xs` has a positive denominator. -/
-def allPosDen (xs : List (Int × Int)) : Bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => ratPosDen x && allPosDen xs'
-termination_by structural xs
-
 /-- `rowOk q nIn nSrc arow wrow p`: row `q` from column `p` on has `0/1` entries, edges only
 from earlier input or hidden nodes (`p < q`, `p < nSrc`) into hidden or output nodes
 (`nIn ≤ q`), a zero weight without an edge, positive denominators, equal lengths. -/
@@ -162,29 +128,8 @@ topologically numbered DAG from inputs/hidden nodes into hidden/output nodes. -/
 def wellFormed (inst : TanhInstance) : Bool :=
   let size := inst.biases.length
   Nat.ble (inst.nIn + inst.nOut) size && Nat.beq inst.adj.length size &&
-    allPosDen inst.biases &&
+    ratsPos inst.biases &&
     rowsOk 0 inst.nIn (size - inst.nOut) size inst.adj inst.weights
-
-/-- `memIndex i xs` holds when `i` occurs in `xs`. -/
-def memIndex (i : Nat) (xs : List Nat) : Bool :=
-  match xs with
-  | [] => false
-  | x :: xs' => Nat.beq i x || memIndex i xs'
-termination_by structural xs
-
-/-- `nodupIndices xs` holds when no entry of `xs` repeats. -/
-def nodupIndices (xs : List Nat) : Bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => !(memIndex x xs') && nodupIndices xs'
-termination_by structural xs
-
-/-- `allBelow k xs` holds when every entry is below `k`. -/
-def allBelow (k : Nat) (xs : List Nat) : Bool :=
-  match xs with
-  | [] => true
-  | x :: xs' => Nat.blt x k && allBelow k xs'
-termination_by structural xs
 
 /-- `fixesIo v nIn nHidEnd perm flips`: from node `v` on, inputs (`v < nIn`) and outputs
 (`v ≥ nHidEnd`) are fixed by `perm` and not flipped; equal lengths. -/
@@ -201,7 +146,7 @@ termination_by structural perm
 def classStable (perm c vs : List Nat) : Bool :=
   match vs with
   | [] => true
-  | v :: vs' => memIndex (nthOrZero perm v) c && classStable perm c vs'
+  | v :: vs' => memNat (nthNat perm v) c && classStable perm c vs'
 termination_by structural vs
 
 /-- `permInClasses perm cs`: `perm` maps every class of `cs` into (so, being injective, onto)
@@ -218,7 +163,7 @@ classes of `inst`, `checkClasses`, is the caller's to check). -/
 def elementOk (inst : TanhInstance) (cs : List (List Nat)) (flips : List Bool)
     (perm : List Nat) : Bool :=
   let size := inst.biases.length
-  Nat.beq perm.length size && allBelow size perm && nodupIndices perm &&
+  Nat.beq perm.length size && allLt size perm && nodupNat perm &&
     fixesIo 0 inst.nIn (size - inst.nOut) perm flips && permInClasses perm cs
 
 /-- `biasShift s wrow flips` is the sum over flipped predecessors `p` of `w_pq δ / γ`. -/
@@ -237,7 +182,7 @@ def newWeight (s : AffSym) (fq fp : Bool) (w : Int × Int) : Int × Int :=
 
 /-- `newBias s fq b shift`: `b - shift`, then `α (b - shift) + β` when `q` is flipped. -/
 def newBias (s : AffSym) (fq : Bool) (b shift : Int × Int) : Int × Int :=
-  let b1 := qadd b (ratNeg shift)
+  let b1 := qadd b (qneg shift)
   cond fq (qadd (qmul s.alpha b1) s.beta) b1
 
 /-- `rowMaps s fq arow wrow flips perm arow2 wrow2`: for every `p`,
@@ -247,7 +192,7 @@ def rowMaps (s : AffSym) (fq : Bool) (arow : List Int) (wrow : List (Int × Int)
   match arow, wrow, flips, perm with
   | [], [], [], [] => true
   | a :: arow', w :: wrow', fp :: flips', pp :: perm' =>
-    decide (nth arow2 pp = a) && ratEq (nthQ wrow2 pp) (newWeight s fq fp w) &&
+    decide (nth arow2 pp = a) && qeq (nthQ wrow2 pp) (newWeight s fq fp w) &&
       rowMaps s fq arow' wrow' flips' perm' arow2 wrow2
   | _, _, _, _ => false
 termination_by structural arow
@@ -260,8 +205,8 @@ def mapsFrom (s : AffSym) (flips : List Bool) (perm : List Nat)
   match bs, adj, ws, fl, pm with
   | [], [], [], [], [] => true
   | b :: bs', arow :: adj', wrow :: ws', fq :: fl', pq :: pm' =>
-    rowMaps s fq arow wrow flips perm (nthRow inst2.adj pq) (nthRowQ inst2.weights pq) &&
-      ratEq (nthQ inst2.biases pq) (newBias s fq b (biasShift s wrow flips)) &&
+    rowMaps s fq arow wrow flips perm (nthRow inst2.adj pq) (nthRow inst2.weights pq) &&
+      qeq (nthQ inst2.biases pq) (newBias s fq b (biasShift s wrow flips)) &&
       mapsFrom s flips perm inst2 adj' ws' bs' fl' pm'
   | _, _, _, _, _ => false
 termination_by structural bs
@@ -274,14 +219,6 @@ def checkApply (s : AffSym) (inst : TanhInstance) (cs : List (List Nat)) (flips 
     Nat.beq inst.nOut inst2.nOut && Nat.beq inst.biases.length inst2.biases.length &&
     elementOk inst cs flips perm &&
     mapsFrom s flips perm inst2 inst.adj inst.weights inst.biases flips perm
-
-/-- `zlistEq a b` holds when the integer lists are equal. -/
-def zlistEq (a b : List Int) : Bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => decide (x = y) && zlistEq a' b'
-  | _, _ => false
-termination_by structural a
 
 /-- `sameNbhd inst u v`: `u` and `v` have the same predecessors and successors. -/
 def sameNbhd (inst : TanhInstance) (u v : Nat) : Bool :=
@@ -308,7 +245,7 @@ termination_by structural vs
 /-- `classOk inst c`: a nonempty increasing class, every member interchangeable with the
 first. -/
 def classOk (inst : TanhInstance) (c : List Nat) : Bool :=
-  !(Nat.beq c.length 0) && increasingNats c && allSameNbhd inst (nthOrZero c 0) c
+  !(Nat.beq c.length 0) && increasingNats c && allSameNbhd inst (nthNat c 0) c
 
 /-- `classesOk inst cs`: `classOk` for every class. -/
 def classesOk (inst : TanhInstance) (cs : List (List Nat)) : Bool :=
@@ -322,7 +259,7 @@ termination_by structural cs
 def headApart (inst : TanhInstance) (v : Nat) (ds : List (List Nat)) : Bool :=
   match ds with
   | [] => true
-  | d :: ds' => !(sameNbhd inst v (nthOrZero d 0)) && headApart inst v ds'
+  | d :: ds' => !(sameNbhd inst v (nthNat d 0)) && headApart inst v ds'
 termination_by structural ds
 
 /-- `headsDistinct inst cs`: first members of different classes are not interchangeable
@@ -330,7 +267,7 @@ termination_by structural ds
 def headsDistinct (inst : TanhInstance) (cs : List (List Nat)) : Bool :=
   match cs with
   | [] => true
-  | c :: cs' => headApart inst (nthOrZero c 0) cs' && headsDistinct inst cs'
+  | c :: cs' => headApart inst (nthNat c 0) cs' && headsDistinct inst cs'
 termination_by structural cs
 
 /-- `flatten cs` is the concatenation of the classes. -/
@@ -340,23 +277,16 @@ def flatten (cs : List (List Nat)) : List Nat :=
   | c :: cs' => c ++ flatten cs'
 termination_by structural cs
 
-/-- `rangeNat start count` is `[start, start + 1, ..., start + count - 1]`. -/
-def rangeNat (start count : Nat) : List Nat :=
-  match count with
-  | 0 => []
-  | c + 1 => start :: rangeNat (start + 1) c
-termination_by structural count
-
 /-- `allMem xs ys` holds when every entry of `xs` occurs in `ys`. -/
 def allMem (xs ys : List Nat) : Bool :=
   match xs with
   | [] => true
-  | x :: xs' => memIndex x ys && allMem xs' ys
+  | x :: xs' => memNat x ys && allMem xs' ys
 termination_by structural xs
 
 /-- `isPermOf xs ys`: same length, no repetition in `xs`, every entry of `xs` in `ys`. -/
 def isPermOf (xs ys : List Nat) : Bool :=
-  Nat.beq xs.length ys.length && nodupIndices xs && allMem xs ys
+  Nat.beq xs.length ys.length && nodupNat xs && allMem xs ys
 
 /-- `checkClasses inst cs`: `cs` partitions the hidden nodes into the maximal classes of
 interchangeable nodes. -/
@@ -385,25 +315,17 @@ def groupOrder (order hidden : Nat) (cs : List (List Nat)) : Nat :=
 
 /-- `nodeKey inst v`: the incoming weights of `v` (all `N` nodes), then its bias. -/
 def nodeKey (inst : TanhInstance) (v : Nat) : List (Int × Int) :=
-  nthRowQ inst.weights v ++ [nthQ inst.biases v]
+  nthRow inst.weights v ++ [nthQ inst.biases v]
 
 /-- `flippedKey s inst v`: the key of `v` after flipping `v` alone, `(α w, α b + β)`. -/
 def flippedKey (s : AffSym) (inst : TanhInstance) (v : Nat) : List (Int × Int) :=
-  (nthRowQ inst.weights v).map (fun w => qmul s.alpha w) ++
+  (nthRow inst.weights v).map (fun w => qmul s.alpha w) ++
     [qadd (qmul s.alpha (nthQ inst.biases v)) s.beta]
-
-/-- `keyEq a b`: same length and equal rationals entry by entry. -/
-def keyEq (a b : List (Int × Int)) : Bool :=
-  match a, b with
-  | [], [] => true
-  | x :: a', y :: b' => ratEq x y && keyEq a' b'
-  | _, _ => false
-termination_by structural a
 
 /-- `keyLt a b`: `a < b` lexicographically on the common length. -/
 def keyLt (a b : List (Int × Int)) : Bool :=
   match a, b with
-  | x :: a', y :: b' => ratLt x y || (ratEq x y && keyLt a' b')
+  | x :: a', y :: b' => ratLt x y || (qeq x y && keyLt a' b')
   | _, _ => false
 termination_by structural a
 
@@ -414,8 +336,8 @@ def pairFree (s : AffSym) (flip : Bool) (inst : TanhInstance) (u : Nat) (vs : Li
   match vs with
   | [] => true
   | v :: vs' =>
-    !(keyEq (nodeKey inst u) (nodeKey inst v)) &&
-      !(flip && keyEq (nodeKey inst u) (flippedKey s inst v)) &&
+    !(qeqAll (nodeKey inst u) (nodeKey inst v)) &&
+      !(flip && qeqAll (nodeKey inst u) (flippedKey s inst v)) &&
       pairFree s flip inst u vs'
 termination_by structural vs
 
@@ -424,7 +346,7 @@ def freeClass (s : AffSym) (flip : Bool) (inst : TanhInstance) (c : List Nat) : 
   match c with
   | [] => true
   | u :: c' =>
-    !(flip && keyEq (flippedKey s inst u) (nodeKey inst u)) && pairFree s flip inst u c' &&
+    !(flip && qeqAll (flippedKey s inst u) (nodeKey inst u)) && pairFree s flip inst u c' &&
       freeClass s flip inst c'
 termination_by structural c
 
@@ -457,11 +379,11 @@ def checkCanonical (s : AffSym) (flip : Bool) (inst : TanhInstance) (cs : List (
   | c :: cs' => canonicalClass s flip inst c && checkCanonical s flip inst cs'
 termination_by structural cs
 
-/-- `rowsKeyEq a b`: same number of rows, `keyEq` row by row. -/
+/-- `rowsKeyEq a b`: same number of rows, `qeqAll` row by row. -/
 def rowsKeyEq (a b : List (List (Int × Int))) : Bool :=
   match a, b with
   | [], [] => true
-  | x :: a', y :: b' => keyEq x y && rowsKeyEq a' b'
+  | x :: a', y :: b' => qeqAll x y && rowsKeyEq a' b'
   | _, _ => false
 termination_by structural a
 
@@ -476,7 +398,7 @@ termination_by structural a
 /-- `sameInstance a b`: equal as networks (weights and biases as rationals). -/
 def sameInstance (a b : TanhInstance) : Bool :=
   Nat.beq a.nIn b.nIn && Nat.beq a.nOut b.nOut && adjEq a.adj b.adj &&
-    rowsKeyEq a.weights b.weights && keyEq a.biases b.biases
+    rowsKeyEq a.weights b.weights && qeqAll a.biases b.biases
 
 /-- `sameGraph a b`: the same nodes and the same edges (weights and biases may differ). -/
 def sameGraph (a b : TanhInstance) : Bool :=
@@ -512,7 +434,7 @@ def hiddenGeneric (inst : TanhInstance) (vs : List Nat) : Bool :=
   | [] => true
   | v :: vs' =>
     hasEdgeFrom v inst.adj && outsNonzero v inst.adj inst.weights &&
-      anyNonzero (nthRowQ inst.weights v) && hiddenGeneric inst vs'
+      anyNonzero (nthRow inst.weights v) && hiddenGeneric inst vs'
 termination_by structural vs
 
 /-- `checkSussmann s inst cs`: Sussmann's irreducibility conditions (one hidden layer). -/
@@ -528,7 +450,7 @@ def absQ (a : Int × Int) : Int × Int :=
 def absApart (inst : TanhInstance) (b : Int × Int) (vs : List Nat) : Bool :=
   match vs with
   | [] => true
-  | v :: vs' => !(ratEq (absQ b) (absQ (nthQ inst.biases v))) && absApart inst b vs'
+  | v :: vs' => !(qeq (absQ b) (absQ (nthQ inst.biases v))) && absApart inst b vs'
 termination_by structural vs
 
 /-- `biasesDistinct inst c`: nonzero biases with pairwise distinct absolute values. -/
@@ -599,18 +521,12 @@ def widthsSum (widths : List Nat) : Nat :=
   | w :: widths' => w + widthsSum widths'
 termination_by structural widths
 
-/-- `headWidth widths` is the first width, `0` for none. -/
-def headWidth (widths : List Nat) : Nat :=
-  match widths with
-  | [] => 0
-  | w :: _ => w
-
 /-- `checkLayered widths inst`: `inst` is the fully connected layered MLP of `widths` (at
 least one hidden layer). -/
 def checkLayered (widths : List Nat) (inst : TanhInstance) : Bool :=
   let size := inst.biases.length
   Nat.blt 2 widths.length && Nat.beq (widthsSum widths) size &&
-    Nat.beq (headWidth widths) inst.nIn && Nat.beq (headWidth widths.reverse) inst.nOut &&
+    Nat.beq (firstWidth widths) inst.nIn && Nat.beq (lastWidth widths) inst.nOut &&
     adjEq inst.adj (layersAdj 0 0 size widths)
 
 /-- `checkOrbit s flip inst cs flips perm canon free order`: the classes, a representative
