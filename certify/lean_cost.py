@@ -33,7 +33,7 @@ from __future__ import annotations
 
 KERNEL_STEPS_PER_SECOND = 1.0e6  # kernel reduction steps per second (estimate)
 C_ELIM = 20.0  # steps per elimination entry: (a*y + (p - b)*x) % p on Nat, two-list match
-C_MINOR = 3.0  # steps per row cell walked by nthRes while reading a minor
+C_MINOR = 3.0  # steps per row cell walked by nthNat while reading a minor
 C_ROW = 120.0  # steps per (row, parameter) of a reverse pass mod p (Int through arithMod)
 C_DOT = 25.0  # steps per term of dotMod (one tangent entry times one row entry, mod q)
 EXACT_Q_PASSES = 4.0  # an exact rational pass (unnormalised pairs) costs this many mod-q passes

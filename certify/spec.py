@@ -53,9 +53,6 @@ from certify.families.compind.spec import (
 from certify.families.compind.spec import (
     CompindSpec as CompindSpec,
 )
-from certify.families.compind.spec import (
-    compind_spec,
-)
 from certify.families.mlp.spec import check_identifiable_network
 from certify.families.resnet.spec import (
     MAX_RESNET_DEGREE as MAX_RESNET_DEGREE,
@@ -77,14 +74,13 @@ from certify.spec_values import (
     RATIONAL_RE as RATIONAL_RE,
 )
 from certify.spec_values import (
-    bool_field,
+    check_params as check_params,
+)
+from certify.spec_values import (
     explicit_theta,
     int_field,
     polynomial_activation,
     required,
-)
-from certify.spec_values import (
-    check_params as check_params,
 )
 from certify.spec_values import (
     random_theta as random_theta,
@@ -108,19 +104,19 @@ MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
 
 @dataclass(frozen=True)
 class CertRequest:
+    """One [[certificate]] table: the fields every kind has, and `options`, the kind's own
+    fields as parsed by its families' option parsers (registry.Kind.options), e.g. "field"
+    (orbit), "equation" and "bias" (implicit), "batch" (ReLU), "compind", "activation"
+    (affsym), "other" (the second network of a tanh equiv request)."""
+
     kind: str
     name: str
     prime: int
     upper: bool
     max_grid: int
     attempts: int
-    compind: CompindSpec | None = None
-    field: str = "real"  # orbit: the real group or the complex one (mu_g per neuron)
-    equation: str | None = None  # implicit: a polynomial in c0, c1, ... (coefficients of F)
-    bias: bool = True  # implicit: False sets every bias to 0 (the bias-free parametrisation)
-    batch: tuple[tuple[Fraction, ...], ...] | None = None  # ReLU rank: a given batch Z
-    tanh: Any = None  # affsym: the activation text; equiv: the second TanhNet
     attempts_given: bool = False  # the spec set `attempts` (ReLU: else a family default)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -275,7 +271,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     other = None
     if isinstance(mlp, ReLUNet):
         other = check_relu_requests(data, mlp, theta, certs_raw, certs, src)
-    elif any(req.batch is not None for req in certs):
+    elif any(req.options.get("batch") is not None for req in certs):
         raise SpecError(src, "network.family", "relu (a certificate with a batch)")
     elif isinstance(mlp, (MLP, ResNet)) and "equiv" in kinds:
         raise SpecError(src, "network.family", "relu or tanh (certificate kind equiv)")
@@ -383,34 +379,8 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
         raise SpecError(src, f"{where}.upper", "true or false", upper)
     max_grid = int_field(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
     attempts = int_field(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
-    ci = compind_spec(c, kind, src, where) if kind in COMPIND_KINDS else None
-    field = c.get("field", "real")
-    if field not in ("real", "complex"):
-        raise SpecError(src, f"{where}.field", "'real' or 'complex'", field)
-    equation = None
-    if kind == "implicit":
-        equation = required(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")
-        if not isinstance(equation, str):
-            raise SpecError(
-                src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation
-            )
-    bias = bool_field(c, "bias", True, src, where)
-    batch = None
-    if "batch" in c:
-        from certify.families.relu.spec import parse_batch
-
-        batch = parse_batch(c["batch"], src, f"{where}.batch")
-    tanh = None
-    if kind == "affsym":
-        from certify.families.tanh.spec import parse_activation
-
-        if "activation" not in c:
-            raise SpecError(
-                src, f"{where}.activation", "an activation name or expression (missing)"
-            )
-        tanh = parse_activation(c["activation"], src, f"{where}.activation")
-    return CertRequest(
-        kind, cname, prime, upper, max_grid, attempts, ci,
-        field=field, equation=equation, bias=bias, batch=batch, tanh=tanh,
-        attempts_given="attempts" in c,
-    )  # fmt: skip
+    options: dict[str, Any] = {}
+    for line in registry.KINDS:
+        if line.kind == kind and line.options:
+            options.update(registry.resolve(line.options_path)(c, kind, src, where))
+    return CertRequest(kind, cname, prime, upper, max_grid, attempts, "attempts" in c, options)

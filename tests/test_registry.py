@@ -32,6 +32,23 @@ def test_every_registry_line_names_a_generator_a_checker_and_a_renderer(entry):
         fn = registry.resolve(path)
         assert callable(fn), path
         assert len(inspect.signature(fn).parameters) == params, path
+    if entry.options:
+        assert len(inspect.signature(registry.resolve(entry.options_path)).parameters) == 4
+
+
+def test_a_kinds_own_fields_reach_the_request_options_through_its_registry_line():
+    from certify.spec import parse_spec
+
+    spec = parse_spec(
+        {"name": "o", "network": {"family": "resnet", "width": 1, "depth": 2,
+                                  "activation": "t^2"},
+         "certificate": [{"kind": "orbit", "field": "complex"},
+                         {"kind": "implicit", "equation": "c0", "bias": False}]},
+        "<test>",
+    )  # fmt: skip
+    orbit, implicit = spec.certificates
+    assert orbit.options == {"field": "complex"}
+    assert implicit.options == {"equation": "c0", "bias": False}
 
 
 def test_the_registry_has_one_line_per_family_and_kind():

@@ -21,7 +21,8 @@ from typing import Any
 @dataclass(frozen=True)
 class Kind:
     """One certificate kind of one family. `fields`: what a [[certificate]] table of the
-    kind may set besides kind and name; `many`: the generator returns a list (the kind
+    kind may set besides kind and name; `options`: the parser of the kind's own fields into
+    CertRequest.options; `many`: the generator returns a list (the kind
     attaches rank certificates of its own)."""
 
     family: str
@@ -31,6 +32,11 @@ class Kind:
     render: str  # module under certify.families with render_files(cert, sha)
     fields: tuple[str, ...] = ()
     many: bool = False
+    options: str = ""  # "module:function" under certify.families parsing the kind's fields
+
+    @property
+    def options_path(self) -> str:
+        return f"certify.families.{self.options}"
 
     @property
     def check_path(self) -> str:
@@ -56,27 +62,36 @@ KINDS: tuple[Kind, ...] = (
          "compind.render", RANK, many=True),
     Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK),
     Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
-         "resnet.render_orbit", ("field",)),
+         "resnet.render_orbit", ("field",),
+         options="resnet.spec:orbit_options"),
     Kind("resnet", "critical", "critical:check", "resnet.witness_critical:generate",
          "resnet.render_critical", ("prime", "max_grid", "attempts"), many=True),
     Kind("resnet", "implicit", "implicit:check", "resnet.witness_implicit:generate",
-         "resnet.render_implicit", ("equation", "bias")),
+         "resnet.render_implicit", ("equation", "bias"),
+         options="resnet.spec:implicit_options"),
     Kind("relu", "rank", "relu:check_rank", "relu.witness:generate", "relu.render",
-         (*RANK, "batch")),
+         (*RANK, "batch"),
+         options="relu.spec:batch_options"),
     Kind("relu", "equiv", "relu:check_equiv", "relu.witness:generate", "relu.render",
-         (*RANK, "batch")),
+         (*RANK, "batch"),
+         options="relu.spec:batch_options"),
     Kind("tanh", "affsym", "tanh:check_affsym", "tanh.witness:generate_affsym", "tanh.render",
-         (*RANK, "activation")),
+         (*RANK, "activation"),
+         options="tanh.spec:affsym_options"),
     Kind("tanh", "orbit", "tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
-         ("field",)),
+         ("field",),
+         options="resnet.spec:orbit_options"),
     Kind("tanh", "equiv", "tanh:check_equiv", "tanh.witness:generate_equiv", "tanh.render",
          (*RANK, "weights", "biases")),
     Kind("compind", "compind", "compind:check", "compind.witness:generate", "compind.render",
-         COMPIND),
+         COMPIND,
+         options="compind.spec:compind_options"),
     Kind("compind", "prop21", "compind:check", "compind.witness:generate", "compind.render",
-         COMPIND),
+         COMPIND,
+         options="compind.spec:compind_options"),
     Kind("compind", "newman-slater", "compind:check", "compind.witness:generate",
-         "compind.render", COMPIND),
+         "compind.render", COMPIND,
+         options="compind.spec:compind_options"),
 )  # fmt: skip
 
 

@@ -147,3 +147,8 @@ def compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindS
     return CompindSpec(
         vs, tuple(polys), text, sigma, generic, origin, bias, search, max_degree, power
     )
+
+
+def compind_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """The composition-independence kinds: their CompindSpec."""
+    return {"compind": compind_spec(c, kind, src, where)}

@@ -172,7 +172,7 @@ def _decide(ci: CompindSpec, sigma: tuple[Fraction, ...], req: CertRequest, tag:
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
-    ci = req.compind
+    ci = req.options["compind"]
     assert ci is not None
     facts: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []

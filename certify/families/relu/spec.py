@@ -123,14 +123,14 @@ def check_relu_requests(
     for i, req in enumerate(certs):
         if req.kind not in ("rank", "equiv"):
             raise SpecError(src, f"certificate[{i}].kind", "rank or equiv (family relu)", req.kind)
-        if req.kind == "equiv" and req.batch is not None:
+        if req.kind == "equiv" and req.options.get("batch") is not None:
             raise SpecError(src, f"certificate[{i}].batch", "no batch (kind equiv)")
         for k in ("upper", "max_grid"):
             if isinstance(certs_raw[i], dict) and k in certs_raw[i]:
                 raise SpecError(src, f"certificate[{i}].{k}", "not a field of family relu")
-        if req.batch is None:
+        if req.options.get("batch") is None:
             continue
-        for j, z in enumerate(req.batch):
+        for j, z in enumerate(req.options.get("batch")):
             fld = f"certificate[{i}].batch[{j}]"
             if len(z) != net.widths[0]:
                 raise SpecError(src, fld, f"a point of the input width {net.widths[0]}", len(z))
@@ -155,3 +155,10 @@ def check_relu_requests(
     if "other" in data:
         raise SpecError(src, "other", "only with a certificate of kind equiv")
     return None
+
+
+def batch_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """Kinds rank and equiv of a ReLU network: a given `batch` of points, if any."""
+    if "batch" not in c:
+        return {}
+    return {"batch": parse_batch(c["batch"], src, f"{where}.batch")}

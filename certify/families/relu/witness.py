@@ -164,7 +164,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     tries = req.attempts
     if not net.grillo_montufar() and not req.attempts_given:
         tries = SEARCH_ATTEMPTS
-    if req.batch is not None and spec.seed is None:
+    if req.options.get("batch") is not None and spec.seed is None:
         tries = 1
     for k in range(tries):
         if k == 0 or spec.seed is None:
@@ -177,14 +177,14 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
                 theta = random_theta(net, sd, spec.param_range)  # type: ignore[arg-type]
                 origin = f"reseeded({sd})"
         cov = None
-        if req.batch is None and net.widths[0] == 1:
+        if req.options.get("batch") is None and net.widths[0] == 1:
             cov = cover_design(net, theta, p)
         if cov is not None:
             batch, labels, cols, info, cuts = cov
         else:
             tag = instance_tag(net, theta, spec.seed, k)
-            batch, labels, cols, info = design_batch(net, theta, p, tag, req.batch)
-            info = {**info, "batch": "given" if req.batch is not None else "random"}
+            batch, labels, cols, info = design_batch(net, theta, p, tag, req.options.get("batch"))
+            info = {**info, "batch": "given" if req.options.get("batch") is not None else "random"}
             cuts = None
         attempts.append({"attempt": k, "theta": origin, "rank": len(cols), **info})
         if best is None or len(cols) > len(best[2]):

@@ -11,6 +11,7 @@ from certify.checker.claims_resnet import coefficient_names
 from certify.checker.ir import ResNet
 from certify.errors import SpecError
 from certify.spec_values import (
+    bool_field,
     check_params,
     int_field,
     poly_text_cap,
@@ -102,6 +103,22 @@ def parse_resnet_network(
     return rn, None, tuple(theta), prange
 
 
+def orbit_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """Kind orbit: `field`, the real group {+1, -1} or the complex one (mu_g per neuron)."""
+    field = c.get("field", "real")
+    if field not in ("real", "complex"):
+        raise SpecError(src, f"{where}.field", "'real' or 'complex'", field)
+    return {"field": field}
+
+
+def implicit_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """Kind implicit: the `equation` in c0, c1, ... and `bias` (false: every bias is 0)."""
+    equation = required(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")
+    if not isinstance(equation, str):
+        raise SpecError(src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation)
+    return {"equation": equation, "bias": bool_field(c, "bias", True, src, where)}
+
+
 def check_implicit(rn: ResNet, req: Any, src: str, i: int) -> None:
     """Kind implicit: a scalar ResNet and an equation that parses in c0, ..., c_D."""
     from certify.algebra.poly import parse_polynomial
@@ -112,10 +129,13 @@ def check_implicit(rn: ResNet, req: Any, src: str, i: int) -> None:
             src, "network.width", "1 (certificate kind implicit: scalar ResNets)", rn.width
         )
     names = coefficient_names(rn.degree_bound())
-    poly_text_cap(req.equation or "", src, f"{where}.equation")
+    poly_text_cap(req.options["equation"], src, f"{where}.equation")
     try:
-        parse_polynomial(req.equation or "", names)
+        parse_polynomial(req.options["equation"], names)
     except ValueError as e:
         raise SpecError(
-            src, f"{where}.equation", f"a polynomial in {', '.join(names)} ({e})", req.equation
+            src,
+            f"{where}.equation",
+            f"a polynomial in {', '.join(names)} ({e})",
+            req.options["equation"],
         ) from None

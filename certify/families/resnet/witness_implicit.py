@@ -30,10 +30,10 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     if not isinstance(rn, ResNet) or rn.width != 1:
         raise CertifyError(f"{req.name}: kind implicit needs a resnet of width 1")
     D = rn.degree_bound()
-    terms = equation_terms(req.equation or "", D)
+    terms = equation_terms(req.options["equation"], D)
     if not terms:
         raise CertifyError(f"{req.name}: the equation is the zero polynomial (no hypersurface)")
-    free = free_mask(rn, req.bias)
+    free = free_mask(rn, req.options["bias"])
     inst = instance_of(rn, list(spec.theta))
     if not KR.check_implicit(inst, free, D, terms):
         residual = implicit_residual(inst, free, D, terms)

@@ -18,34 +18,36 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     if not isinstance(rn, ResNet):
         raise CertifyError(f"{req.name}: kind orbit needs a network of family resnet")
     theta = list(spec.theta)
-    syms = symmetries(rn, req.field)
+    syms = symmetries(rn, req.options["field"])
     if not syms:
-        group = "real root-of-unity group" if req.field == "real" else "root-of-unity group"
+        group = (
+            "real root-of-unity group" if req.options["field"] == "real" else "root-of-unity group"
+        )
         raise CertifyError(
             f"{req.name}: the {group} is trivial for these activations (no rational critical "
             f"point t0 with sigma(s + t0) "
-            + ("even" if req.field == "real" else "a polynomial in s^g, g >= 2")
+            + ("even" if req.options["field"] == "real" else "a polynomial in s^g, g >= 2")
             + "): nothing to certify"
-            + ('; try field = "complex"' if req.field == "real" else "")
+            + ('; try field = "complex"' if req.options["field"] == "real" else "")
         )
     facts = []
     for s in syms:
         for i in range(rn.width):
             fact: dict[str, Any] = {"layer": s["layer"], "neuron": i, "t0": rat_str(s["t0"])}
-            if req.field == "real":
+            if req.options["field"] == "real":
                 fact["theta"] = [rat_str(x) for x in flip(rn, theta, s["layer"], i, s["t0"])]
             else:
                 fact["g"] = s["g"]
                 fact["theta"] = root_action(rn, theta, s["layer"], i, s["g"], s["t0"])
             facts.append(fact)
     layers = [{"layer": s["layer"], "g": s["g"], "t0": rat_str(s["t0"])} for s in syms]
-    result = orbit_result(rn, theta, req.field)
+    result = orbit_result(rn, theta, req.options["field"])
     return envelope(
         "resnet",
         "orbit",
         req.name,
         {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
-        {"field": req.field, "layers": layers, "facts": facts},
+        {"field": req.options["field"], "layers": layers, "facts": facts},
         result,
         orbit_claim(rn, result),
         generator={"tool": "nn-certify", "version": __version__},

@@ -297,6 +297,13 @@ def attach(
             check_group_usable(net.activation, src, "network.activation")
         if req.kind == "equiv":
             other = parse_other(raw[i], net, raw_net, src, where)
-            req = dataclasses.replace(req, tanh=other)
+            req = dataclasses.replace(req, options={**req.options, "other": other})
         out.append(req)
     return out
+
+
+def affsym_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """Kind affsym: the `activation` whose affine symmetry group is certified."""
+    if "activation" not in c:
+        raise SpecError(src, f"{where}.activation", "an activation name or expression (missing)")
+    return {"activation": parse_activation(c["activation"], src, f"{where}.activation")}

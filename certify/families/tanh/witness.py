@@ -44,7 +44,7 @@ def _envelope(req: CertRequest, kind: str, claim: dict[str, Any], inst: dict[str
 
 
 def generate_affsym(spec: Spec, req: CertRequest) -> dict[str, Any]:
-    group = rho_group(req.tanh)
+    group = rho_group(req.options["activation"])
     table = rational_table(group)
     closed = group["type"] == "finite" and group["complete"]
     result = affsym_result(group)
@@ -52,7 +52,7 @@ def generate_affsym(spec: Spec, req: CertRequest) -> dict[str, Any]:
         req,
         "affsym",
         affsym_claim(group, result, len(table)),
-        {"activation": req.tanh},
+        {"activation": req.options["activation"]},
         {"group": group, "table": table, "closed": closed},
         result,
     )
@@ -192,7 +192,7 @@ def equiv_data(net: N.TanhNet, other: N.TanhNet) -> tuple[dict[str, Any], dict[s
 
 
 def generate_equiv(spec: Spec, req: CertRequest) -> dict[str, Any]:
-    net, other = spec.network, req.tanh
+    net, other = spec.network, req.options["other"]
     if not isinstance(net, N.TanhNet) or not isinstance(other, N.TanhNet):
         raise CertifyError(f"{req.name}: kind equiv needs two tanh networks")
     sym, order = sym_json(net.activation)
