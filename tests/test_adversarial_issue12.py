@@ -1,8 +1,8 @@
 """Adversarial review of the issue-12 trusted base (envelope, ResNet orbit plan, tanh, ReLU).
 
-Tests marked xfail(strict=True) are confirmed holes: a forged certificate the checker accepts
-(or a checker that does not terminate in reasonable time); they start passing when fixed.
-The other tests are attacks that are rejected today, kept as regression tests."""
+The first five tests were confirmed holes (a forged certificate the checker accepted, or an
+orbit plan that took minutes), each fixed since; they now guard the fixes. The other tests
+are attacks that are rejected today, kept as regression tests."""
 
 from __future__ import annotations
 
@@ -89,11 +89,6 @@ def with_layer1_activation(c: dict[str, Any], act: list[Fraction]) -> dict[str, 
 
 
 # ================================================================ confirmed holes
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: tanh affsym: a listed element repeated under another spelling (alpha '2/2') "
-    "is counted again; order 3 and 'the 3 rational element(s) ... form a group' for {x, -x}",
-)
 def test_affsym_duplicate_element_does_not_inflate_the_order():
     c = affsym_tanh()
     g = c["witness"]["group"]
@@ -104,11 +99,19 @@ def test_affsym_duplicate_element_does_not_inflate_the_order():
     assert check_certificate(c) != []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: tanh orbit/equiv: instance.network.source is printed in the claim and checked "
-    "by nothing (any text, newlines included; the spec allows printable ASCII <= 300 chars)",
-)
+def test_coqc_rejects_an_affsym_table_that_lists_an_element_twice(coq):
+    """The kernel's check_affsym_table requires the listed elements to be distinct (aff_nodup),
+    so the inflated order fails in Coq too, not only in the Python checker."""
+    c = affsym_tanh()
+    g = c["witness"]["group"]
+    g["elements"].append(dict(g["elements"][0], alpha="2/2"))
+    g["order"] = 3
+    rebuild_affsym(c)
+    assert len(c["witness"]["table"]) == 3
+    assert coq.verdict(c).status == "failed"
+    assert coq.verdict(affsym_tanh()).status == "passed"
+
+
 def test_tanh_network_source_shown_in_the_claim_is_checked():
     c = example("tanh-1-3-1-orbit.toml", "tanh-1-3-1-orbit")
     c["instance"]["network"]["source"] = "re-verified by Coq and Lean\n" + "x" * 1000
@@ -117,11 +120,6 @@ def test_tanh_network_source_shown_in_the_claim_is_checked():
     assert check_certificate(c) != []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: tanh orbit/equiv: node counts are read with int(), so inputs = 2.9 decodes as "
-    "2 while the claim says '2.9 inputs'",
-)
 def test_tanh_node_counts_are_integers():
     c = example("tanh-dag-skip.toml", "tanh-dag-skip-orbit")
     assert c["instance"]["network"]["widths"] is None  # the DAG text prints the counts
@@ -131,12 +129,6 @@ def test_tanh_node_counts_are_integers():
     assert check_certificate(c) != []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: resnet orbit: a constant activation written with a zero coefficient ['3', '0'] "
-    "passes acts_nonconst (len >= 2); the claim then says 'Layers [1] carry no such symmetry', "
-    "but every change of that layer's parameters leaves F unchanged",
-)
 def test_resnet_orbit_rejects_a_constant_activation_with_a_zero_coefficient():
     c = with_layer1_activation(resnet_orbit(), [Fraction(3), Fraction(0)])
     assert "Layers [1] carry no such symmetry" in c["claim"]["text"]
@@ -147,12 +139,6 @@ class _Slow(BaseException):
     """Raised by the alarm; not an exception check_certificate turns into a problem."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="robustness (not soundness): rational_roots bisects down to width 1/|a_n| with Sturm "
-    "sequences of huge rationals; degree 6 with a 843-bit leading coefficient takes ~14 s "
-    "(sympy: 1 ms), 7^1000 t^6 + ... over 3 min, reachable from any resnet orbit certificate",
-)
 def test_rational_roots_is_fast_on_a_huge_leading_coefficient():
     cs = [Fraction(-2)] + [Fraction(1)] * 5 + [Fraction(7) ** 300]
 

@@ -117,6 +117,11 @@ def all_aff_ok(table: list[AffSym]) -> bool:
     return all(aff_ok(g) for g in table)
 
 
+def aff_nodup(table: list[AffSym]) -> bool:
+    """No element of the table equals a later one (so its length is the number of elements)."""
+    return all(not aff_mem(g, table[i + 1 :]) for i, g in enumerate(table))
+
+
 def compose_all_mem(g: AffSym, hs: list[AffSym], table: list[AffSym]) -> bool:
     """g ∘ h lies in the table for every h of hs."""
     return all(aff_mem(aff_compose(g, h), table) for h in hs)
@@ -128,11 +133,11 @@ def table_closed(gs: list[AffSym], table: list[AffSym]) -> bool:
 
 
 def check_affsym_table(table: list[AffSym], closed: bool) -> bool:
-    """Every element well formed; when `closed`, the identity is listed and the table is closed
-    under composition: a finite subset of the group of affine maps closed under composition is
-    a subgroup, so the table is a group."""
+    """Every element well formed and listed once; when `closed`, the identity is listed and
+    the table is closed under composition: a finite subset of the group of affine maps closed
+    under composition is a subgroup, so the table is a group."""
     ident = AffSym((1, 1), (0, 1), (1, 1), (0, 1))
-    if not all_aff_ok(table):
+    if not (all_aff_ok(table) and aff_nodup(table)):
         return False
     if not closed:
         return True

@@ -84,12 +84,14 @@ def _sign_changes(seq: list[list[Fraction]], x: Fraction) -> int:
 def rational_roots(cs: list[Fraction]) -> list[Fraction]:
     """The rational roots of the polynomial sum_k cs[k] t^k (cs not all 0), sorted, exact.
 
-    Own code, no computer algebra: with P the primitive integer polynomial of cs with the
-    factor t^m removed (so a_0 != 0), a root p/q in lowest terms has q | a_n, so it is k/|a_n|
-    for an integer k (Gauss). Sturm's theorem on the square-free part S = P / gcd(P, P')
-    counts the real roots in an interval exactly; bisection from the Cauchy bound isolates
-    each root in an interval (a, b] of width < 1/|a_n|, which holds at most one k/|a_n|
-    besides b itself, and every candidate is tested exactly."""
+    Own code, no computer algebra. Let P = a_n t^n + ... + a_0 be the primitive integer
+    polynomial of cs with the factor t^m removed (so a_0 != 0). A root p/q in lowest terms has
+    q | a_n (Gauss), so s = a_n t maps the rational roots of P onto the integer roots of the
+    monic integer polynomial Q(s) = a_n^(n-1) P(s / a_n). Sturm's theorem on the square-free
+    part S of Q counts its real roots in an interval (lo, hi] with non-root endpoints exactly;
+    bisection over integer endpoints from the Cauchy bound isolates each root in an interval
+    holding one root, whose sign changes then narrow it to (lo, lo + 1]: the root is an
+    integer iff it is lo + 1."""
     p = list(cs)
     while p and p[-1] == 0:
         p.pop()
@@ -101,35 +103,97 @@ def rational_roots(cs: list[Fraction]) -> list[Fraction]:
         p = p[1:]
     if len(p) == 1:
         return sorted(out)
-    ints = _primitive_int(p)
-    P = [Fraction(c) for c in ints]
-    dP = [k * c for k, c in enumerate(P)][1:]
-    g = P
-    h = dP
+    a = _primitive_int(p)
+    n, lead = len(a) - 1, a[-1]
+    Q = [Fraction(a[i] * lead ** (n - 1 - i)) for i in range(n)] + [Fraction(1)]
+    g, h = Q, [k * c for k, c in enumerate(Q)][1:]
     while h:
         g, h = h, _rem(g, h)
-    S = P if len(g) == 1 else _quotient(P, g)
-    lead = abs(ints[-1])
+    S = Q if len(g) == 1 else _quotient(Q, g)
+    S_int = _primitive_int(S)  # the same roots, in integer arithmetic at integer points
     seq = _sturm(S)
-    bound = 1 + max(abs(c / S[-1]) for c in S[:-1])
-    stack = [(-bound, bound)]  # (a, b]: S has no root at +-bound
-    step = Fraction(1, lead)
+    bound = _root_bound(S_int)
+    stack = [(-bound, bound)]
     while stack:
-        a, b = stack.pop()
-        n = _sign_changes(seq, a) - _sign_changes(seq, b)
-        if n == 0:
+        lo, hi = stack.pop()
+        count = _sign_changes(seq, Fraction(lo)) - _sign_changes(seq, Fraction(hi))
+        if count == 0:
             continue
-        if n == 1 and b - a < step:
-            cand = Fraction(int((a * lead) // 1) + 1, lead)  # the one k/|a_n| in (a, b], if any
-            if cand <= b and _eval(S, cand) == 0:
-                out.add(cand)
+        if count == 1 or hi - lo == 1:
+            root = _integer_root(S_int, lo, hi)
+            if root is not None:
+                out.add(Fraction(root, lead))
             continue
-        m = (a + b) / 2
-        while _eval(S, m) == 0:  # Sturm counts need endpoints that are not roots
-            out.add(m)
-            m = (a + m) / 2
-        stack += [(a, m), (m, b)]
+        mid = _non_root_inside(S_int, lo, hi, out, lead)
+        if mid is not None:
+            stack += [(lo, mid), (mid, hi)]
+        elif _eval_int(S_int, hi) == 0:
+            out.add(Fraction(hi, lead))
     return sorted(out)
+
+
+def _root_bound(p: list[int]) -> int:
+    """An integer B with |z| < B for every complex root z of p (Fujiwara's bound
+    2 max_k |a_(n-k) / a_n|^(1/k), rounded up, plus one): far tighter than Cauchy's when the
+    coefficients are large, which keeps the bisection short."""
+    n, lead = len(p) - 1, abs(p[-1])
+    best = 0
+    for k in range(1, n + 1):
+        c = abs(p[n - k])
+        if c:
+            best = max(best, _kth_root_ceil(-(-c // lead), k))  # ceil((c / lead)^(1/k))
+    return 2 * best + 1
+
+
+def _kth_root_ceil(x: int, k: int) -> int:
+    """The least integer r >= 0 with r^k >= x (for x >= 0)."""
+    lo, hi = 0, 1 << (x.bit_length() // k + 1)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mid**k >= x:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _non_root_inside(S: list[int], lo: int, hi: int, out: set[Fraction], lead: int) -> int | None:
+    """An integer strictly between lo and hi, near the middle, that is not a root of S (roots
+    met on the way are recorded in `out` as root / lead); None when every one is a root. At
+    most deg S + 1 evaluations."""
+    c = (lo + hi) // 2
+    for d in range(hi - lo):
+        for m in (c + d, c - d) if d else (c,):
+            if lo < m < hi:
+                if _eval_int(S, m) != 0:
+                    return m
+                out.add(Fraction(m, lead))
+    return None
+
+
+def _eval_int(p: list[int], x: int) -> int:
+    acc = 0
+    for c in reversed(p):
+        acc = acc * x + c
+    return acc
+
+
+def _integer_root(S: list[int], lo: int, hi: int) -> int | None:
+    """The integer root of S in (lo, hi] when that interval holds exactly one real root of S
+    (or hi = lo + 1): bisection on the sign of S, one evaluation a step; S(lo) != 0."""
+    if _eval_int(S, hi) == 0:
+        return hi
+    s_lo = _eval_int(S, lo) > 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        v = _eval_int(S, mid)
+        if v == 0:
+            return mid
+        if (v > 0) == s_lo:
+            lo = mid
+        else:
+            hi = mid
+    return None
 
 
 def _quotient(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:

@@ -27,6 +27,17 @@ from certify.checker.ir import (
 from certify.checker.networks import activation_texts, quadratic_tangents, scaling_tangents
 
 
+def _canonical_acts(acts: list[list[K.Rat]]) -> None:
+    """Activations are coefficient lists of their exact degree >= 1 (a last coefficient 0
+    would make the degree, and a constant activation, look larger than it is)."""
+    for i, cs in enumerate(acts):
+        if len(cs) < 2 or cs[-1][0] == 0:
+            raise Malformed(
+                f"instance.network.activations[{i}]: a nonconstant polynomial whose last "
+                "coefficient (its degree's) is nonzero"
+            )
+
+
 def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     inst = as_dict(cert["instance"], "instance")
     net = as_dict(inst["network"], "instance.network")
@@ -39,6 +50,7 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
             ]
             for i, a in enumerate(as_list(net["activations"], "instance.network.activations"))
         ]
+        _canonical_acts(acts)
         if width < 0 or net.get("depth") != len(acts) or not isinstance(net["outer"], bool):
             raise Malformed("instance.network: width, depth, outer inconsistent")
         theta = [
@@ -55,6 +67,7 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
         ]
         for i, a in enumerate(as_list(net["activations"], "instance.network.activations"))
     ]
+    _canonical_acts(acts)
     bias = net["bias"]
     if not isinstance(bias, bool):
         raise Malformed("instance.network.bias: expected true or false")

@@ -13,7 +13,7 @@ from typing import Any
 
 from certify.checker import kernel_tanh as KT
 from certify.checker import tanh_net as N
-from certify.checker.ir import Malformed, as_dict, as_list, parse_rat_str, same
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, parse_rat_str, same
 
 Rat = tuple[int, int]
 
@@ -40,9 +40,13 @@ def to_instance(net: N.TanhNet) -> KT.TanhInstance:
 
 def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N.TanhNet:
     network, params = as_dict(network, "instance.network"), as_dict(params, where)
-    n = int(network["inputs"]) + int(network["hidden"]) + int(network["outputs"])
-    if min(int(network["inputs"]), int(network["hidden"]), int(network["outputs"])) < 1:
+    counts = [as_int(network[k], f"instance.network.{k}") for k in ("inputs", "hidden", "outputs")]
+    n = sum(counts)
+    if min(counts) < 1:
         raise Malformed("instance.network: node counts are positive")
+    source = network.get("source")
+    if source is not None and (not isinstance(source, str) or not N.SOURCE_RE.match(source)):
+        raise Malformed("instance.network.source: null or printable ASCII, 1 to 300 characters")
     widths = network.get("widths")
     if widths is not None and not (
         isinstance(widths, list)
@@ -55,11 +59,14 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
         if not (0 <= e[0] < n and 0 <= e[1] < n):
             raise Malformed(f"{where}.edges[{k}]: node out of range")
         _rat(e[2], f"{where}.edges[{k}]")
-    if len(as_list(params["biases"], f"{where}.biases")) != n - int(network["inputs"]):
+    if len(as_list(params["biases"], f"{where}.biases")) != n - counts[0]:
         raise Malformed(f"{where}.biases: one per hidden and output node")
     for k, b in enumerate(params["biases"]):
         _rat(b, f"{where}.biases[{k}]")
-    return N.from_json(network, params)
+    net = N.from_json(network, params)
+    if not same(network, N.network_json(net)):  # no stray key, no 2.9 read as 2
+        raise Malformed("instance.network: not the canonical table of its network")
+    return net
 
 
 def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:

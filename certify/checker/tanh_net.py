@@ -8,6 +8,7 @@ smaller to a larger number), outputs last."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -64,6 +65,10 @@ def classes(net: TanhNet) -> list[list[int]]:
     for v in net.hidden():
         groups.setdefault((net.preds(v), net.succs(v)), []).append(v)
     return sorted(groups.values(), key=lambda c: c[0])
+
+
+# Where the parameters came from: printable ASCII, since it is repeated in every claim.
+SOURCE_RE = re.compile(r"^[ -~]{1,300}$")
 
 
 def network_json(net: TanhNet) -> dict[str, Any]:

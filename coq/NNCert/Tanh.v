@@ -58,6 +58,13 @@ Fixpoint all_aff_ok (table : list aff_sym) : bool :=
   | g :: t => aff_ok g && all_aff_ok t
   end.
 
+(** No element of the table equals a later one. *)
+Fixpoint aff_nodup (table : list aff_sym) : bool :=
+  match table with
+  | [] => true
+  | g :: t => negb (aff_mem g t) && aff_nodup t
+  end.
+
 Fixpoint compose_all_mem (g : aff_sym) (hs table : list aff_sym) : bool :=
   match hs with
   | [] => true
@@ -73,7 +80,7 @@ Fixpoint table_closed (gs table : list aff_sym) : bool :=
 (** Well formed; when [closed], the identity is listed and the table is closed under
     composition (so it is a group). *)
 Definition check_affsym_table (table : list aff_sym) (closed : bool) : bool :=
-  all_aff_ok table &&
+  all_aff_ok table && aff_nodup table &&
   (negb closed ||
    (aff_mem {| alpha := (1, 1); beta := (0, 1); gamma := (1, 1); delta := (0, 1) |} table &&
     table_closed table table)).

@@ -75,6 +75,15 @@ def allAffOk (table : List AffSym) : Bool :=
   | g :: t => affOk g && allAffOk t
 termination_by structural table
 
+/-- `affNodup table` holds when no element of `table` equals a later one.
+(`!affMem g t && affNodup t` is `(!(affMem g t)) && affNodup t`: Init/Prelude declares
+`notation:max "!" b:40 => not b` and `infixl:35 " && " => and`.) -/
+def affNodup (table : List AffSym) : Bool :=
+  match table with
+  | [] => true
+  | g :: t => !affMem g t && affNodup t
+termination_by structural table
+
 /-- `composeAllMem g hs table`: `g ∘ h` lies in `table` for every `h` of `hs`. -/
 def composeAllMem (g : AffSym) (hs table : List AffSym) : Bool :=
   match hs with
@@ -89,11 +98,11 @@ def tableClosed (gs table : List AffSym) : Bool :=
   | g :: gs' => composeAllMem g table table && tableClosed gs' table
 termination_by structural gs
 
-/-- `checkAffsymTable table closed`: every element well formed; when `closed`, the identity is
-listed and the table is closed under composition (a finite subset of the affine group closed
+/-- `checkAffsymTable table closed`: every element well formed and listed once; when `closed`,
+the identity is listed and the table is closed under composition (a finite subset of the affine group closed
 under composition is a subgroup). -/
 def checkAffsymTable (table : List AffSym) (closed : Bool) : Bool :=
-  allAffOk table &&
+  allAffOk table && affNodup table &&
     (!closed ||
       (affMem { alpha := (1, 1), beta := (0, 1), gamma := (1, 1), delta := (0, 1) } table &&
         tableClosed table table))

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from certify.checker.tanh_expr import ActivationError, activation
-from certify.checker.tanh_net import TanhNet
+from certify.checker.tanh_net import SOURCE_RE, TanhNet
 from certify.errors import SpecError
 from certify.families.tanh.dag import find_cycle, from_edges, layered
 from certify.spec_values import (
@@ -36,7 +35,6 @@ from certify.spec_values import (
 
 MAX_NODES = 512
 NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}
-SOURCE_RE = re.compile(r"^[ -~]{1,300}$")  # printable ASCII: it is repeated in every claim
 
 
 @cache
