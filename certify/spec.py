@@ -79,6 +79,7 @@ from certify.spec_values import (
 from certify.spec_values import (
     explicit_theta,
     int_field,
+    parameters_table,
     polynomial_activation,
     required,
 )
@@ -333,12 +334,7 @@ def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fra
     mlp = MLP(widths_t, acts, bias)
     check_params(mlp.n_params, src, "network.widths")
 
-    params = data.get("parameters", {"seed": 0})
-    if not isinstance(params, dict):
-        raise SpecError(src, "parameters", "a [parameters] table", params)
-    for k in params:
-        if k not in {"seed", "range", "weights", "biases"}:
-            raise SpecError(src, f"parameters.{k}", "seed, range, weights or biases", "unknown")
+    params = parameters_table(data, src, ("seed", "range", "weights", "biases"))
     prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
     if "weights" in params:
         if "seed" in params:

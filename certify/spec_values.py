@@ -48,6 +48,18 @@ def rational_field(v: Any, src: str, fld: str) -> Fraction:
     raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
 
 
+def parameters_table(data: dict[str, Any], src: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """The spec's [parameters] table (default: seed = 0), holding only the allowed fields."""
+    params = data.get("parameters", {"seed": 0})
+    if not isinstance(params, dict):
+        raise SpecError(src, "parameters", "a [parameters] table", params)
+    for k in params:
+        if k not in allowed:
+            expected = ", ".join(allowed[:-1]) + f" or {allowed[-1]}"
+            raise SpecError(src, f"parameters.{k}", expected, "unknown")
+    return params
+
+
 def check_params(n: int, src: str, fld: str) -> None:
     """A network with more than MAX_PARAMS parameters is refused before theta is built."""
     if n > MAX_PARAMS:

@@ -10,25 +10,7 @@ import random
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker import rank_core as RC
-
-PRIMES = [2, 3, 7, 101, 2147483647]
-
-
-def _matrix(rng: random.Random, r: int, p: int, singular: bool) -> list[list[int]]:
-    M = [[rng.randrange(p) for _ in range(r)] for _ in range(r)]
-    if singular and r >= 2:
-        i, j = rng.sample(range(r), 2)
-        a = rng.randrange(p)
-        M[i] = [(a * x) % p for x in M[j]]  # row i = a * row j
-    return M
-
-
-def _random_mlp(rng: random.Random) -> tuple[list[int], list[list[int]], bool, list[int]]:
-    widths = [rng.randint(1, 3) for _ in range(rng.randint(2, 4))]
-    bias = rng.random() < 0.5
-    acts = [[rng.randint(-3, 3) for _ in range(rng.randint(2, 4))] for _ in widths[2:]]
-    theta = [rng.randint(-4, 4) for _ in range(K.n_params(widths, bias))]
-    return widths, acts, bias, theta
+from tests.test_rank_core import PRIMES, _matrix, _random_mlp
 
 
 def _coq_list(v) -> str:

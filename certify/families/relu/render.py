@@ -17,7 +17,7 @@ from certify.checker.relu import (
 )
 from certify.errors import RenderError
 from certify.render import literals as L
-from certify.render.env import render
+from certify.render.env import prover_files, render
 from certify.spec import NAME_RE
 
 
@@ -189,9 +189,6 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
     """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
-    return (
-        module_name(cert["kind"], cert["name"]),
-        theorem_names(cert),
-        render_prover(cert, sha, "coq"),
-        render_prover(cert, sha, "lean"),
+    return prover_files(
+        module_name(cert["kind"], cert["name"]), theorem_names(cert), cert, sha, render_prover
     )

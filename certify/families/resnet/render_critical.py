@@ -14,7 +14,7 @@ from certify.families.resnet.render_instance import (
     instance_literals,
 )
 from certify.render import literals as L
-from certify.render.env import render
+from certify.render.env import prover_files, render
 from certify.spec import NAME_RE
 
 
@@ -63,9 +63,4 @@ def theorem_names(cert: dict[str, Any]) -> list[str]:
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
     """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
-    return (
-        module_name(cert["name"]),
-        theorem_names(cert),
-        render_prover(cert, sha, "coq"),
-        render_prover(cert, sha, "lean"),
-    )
+    return prover_files(module_name(cert["name"]), theorem_names(cert), cert, sha, render_prover)

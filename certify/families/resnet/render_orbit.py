@@ -10,7 +10,7 @@ from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L
-from certify.render.env import render
+from certify.render.env import prover_files, render
 from certify.spec import NAME_RE
 
 
@@ -115,9 +115,4 @@ def theorem_names(cert: dict[str, Any]) -> list[str]:
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
     """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
-    return (
-        module_name(cert["name"]),
-        theorem_names(cert),
-        render_prover(cert, sha, "coq"),
-        render_prover(cert, sha, "lean"),
-    )
+    return prover_files(module_name(cert["name"]), theorem_names(cert), cert, sha, render_prover)

@@ -14,6 +14,7 @@ from certify.spec_values import (
     bool_field,
     check_params,
     int_field,
+    parameters_table,
     poly_text_cap,
     polynomial_activation,
     random_theta,
@@ -54,14 +55,7 @@ def parse_resnet_network(
         raise SpecError(src, "network.outer", "true or false (x + V sigma(W x + b))", outer)
     rn = ResNet(n, acts, outer)
     check_params(rn.n_params, src, "network.depth")
-    params = data.get("parameters", {"seed": 0})
-    if not isinstance(params, dict):
-        raise SpecError(src, "parameters", "a [parameters] table", params)
-    for k in params:
-        if k not in {"seed", "range", "weights", "biases", "outer_weights"}:
-            raise SpecError(
-                src, f"parameters.{k}", "seed, range, weights, biases, outer_weights", "unknown"
-            )
+    params = parameters_table(data, src, ("seed", "range", "weights", "biases", "outer_weights"))
     prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
     if "weights" not in params:
         seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)

@@ -13,7 +13,7 @@ from certify.checker import kernel_tanh as KT
 from certify.checker import tanh as CT
 from certify.errors import RenderError
 from certify.render import literals as L
-from certify.render.env import render
+from certify.render.env import prover_files, render
 from certify.spec import NAME_RE
 
 PREFIX = {"affsym": "Affsym_", "orbit": "TanhOrbit_", "equiv": "Equiv_"}
@@ -237,9 +237,6 @@ def theorem_names(cert: dict[str, Any]) -> list[str]:
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
     """(module name, theorem names, Coq text, Lean text): the registry's renderer entry."""
-    return (
-        module_name(cert["kind"], cert["name"]),
-        theorem_names(cert),
-        render_prover(cert, sha, "coq"),
-        render_prover(cert, sha, "lean"),
+    return prover_files(
+        module_name(cert["kind"], cert["name"]), theorem_names(cert), cert, sha, render_prover
     )

@@ -30,6 +30,7 @@ from certify.errors import SpecError
 from certify.families.tanh.dag import find_cycle, from_edges, layered
 from certify.spec_values import (
     int_field,
+    parameters_table,
     rational_field,
 )
 
@@ -78,12 +79,7 @@ def _parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhN
     if "activation" not in net:
         raise SpecError(src, "network.activation", "an activation name or expression (missing)")
     act = parse_activation(net["activation"], src, "network.activation")
-    params = data.get("parameters", {"seed": 0})
-    if not isinstance(params, dict):
-        raise SpecError(src, "parameters", "a [parameters] table", params)
-    for k in params:
-        if k not in {"seed", "range", "weights", "biases"}:
-            raise SpecError(src, f"parameters.{k}", "seed, range, weights or biases", "unknown")
+    params = parameters_table(data, src, ("seed", "range", "weights", "biases"))
     if "widths" in net:
         for k in ("inputs", "hidden", "outputs", "edges"):
             if k in net:
