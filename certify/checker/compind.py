@@ -22,6 +22,8 @@ from certify.checker.ir import (
 )
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
+INSTANCE_KEYS = {"variables", "polynomials", "polynomials_text", "origin", "bias", "activation",
+                 "generic_degree", "search", "power"}  # fmt: skip
 
 
 def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
@@ -102,6 +104,8 @@ def check(cert: dict[str, Any]) -> list[str]:
     if kind == "mlp-identifiable":
         return _check_mlp(cert)
     inst = as_dict(cert["instance"], "instance")
+    if set(inst) != INSTANCE_KEYS:
+        raise Malformed(f"instance: expected exactly the fields {sorted(INSTANCE_KEYS)}")
     facts = as_list(as_dict(cert["witness"], "witness")["facts"], "witness.facts")
     if not facts:
         return ["witness.facts: expected at least one fact"]
@@ -143,6 +147,18 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
     if kind == "prop21":
         if len(facts) != 1:
             return ["prop21: expected exactly one fact"]
+        empty = {
+            "variables": [],
+            "polynomials": [],
+            "polynomials_text": [],
+            "generic_degree": None,
+            "search": False,
+            "power": None,
+            "bias": False,
+        }
+        if any(not same(inst.get(k), v) for k, v in empty.items()):
+            out.append("prop21: the instance is an activation alone (no polynomials, variables, "
+                       "generic degree, search, power or bias)")  # fmt: skip
         f = facts[0]
         if f.get("sigma") != inst.get("activation"):
             out.append("prop21: the fact is not about the declared activation")
@@ -180,6 +196,8 @@ def consistency(kind: str, inst: dict[str, Any], facts: list[dict[str, Any]]) ->
                 "independence fact"
             )
     if inst.get("origin"):
+        if any(not all(any(e) for _, e in q) for q in inst["polynomials"]):
+            out.append("origin = true but a polynomial has a constant term (p_i(0) != 0)")
         for f in facts:
             if "sigma" in f and f["sigma"] and Fraction(f["sigma"][0]) != 0:
                 out.append("origin = true but a fact's sigma(0) != 0")

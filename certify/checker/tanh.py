@@ -47,6 +47,18 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
     source = network.get("source")
     if source is not None and (not isinstance(source, str) or not N.SOURCE_RE.match(source)):
         raise Malformed("instance.network.source: null or printable ASCII, 1 to 300 characters")
+    labels = network.get("labels")
+    fixed = [*range(counts[0]), *range(n - counts[2], n)]  # inputs and outputs keep their number
+    if labels is not None and not (
+        isinstance(labels, list)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in labels)
+        and sorted(labels) == list(range(n))
+        and all(labels[i] == i for i in fixed)
+    ):
+        raise Malformed(
+            "instance.network.labels: null or a renumbering of the hidden nodes (a permutation "
+            "of the node numbers that fixes every input and output)"
+        )
     widths = network.get("widths")
     if widths is not None and not (
         isinstance(widths, list)
@@ -66,6 +78,8 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
     net = N.from_json(network, params)
     if not same(network, N.network_json(net)):  # no stray key, no 2.9 read as 2
         raise Malformed("instance.network: not the canonical table of its network")
+    if not same(params, N.params_json(net)):  # each edge once (a repeat would keep one weight)
+        raise Malformed(f"{where}: not the canonical edges and biases of its network")
     return net
 
 
