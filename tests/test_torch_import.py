@@ -116,6 +116,7 @@ def test_the_pickle_risk_of_torch_load_is_documented():
     import certify.torch_import as T
 
     assert "arbitrary code" in run_cli("from-torch", "--help").stdout.replace("\n", " ")
+    assert "ReLU" in run_cli("from-torch", "--help").stdout
     assert "trust" in (T.__doc__ or "") and "trusted" in (T.load_modules.__doc__ or "")
 
 
@@ -170,6 +171,7 @@ def test_a_1_2_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path)
     assert [c.kind for c in spec.certificates] == ["rank"]
     (cert,) = _checks(spec)
     assert cert["family"] == "relu" and cert["kind"] == "rank"
+    assert cert["result"]["rank_lower"] == 5  # D - H = 7 - 2
 
 
 def test_a_2_3_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path):
@@ -177,7 +179,7 @@ def test_a_2_3_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path)
     assert spec.network.widths == (2, 3, 1)
     assert spec.theta[1] == Fraction(-1.25) and spec.theta[3] == Fraction(0.1)
     (cert,) = _checks(spec)
-    assert cert["claim"]["text"]
+    assert cert["result"]["rank_lower"] == 10  # D - H = 13 - 3
 
 
 def test_a_deeper_relu_net_with_several_relu_layers_certifies(tmp_path):
