@@ -244,9 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     p_fig.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     p_torch = sub.add_parser(
         "from-torch",
-        help="a spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers (the model "
-        "file is unpickled by torch.load, which can run arbitrary code: trusted files only)",
-        description="A spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers. "
+        help="a spec for a torch nn.Sequential of Linear and Tanh/Sigmoid or ReLU layers (the "
+        "model file is unpickled by torch.load, which can run arbitrary code: trusted files only)",
+        description="A spec for a torch nn.Sequential of Linear and Tanh/Sigmoid layers (family "
+        "tanh) or Linear and ReLU layers (family relu, certificate kind rank). "
         "Security: the model file is unpickled by torch.load(weights_only=False), which can run "
         "arbitrary code; use it only on files you trust.",
     )

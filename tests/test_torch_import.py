@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import tomllib
+from copy import deepcopy
 from fractions import Fraction
 
 import pytest
@@ -14,8 +15,8 @@ from hypothesis import strategies as st
 
 from certify.checker import check_certificate
 from certify.errors import CertifyError
-from certify.families import generate_certificate
-from certify.spec import parse_spec
+from certify.families import generate_certificate, generate_certificates
+from certify.spec import load_spec, parse_spec
 from certify.torch_import import MAX_PRECISION, spec_text, to_rational
 from tests.conftest import run_cli
 
@@ -50,6 +51,7 @@ def test_the_spec_records_the_conversion_and_certifies_the_exact_network():
     spec = parse_spec(tomllib.loads(text), "<torch>")
     net = spec.network
     assert net.widths == (2, 3, 1) and net.activation == "tanh"
+    assert [c.kind for c in spec.certificates] == ["orbit"]  # the tanh default is unchanged
     assert net.weights[2][0] == Fraction(1, 2) and net.weights[3][0] == Fraction(0.1)
     cert = generate_certificate(spec, spec.certificates[0])
     assert "from-torch model.pt: float32/64 weights converted exactly" in cert["claim"]["text"]
@@ -68,8 +70,8 @@ def test_sigmoid_becomes_the_logistic_and_precision_is_stated():
 @pytest.mark.parametrize(
     "mods, why",
     [
-        ([MODS[0], MODS[2]], "at least 3 modules"),
-        ([MODS[0], ("relu",), MODS[2]], "Tanh or Sigmoid"),
+        ([MODS[0]], "at least 3 modules"),
+        ([MODS[0], ("softmax",), MODS[2]], "Linear, ReLU, Tanh or Sigmoid"),
         ([MODS[0], ("tanh",), MODS[0], ("sigmoid",), MODS[2]], "one activation"),
         ([MODS[0], ("tanh",), ("linear", [[1.0, 2.0]], [0.0])], "does not chain"),
     ],
@@ -114,4 +116,207 @@ def test_the_pickle_risk_of_torch_load_is_documented():
     import certify.torch_import as T
 
     assert "arbitrary code" in run_cli("from-torch", "--help").stdout.replace("\n", " ")
+    assert "ReLU" in run_cli("from-torch", "--help").stdout
     assert "trust" in (T.__doc__ or "") and "trusted" in (T.load_modules.__doc__ or "")
+
+
+# ---------------------------------------------------------------- ReLU (issue 13, item 8)
+RELU_121 = [
+    ("linear", [[0.75], [-1.5]], [0.5, 0.1]),
+    ("relu",),
+    ("linear", [[1.25, -0.3]], [0.0]),
+]
+RELU_231 = [
+    ("linear", [[0.5, -1.25], [0.1, 2.0], [-3.0, 0.75]], [0.25, -0.5, 1.0]),
+    ("relu",),
+    ("linear", [[1.5, -0.5, 0.125]], [0.2]),
+]
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+def _theta_of(mods):
+    """The floats of Linear/ReLU/.../Linear in the spec's order: per neuron, weights then bias."""
+    out = []
+    for m in mods[0::2]:
+        for row, b in zip(m[1], m[2], strict=True):
+            out += [*row, b]
+    return out
+
+
+def _relu_spec(mods, tmp_path, precision=None, source="model.pt"):
+    path = tmp_path / "relu.toml"
+    path.write_text(spec_text(mods, "torch-relu", source, precision))
+    return load_spec(path)
+
+
+def _checks(spec):
+    certs = [c for req in spec.certificates for c in generate_certificates(spec, req)]
+    assert certs and all(check_certificate(c) == [] for c in certs)
+    return certs
+
+
+@given(st.lists(finite, min_size=7, max_size=7))
+def test_a_relu_spec_holds_the_exact_binary_values_of_the_floats(xs):
+    w1, w2, b1, b2, v1, v2, c = xs
+    mods = [("linear", [[w1], [w2]], [b1, b2]), ("relu",), ("linear", [[v1, v2]], [c])]
+    spec = parse_spec(tomllib.loads(spec_text(mods, "t", "m.pt", None)), "<torch>")
+    assert spec.network.family == "relu" and spec.network.widths == (1, 2, 1)
+    assert spec.theta == tuple(Fraction(x) for x in _theta_of(mods))
+
+
+def test_a_1_2_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path):
+    spec = _relu_spec(RELU_121, tmp_path)
+    assert spec.network.widths == (1, 2, 1)
+    assert spec.theta == tuple(Fraction(x) for x in _theta_of(RELU_121))
+    assert [c.kind for c in spec.certificates] == ["rank"]
+    (cert,) = _checks(spec)
+    assert cert["family"] == "relu" and cert["kind"] == "rank"
+    assert cert["result"]["rank_lower"] == 5  # D - H = 7 - 2
+
+
+def test_a_2_3_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path):
+    spec = _relu_spec(RELU_231, tmp_path)
+    assert spec.network.widths == (2, 3, 1)
+    assert spec.theta[1] == Fraction(-1.25) and spec.theta[3] == Fraction(0.1)
+    (cert,) = _checks(spec)
+    assert cert["result"]["rank_lower"] == 10  # D - H = 13 - 3
+
+
+def test_a_deeper_relu_net_with_several_relu_layers_certifies(tmp_path):
+    mods = [RELU_121[0], ("relu",), ("linear", [[1.0, -0.5], [0.25, 2.0]], [0.1, -0.2])]
+    mods += [("relu",), RELU_121[2]]
+    spec = _relu_spec(mods, tmp_path)
+    assert spec.network.widths == (1, 2, 2, 1)
+    _checks(spec)
+
+
+def test_relu_precision_rounds_each_weight_and_the_comment_says_so(tmp_path):
+    text = spec_text(RELU_231, "t", "m.pt", 1)
+    assert "# Conversion: from-torch m.pt: weights rounded to 1 decimal places." in text
+    spec = _relu_spec(RELU_231, tmp_path, precision=1)
+    rounded = [round(Fraction(x) * 10) / Fraction(10) for x in _theta_of(RELU_231)]
+    assert spec.theta == tuple(rounded) and spec.theta[1] == Fraction(-12, 10)  # half to even
+    _checks(spec)
+
+
+def test_the_relu_conversion_is_a_comment_and_the_network_table_has_no_source():
+    text = spec_text(RELU_121, "t", "model.pt", None)
+    assert text.startswith("# Generated by certify from-torch.")
+    assert "# Conversion: from-torch model.pt: float32/64 weights converted exactly" in text
+    data = tomllib.loads(text)
+    assert data["network"] == {"family": "relu", "widths": [1, 2, 1]}
+    assert set(data) == {"name", "network", "parameters", "certificate"}
+
+
+def test_a_file_name_with_a_newline_cannot_add_fields_through_the_comment(tmp_path):
+    spec = _relu_spec(RELU_121, tmp_path, source='m\n[other]\nseed = 1\n"\x7f.pt')
+    text = (tmp_path / "relu.toml").read_text()
+    assert spec.other is None and set(tomllib.loads(text)) == {
+        "name", "network", "parameters", "certificate"
+    }  # fmt: skip
+    assert "\\u000a[other]" in text
+
+
+@pytest.mark.parametrize("mods", [RELU_121, RELU_231, MODS])
+def test_the_same_model_gives_a_byte_identical_spec(mods):
+    copy = deepcopy(mods)  # an equal model, not the same objects
+    assert spec_text(mods, "t", "m.pt", None) == spec_text(copy, "t", "m.pt", None)
+    assert spec_text(mods, "t", "m.pt", 3) == spec_text(copy, "t", "m.pt", 3)
+
+
+L0, L2 = RELU_231[0], RELU_231[2]
+
+
+@pytest.mark.parametrize(
+    "mods, why",
+    [
+        (
+            [
+                L0,
+                ("relu",),
+                ("linear", [[1.0, 1.0, 1.0]], [0.0]),
+                ("tanh",),
+                ("linear", [[1.0]], [0.0]),
+            ],
+            r"module 3 \(Tanh\): mixed activations \(module 1 is ReLU\); expected ReLU",
+        ),
+        (
+            [MODS[0], ("tanh",), ("linear", [[1.0, 1.0, 1.0]], [0.0]), ("relu",), MODS[2]],
+            r"module 3 \(ReLU\): mixed activations \(module 1 is Tanh\); expected Tanh",
+        ),
+        (
+            [L0, ("relu",), L2, ("relu",)],
+            r"module 3 \(ReLU\): an activation after the last Linear; expected the Sequential "
+            "to end with a Linear",
+        ),
+        (
+            [L0, ("linear", [[1.0, 2.0, 3.0]], [0.0]), L2],
+            r"module 1 \(Linear\): two Linear layers in a row \(modules 0 and 1\); expected an "
+            "activation",
+        ),
+        ([("relu",), L0, ("relu",), L2], r"module 0 \(ReLU\): expected a Linear first"),
+        ([L0, ("relu",), ("relu",), L2], r"module 2 \(ReLU\): expected a Linear after"),
+        ([L0, ("dropout",), L2], r"module 1 \('dropout'\): not supported; expected Linear, ReLU"),
+        ([L0, "relu", L2], r"module 1 \('relu'\): not supported"),
+        (
+            [L0, ("relu",), ("linear", [[1.0, 2.0]], [0.0])],
+            r"module 2 \(Linear\): weight row 0 has 2 entries, expected 3 \(the previous "
+            r"Linear's outputs\)",
+        ),
+        (
+            [
+                ("linear", [[1.0, 2.0], [3.0]], [0.0, 0.0]),
+                ("relu",),
+                ("linear", [[1.0, 1.0]], [0.0]),
+            ],
+            r"module 0 \(Linear\): weight row 1 has 1 entries, expected 2",
+        ),
+        (
+            [L0, ("relu",), ("linear", [[1.0, 2.0, 3.0]], [0.0, 1.0])],
+            r"module 2 \(Linear\): bias of 2 entries, expected 1 \(one per row\)",
+        ),
+        ([("linear", [], []), ("relu",), L2], r"module 0 \(Linear\): expected a non-empty list"),
+        ([], "an empty Sequential"),
+    ],
+)
+def test_a_relu_model_of_another_shape_is_refused_naming_the_module(mods, why):
+    with pytest.raises(CertifyError, match=why):
+        spec_text(mods, "t", "m.pt", None)
+
+
+@pytest.mark.parametrize(
+    "mods, why",
+    [
+        (
+            [("linear", [[0.5, float("nan")], [1.0, 1.0]], [0.0, 0.0]), ("relu",), RELU_121[2]],
+            r"module 0 \(Linear\): weight\[0\]\[1\] = nan: not a finite number",
+        ),
+        (
+            [L0, ("relu",), ("linear", [[1.0, 2.0, 3.0]], [float("-inf")])],
+            r"module 2 \(Linear\): bias\[0\] = -inf: not a finite number",
+        ),
+        (
+            [L0, ("relu",), ("linear", [[1.0, "2", 3.0]], [0.0])],
+            r"module 2 \(Linear\): weight\[0\]\[1\] = '2': not a finite number",
+        ),
+    ],
+)
+def test_a_non_finite_weight_of_a_relu_model_is_refused_naming_the_layer(mods, why):
+    with pytest.raises(CertifyError, match=why):
+        spec_text(mods, "t", "m.pt", None)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch not installed (optional extra)")
+def test_a_saved_torch_relu_sequential_becomes_a_rank_spec_that_certifies(
+    tmp_path,
+):  # pragma: no cover
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+    torch.save(model, tmp_path / "m.pt")
+    r = run_cli("from-torch", str(tmp_path / "m.pt"), "--out", str(tmp_path / "s.toml"))
+    assert r.returncode == 0, r.stderr
+    spec = load_spec(tmp_path / "s.toml")
+    w = model[0].weight.detach().double().tolist()
+    assert spec.network.family == "relu" and spec.theta[0] == Fraction(w[0][0])
+    _checks(spec)
