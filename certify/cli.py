@@ -147,34 +147,90 @@ def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
     return _gate(manifest["certificates"], a.require, False)
 
 
+BOUNDS_EXIT_CODES = """exit codes of certify bounds:
+  0    the bounds are printed; with --widths, every hidden layer l meets Thm 3.5's bound for
+       k = 2 d_l, m = m_l (the bound the layer recursion checks)
+  1    with --widths: some hidden layer's degree r_l is below that bound (the layers are named)
+  2    bad input or arguments (--k, --m, --widths, --r)
+"""
+
+
 def _bounds(a: argparse.Namespace) -> int:
+    """`certify bounds`: exit 0 printed (every layer meets its bound), 1 some hidden layer's
+    degree is below Thm 3.5's bound for k = 2 d_l, 2 bad input (see BOUNDS_EXIT_CODES)."""
+    import re
+
     from certify import bounds as B
 
-    if a.k < 1 or a.m < 1:
-        print("certify: error: --k and --m must be positive integers", file=sys.stderr)
+    def err(msg: str) -> int:
+        print(f"certify: error: {msg}", file=sys.stderr)
         return 2
-    print(f"Degree bounds for k = {a.k} polynomials of degree m = {a.m} (sigma degree r >= ...):")
-    for thm, case, val in B.bounds_table(a.k, a.m):
-        print(f"  {thm:8} {case:32} r >= {val}")
-    if a.widths:
+
+    if a.k < 1 or a.m < 1:
+        return err("--k and --m must be positive integers")
+    rs: list[int] | None = None
+    if a.r is not None:
+        parts = [t.strip() for t in a.r.split(",")]
+        if not all(re.fullmatch("[0-9]+", t) and int(t) > 0 for t in parts):
+            return err(
+                f"--r expects one positive integer degree per hidden layer, separated by commas "
+                f"(e.g. 32 or 32,714), got {a.r!r}"
+            )
+        rs = [int(t) for t in parts]
+    widths: list[int] | None = None
+    if a.widths is not None:
         try:
             widths = [int(w) for w in a.widths.split(",")]
         except ValueError:
-            print("certify: error: --widths expects integers like 2,3,3,1", file=sys.stderr)
-            return 2
+            return err(f"--widths expects integers like 2,3,3,1, got {a.widths!r}")
         if len(widths) < 3 or min(widths) < 1:
-            print("certify: error: --widths needs >= 3 positive widths", file=sys.stderr)
-            return 2
-        if a.r is None or a.r < 1:
-            print("certify: error: --widths needs --r (activation degree)", file=sys.stderr)
-            return 2
-        print(f"Layerwise degrees for widths {widths}, r = {a.r} (m_1 = 1, m_(l+1) = r m_l):")
-        for row in B.layer_recursion(widths, a.r):
-            ok = "ok" if row["ok"] else "NOT met"
-            print(
-                f"  layer {row['layer']}: width {row['width']}, k = {row['k']}, m = {row['m']}: "
-                f"Thm 3.5 needs r >= {row['thm35']} ({ok})"
+            return err(
+                f"--widths needs >= 3 positive widths (d_0, hidden..., d_L), got {a.widths!r}"
             )
+        if rs is None:
+            return err("--widths needs --r (activation degree, or one per hidden layer)")
+        hidden = len(widths) - 2
+        if len(rs) == 1:
+            rs = rs * hidden
+        elif len(rs) != hidden:
+            return err(
+                f"--r has {len(rs)} degrees but --widths {a.widths} has {hidden} hidden "
+                f"layer{'s' if hidden != 1 else ''}: give one degree per hidden layer or a "
+                "single degree for every layer"
+            )
+    elif rs is not None and len(rs) > 1:
+        return err(f"--r {a.r} gives per-layer degrees: it needs --widths (one degree per hidden "
+                   "layer)")  # fmt: skip
+    print(f"Degree bounds for k = {a.k} polynomials of degree m = {a.m} (sigma degree r >= ...):")
+    for thm, case, val in B.bounds_table(a.k, a.m):
+        mark = (
+            "" if rs is None or widths else f": r = {rs[0]} {'met' if rs[0] >= val else 'NOT met'}"
+        )
+        print(f"  {thm:8} {case:32} r >= {val}{mark}")
+    if widths is None or rs is None:
+        return 0
+    print(
+        f"Per hidden layer l of widths {widths}, degrees r_l = {rs}: the d_l polynomials entering "
+        "layer l have degree <= m_l = r_1 ... r_(l-1) (m_1 = 1), each theorem applied with "
+        "(k, m_l):"
+    )
+    rows = B.layer_table(widths, rs)
+    for row in rows:
+        print(f"  layer {row['layer']}: width d = {row['width']}, m = {row['m']}, r = {row['r']}")
+        for name, cond in row["conditions"].items():
+            what = "outputs independent" if name == "independence" else "Cor. 4.1 identifiability"
+            print(f"    k = {cond['k']} ({what}):")
+            for thm, case, val, ok in cond["bounds"]:
+                print(f"      {thm:8} {case:32} r >= {val}: {'met' if ok else 'NOT met'}")
+        print(
+            f"    -> layer {row['layer']}: Thm 3.5, k = {row['k']}, m = {row['m']}: r >= "
+            f"{row['thm35']} {'met' if row['ok'] else 'NOT met'}"
+        )
+    bad = [str(row["layer"]) for row in rows if not row["ok"]]
+    if bad:
+        print(f"NOT met at layer {', '.join(bad)} (Thm 3.5 with k = 2 d_l): exit 1")
+        return 1
+    print("met at every hidden layer (Thm 3.5 with k = 2 d_l)")
     return 0
 
 
@@ -233,12 +289,20 @@ def main(argv: list[str] | None = None) -> int:
     _add_out_flags(p_demo)
     _add_prover_flags(p_demo)
     p_bounds = sub.add_parser(
-        "bounds", help="degree bounds of the composition-independence theorems"
+        "bounds",
+        help="degree bounds of the composition-independence theorems",
+        epilog=BOUNDS_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_bounds.add_argument("--k", type=int, required=True, help="number of polynomials")
     p_bounds.add_argument("--m", type=int, required=True, help="their (maximal) degree")
-    p_bounds.add_argument("--widths", type=str, help="MLP widths, e.g. 2,3,3,1")
-    p_bounds.add_argument("--r", type=int, help="activation degree for the layer recursion")
+    p_bounds.add_argument("--widths", type=str, help="MLP widths d_0,...,d_L, e.g. 2,3,3,1")
+    p_bounds.add_argument(
+        "--r",
+        type=str,
+        help="activation degree: one for every hidden layer (32) or one per hidden layer "
+        "(32,714 for widths 2,3,3,1); a list needs --widths",
+    )
     p_fig = sub.add_parser("figure", help="draw a figure of math.md (resnet-quadratic)")
     p_fig.add_argument("figure", help="the figure's name: resnet-quadratic")
     p_fig.add_argument("--out", type=Path, required=True, help="the PNG file to write")

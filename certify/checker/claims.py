@@ -115,6 +115,14 @@ def rank_claim(
 
 # ------------------------------------------------------------------ composition independence
 PROP21 = "Kohn-Marchetti-Massarenti-Mella, Prop. 2.1"
+# The field of the Prop. 2.1/3.3 claims. math.md §1 states both without naming a field (sigma is
+# in Q[t] there, and the kernel checks the hypothesis in exact rational arithmetic); Q is the
+# weakest reading: the statement over R, over C, or over any field of characteristic 0 implies
+# it for rational p, q (independence over a bigger field implies it over Q).
+FIELD = (
+    "Field: Q, the field of sigma's coefficients, as checked; the cited statement as recorded "
+    "in math.md §1 does not name its field; its version over R or C implies this one."
+)
 PROP33 = "Kohn-Marchetti-Massarenti-Mella, Prop. 3.3"
 ZARISKI = "math.md §5 / design.md §6: dependence is Zariski-closed in sigma's coefficients"
 NEWMAN_SLATER = "Newman-Slater (1979)"
@@ -242,15 +250,16 @@ def compind_claim(
             text = (
                 f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 2, "
                 f"sigma(0) = 0 and a_r * a_(r-1) != 0. Cited, not kernel-checked: by "
-                f"{PROP33}, sigma(p), sigma(q) are linearly independent for all distinct "
-                f"nonconstant p, q with p(0) = q(0) = 0."
+                f"{PROP33}, sigma(p), sigma(q) are linearly independent over Q for all "
+                f"distinct nonconstant p, q in Q[x_1, ..., x_n] with p(0) = q(0) = 0. {FIELD}"
             )
             return {"text": text, "cites": [PROP33]}
         text = (
             f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 3, "
             f"Delta_2 = {f['delta2']}, Delta_3 = {f['delta3']} and a_r * Delta_2 * Delta_3 != 0. "
             f"Cited, not kernel-checked: by {PROP21}, sigma(p), sigma(q) are linearly "
-            f"independent for all distinct nonconstant polynomials p, q."
+            f"independent over Q for all distinct nonconstant polynomials p, q in "
+            f"Q[x_1, ..., x_n]. {FIELD}"
         )
         return {"text": text, "cites": [PROP21]}
     polys = ", ".join(f"sigma({t})" for t in inst.get("polynomials_text", [])) or "sigma(p_i)"
