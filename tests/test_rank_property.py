@@ -56,9 +56,13 @@ def exact_rank_at_point(cert) -> int:
     return fmpq_mat(rows).rank()
 
 
-def test_defective_ktb_3_2_1_certifies_its_true_rank_five_not_six():
+def test_ktb_3_2_1_certifies_rank_five_where_ktb_s_formula_says_six():
+    """KTB's formula gives 6; the orthogonal symmetry of the quadratic layer accounts for the
+    Alexander-Hirschowitz defect: expected 5 = the functional dimension."""
     cert = make_cert([3, 2, 1], "t^2")
-    assert cert["result"]["expected_dim"] == 6
+    assert cert["result"]["expected_dim"] == 5
+    assert cert["result"]["expected_dim_source"].endswith("KTB's own formula gives 6")
+    assert cert["result"]["functional_dimension"] == 5
     assert cert["result"]["rank_lower"] == 5
     assert cert["result"]["rank_upper_at_point"] == 5
     assert exact_rank_at_point(cert) == 5

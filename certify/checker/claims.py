@@ -18,15 +18,59 @@ USEVICH = "Usevich et al., arXiv:2506.17093, Lemma 4"
 KTB = "Kileel-Trager-Bruna, expected dimension of polynomial networks"
 
 
-def rank_result(mlp: MLP, r: int, u: int | None) -> dict[str, Any]:
+def rank_result(mlp: MLP, r: int, u: int | None, upper_kind: str | None = None) -> dict[str, Any]:
+    """The result fields of a rank certificate, all derived from the checked numbers: r the
+    kernel-checked lower bound, u the kernel-checked (or trivial) upper bound at theta and
+    upper_kind the kind of the vectors behind u (None: no upper witness)."""
+    fd, why = functional_dimension(mlp, r, u, upper_kind)
     return {
         "params": mlp.n_params,
         "symmetry_dim": M.symmetry_dim(mlp),
         "expected_dim": M.expected_dim(mlp),
+        "expected_dim_source": M.expected_dim_source(mlp),
         "rank_lower": r,
         "rank_upper_at_point": u,
         "rank_at_point": r if u == r else None,
+        "functional_dimension": fd,
+        "functional_dimension_reason": why,
     }
+
+
+def functional_dimension(
+    mlp: MLP, r: int, u: int | None, upper_kind: str | None
+) -> tuple[int | None, str | None]:
+    """(generic rank, reason) when the certificate pins it, else (None, None).
+
+    The generic rank (functional dimension) is >= r by lower semicontinuity. It is <= r when
+    r reaches min(#params, dim of the output space), which bounds the rank everywhere; or when
+    the upper bound u = r at theta comes from symmetry tangents (kinds scaling, symmetry):
+    those are polynomial in theta, lie in the kernel of the differential at every point (the
+    flows fix f_theta) and are independent at theta, hence at generic points; or when r =
+    #params - dim of the per-neuron scaling group, whose tangents are independent and in the
+    kernel at generic points (Usevich et al., Lemma 4). An exact nullspace at theta (kind
+    nullspace) bounds the rank at theta only, and pins nothing."""
+    lsc = f"the generic rank is >= rank_lower = {r} (lower semicontinuity)"
+    if r >= trivial_upper(mlp):
+        what = "#params" if r == mlp.n_params else "the dimension of the output polynomial space"
+        return r, f"{lsc} and <= {r} = {what}, a bound on the rank at every point"
+    if u == r and upper_kind in ("scaling", "symmetry"):
+        group = {
+            "scaling": "the per-neuron scalings",
+            "symmetry": "the per-neuron scalings and the orthogonal group of the quadratic last "
+            "hidden layer",
+        }[upper_kind]
+        return r, (
+            f"{lsc} and <= rank_upper_at_point = {r}: the checked kernel vectors are the "
+            f"tangents of {group}, which fix f_theta at every point; polynomial in theta and "
+            f"independent at theta, they are independent at generic points"
+        )
+    s = M.symmetry_dim(mlp)
+    if s and r == mlp.n_params - s:
+        return r, (
+            f"{lsc} and <= #params - {s}: the per-neuron scaling group of dimension {s} acts "
+            f"with generic orbits of that dimension ({USEVICH})"
+        )
+    return None, None
 
 
 def trivial_upper(mlp: MLP) -> int:
@@ -98,13 +142,13 @@ def rank_claim(
             f"acts at every point ({USEVICH}), so the generic rank is <= {n - sym}."
         )
         cites.append(USEVICH)
+    parts.append(f"Expected dimension {result['expected_dim']}: {result['expected_dim_source']}.")
     if M.is_ktb(mlp):
-        parts.append(f"Kileel-Trager-Bruna expected dimension: {result['expected_dim']}.")
         cites.append(KTB)
-    else:
+    if result["functional_dimension"] is not None:
         parts.append(
-            f"Expected dimension min(#params - {sym}, dim of the output space) = "
-            f"{result['expected_dim']}."
+            f"Functional dimension of the architecture: {result['functional_dimension']} "
+            f"({result['functional_dimension_reason']})."
         )
     if r < result["expected_dim"]:
         parts.append(

@@ -147,13 +147,100 @@ def is_ktb(mlp: MLP) -> bool:
     return not mlp.bias and all(is_monomial(a) for a in mlp.activations)
 
 
-def expected_dim(net: MLP | ResNet) -> int:
-    """Expected dimension: min(#params - symmetry dim, dim of the output space).
+def quadratic_last_layer(mlp: MLP | ResNet) -> tuple[int, int] | None:
+    """(k, m) when the expected dimension accounts for a quadratic last hidden layer: an MLP
+    in Kileel-Trager-Bruna's setting (monomial activations, no biases) with one output and at
+    least one hidden layer whose last activation is c t^2; k is that layer's width and m the
+    width before it. None otherwise.
 
-    For monomial activations without bias this is Kileel-Trager-Bruna's formula
-    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)); for a ResNet of width n
-    and degree D, min(#params, n * C(n + D, D)) (polynomial maps of degree <= D)."""
+    Then f = sum_j a_j c (w_j . h)^2 = c h^T W^T diag(a) W h, which is kept by the per-neuron
+    scalings and by W -> G W for every G with G^T diag(a) G = diag(a) (an orthogonal group of
+    dimension C(k, 2)): the symmetry is larger than the scalings. With several outputs two
+    diagonal forms generically allow only finitely many such G, with a linear term in sigma or
+    with biases the symmetry is different again: those cases are not accounted."""
+    if isinstance(mlp, ResNet) or not is_ktb(mlp) or mlp.widths[-1] != 1 or mlp.depth < 2:
+        return None
+    if len(mlp.activations[-1]) != 3:
+        return None
+    return mlp.widths[-2], mlp.widths[-3]
+
+
+def _quadratic_expected_dim(mlp: MLP, k: int, m: int) -> int:
+    """min(A, C(d_0 + D - 1, D), B): the three upper bounds behind expected_dim for a
+    quadratic last hidden layer (see expected_dim_source)."""
+    n, s = mlp.n_params, symmetry_dim(mlp)
+    if k <= m:
+        # the scalings and the orthogonal group act with generic orbits of dimension
+        # k + C(k, 2): f = h^T A h with A symmetric of rank <= k, a variety of dimension
+        # k m - C(k, 2)
+        a = n - s - comb(k, 2)
+    else:
+        # every symmetric m x m form is some W^T diag(a) W: the layers before the quadratic
+        # one (#params n - k m - k, s - k hidden neurons) and C(m + 1, 2) for the form
+        a = (n - k * m - k) - (s - k) + comb(m + 1, 2)
+    bound = min(a, output_space_dim(mlp))
+    inner = MLP(mlp.widths[:-1], mlp.activations[:-1], False)
+    per_output = output_space_dim(inner) // k
+    if k <= min(m, per_output):
+        # f = q^T diag(a) q with q = (q_1..q_k) the k outputs of the network before the last
+        # linear layer, of dimension <= min(n - s, k * per_output); with the q_j independent
+        # the group (dimension C(k + 1, 2)) acts with finite stabilisers on (q, a)
+        bound = min(bound, min(n - s, output_space_dim(inner)) - comb(k, 2))
+    return bound
+
+
+def expected_dim(net: MLP | ResNet) -> int:
+    """Expected dimension of the architecture; expected_dim_source names the formula.
+
+    For monomial activations without bias, Kileel-Trager-Bruna's formula
+    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)), less the orthogonal
+    symmetry of a quadratic last hidden layer with one output (quadratic_last_layer); for a
+    ResNet of width n and degree D, min(#params, n * C(n + D, D)) (polynomial maps of degree
+    <= D); otherwise the naive min(#params - symmetry dim, dim of the output space)."""
     if isinstance(net, ResNet):
         D = net.degree_bound()
         return min(net.n_params, net.width * comb(net.width + D, D))
+    quad = quadratic_last_layer(net)
+    if quad is not None:
+        return _quadratic_expected_dim(net, *quad)
     return min(net.n_params - symmetry_dim(net), output_space_dim(net))
+
+
+KTB_SOURCE = (
+    "Kileel-Trager-Bruna's expected dimension (monomial activations, no biases): "
+    "min(#params - #hidden neurons, d_L * C(d_0 + D - 1, D)), D the product of the degrees"
+)
+QUADRATIC_SOURCE = (
+    "Kileel-Trager-Bruna's expected dimension less the orthogonal symmetry of the quadratic "
+    "last hidden layer (sigma = c t^2, width k, width m before it, one output; "
+    "f = h^T W^T diag(a) W h): min(A, C(d_0 + D - 1, D), B) with A = #params - #hidden "
+    "neurons - C(k, 2) for k <= m, else #params and hidden neurons of the layers before it "
+    "+ C(m + 1, 2), and B = min(#params - #hidden neurons, k * P) - C(k, 2) when "
+    "k <= min(m, P), P = C(d_0 + D' - 1, D'), D' the degree of the layer before; nn-certify's "
+    "count (README), checked against exact generic ranks of a grid of small architectures "
+    "(tests/test_mlp_expected_dim.py); KTB's own formula gives {ktb}"
+)
+NAIVE_SOURCE = (
+    "naive bound, not a published expected dimension: min(#params - dim of the per-neuron "
+    "scaling group, dim of the output space); other symmetries (of a quadratic layer, with "
+    "biases or linear terms in sigma) are not subtracted, so the true dimension may be smaller"
+)
+RESNET_SOURCE = (
+    "naive bound, not a published expected dimension: min(#params, width * C(width + D, D)) "
+    "(polynomial maps of degree <= D); no symmetry subtracted"
+)
+
+
+def ktb_formula(mlp: MLP) -> int:
+    """Kileel-Trager-Bruna's formula min(#params - #hidden neurons, dim of the output space)
+    as published (no correction for a quadratic layer)."""
+    return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))
+
+
+def expected_dim_source(net: MLP | ResNet) -> str:
+    """The formula and source of expected_dim(net), valid for its activations."""
+    if isinstance(net, ResNet):
+        return RESNET_SOURCE
+    if quadratic_last_layer(net) is not None:
+        return QUADRATIC_SOURCE.format(ktb=ktb_formula(net))
+    return KTB_SOURCE if is_ktb(net) else NAIVE_SOURCE

@@ -195,7 +195,7 @@ def check(cert: dict[str, Any]) -> list[str]:
                 mlp, theta
             ) + quadratic_tangents(mlp, theta):
                 problems.append("witness.upper: kind 'symmetry' but not the symmetry tangents")
-    expect = rank_result(mlp, r, u_checked)
+    expect = rank_result(mlp, r, u_checked, None if up is None else up.get("kind"))
     res = cert.get("result")
     if not same(res, expect):
         problems.append(f"result = {res!r} but the checked witness gives {expect!r}")

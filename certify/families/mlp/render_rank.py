@@ -42,6 +42,8 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
         "cols": lw.cols,
         "rank_lower": r,
         "upper": None,
+        "functional_dimension": functional_dimension(cert),
+        "fd_upper": False,
     }
     up = cert["witness"].get("upper")
     if up is not None:
@@ -53,7 +55,34 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
             "moduli": uw.moduli,
             "bound": u,
         }
+        data["fd_upper"] = up.get("kind") in ("scaling", "symmetry")
     return data
+
+
+def functional_dimension(cert: dict[str, Any]) -> int | None:
+    """result.functional_dimension (a natural number or null), which the rendered lemma
+    functional_dimension_check ties to the kernel-checked bounds."""
+    fd = (cert.get("result") or {}).get("functional_dimension")
+    if fd is not None and (type(fd) is not int or fd < 0):
+        raise RenderError("result.functional_dimension: expected a natural number or null")
+    return fd
+
+
+def fd_statement(data: dict[str, Any], coq: bool) -> str | None:
+    """The statement of functional_dimension_check: the result's functional dimension equals
+    the kernel-checked lower bound (and the upper bound at theta when symmetry tangents pin
+    it); None without a functional dimension."""
+    if data["functional_dimension"] is None:
+        return None
+    name, eqb, nat = (
+        ("functional_dimension", "Nat.eqb", "%nat")
+        if coq
+        else ("functionalDimension", "Nat.beq", "")
+    )
+    parts = [f"{eqb} {name} {data['rank_lower']}{nat}"]
+    if data["fd_upper"]:
+        parts.append(f"{eqb} {name} {data['upper']['bound']}{nat}")
+    return "(" + " && ".join(parts) + (")%bool = true" if coq else ") = true")
 
 
 NAT_FIELDS = {"widths", "rows", "cols", "rank_lower", "bound"}
@@ -88,6 +117,8 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
     for k, v in data.items():
         if k == "upper":
             out[k] = None if v is None else _printed(v, printer)
+        elif k in ("functional_dimension", "fd_upper"):
+            out[k] = v  # plain naturals / flags, rendered by the template and read back
         elif printer is L.coq and k == "width":
             out[k] = f"{int(v)}%nat"
         elif printer is L.coq:
@@ -115,10 +146,12 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
+        fd_statement=fd_statement(data, True),
     )
     headers = ("Definition inst", "Definition lower", "Definition upper")
     fields = {**COQ_FIELDS, "inst": RESNET_COQ_INST} if resnet else COQ_FIELDS
     verify_roundtrip(text, data, fields, headers)
+    _verify_fd(text, data, True)
     sfx = "_resnet" if resnet else ""
     _verify_theorem(text, f"check_rank_lower{sfx} inst lower {data['rank_lower']}%nat = true")
     if data["upper"]:
@@ -138,15 +171,32 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.lean),
+        fd_statement=fd_statement(data, False),
     )
     fields = {**LEAN_FIELDS, "inst": RESNET_LEAN_INST} if resnet else LEAN_FIELDS
     verify_roundtrip(text, data, fields, ("def inst", "def lower", "def upper"))
+    _verify_fd(text, data, False)
     sfx = "Resnet" if resnet else ""
     _verify_theorem(text, f"NNCert.checkRankLower{sfx} inst lower {data['rank_lower']} = true")
     if data["upper"]:
         bound = data["upper"]["bound"]
         _verify_theorem(text, f"NNCert.checkRankUpper{sfx} inst upper {bound} = true")
     return text
+
+
+def _verify_fd(text: str, data: dict[str, Any], coq: bool) -> None:
+    """The functional dimension reads back, and its lemma states fd_statement (or, without
+    one, neither is rendered)."""
+    stmt = fd_statement(data, coq)
+    name = "functional_dimension" if coq else "functionalDimension"
+    header = ("Definition " if coq else "def ") + name
+    if stmt is None:
+        if header in text:
+            raise RenderError(f"{header!r} rendered although there is no functional dimension")
+        return
+    if L.read_field(text, name, L.block_start(text, header)) != data["functional_dimension"]:
+        raise RenderError(f"literal {name} does not read back as rendered")
+    _verify_theorem(text, stmt)
 
 
 def _verify_theorem(text: str, statement: str) -> None:
@@ -194,7 +244,12 @@ def kernel_objects(
 def theorem_names(cert: dict[str, Any]) -> list[str]:
     """The lower-bound theorem, and the upper-bound one when the certificate has one."""
     upper = cert["witness"].get("upper") is not None
-    return ["rank_lower_check"] + (["rank_upper_check"] if upper else [])
+    fd = functional_dimension(cert) is not None
+    return (
+        ["rank_lower_check"]
+        + (["rank_upper_check"] if upper else [])
+        + (["functional_dimension_check"] if fd else [])
+    )
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

@@ -241,7 +241,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "rows": [list(rc) for rc in lower.rows],
         "cols": lower.cols,
     }
-    result = rank_result(mlp, r, u)
+    result = rank_result(mlp, r, u, None if upper is None else upper["kind"])
     return envelope(
         mlp.family,
         "rank",

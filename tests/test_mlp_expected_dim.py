@@ -1,0 +1,143 @@
+"""The expected dimension of polynomial MLPs against exact generic ranks.
+
+The ranks here are computed independently of the code under test: a forward-mode Jacobian of
+theta -> (f_theta(x_s))_s at a random point and random samples, in numpy int64 arithmetic mod
+a prime near 10^6, and its rank by FLINT (nmod_mat). A rank mod p at one point is a lower
+bound on the generic rank; equality with expected_dim, an upper bound by its derivation,
+pins it (up to a failure probability of order deg / p, and the pinned values below were also
+reproduced with other seeds)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import nmod_mat
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from certify.checker.ir import MLP
+from certify.checker.networks import expected_dim, expected_dim_source, ktb_formula
+
+P = 1_000_003  # products of two residues stay below 2^40: sums of them fit in int64
+
+
+def generic_rank(widths: list[int], acts: list[list[int]], bias: bool, seed: int = 0) -> int:
+    """Rank mod P of the Jacobian of theta -> (f_theta(x_s))_s at a random theta (forward
+    mode: z = W hb, dz = W dhb + d(W) hb; h = sigma(z), dh = sigma'(z) dz)."""
+    rng = random.Random(seed)
+    b = 1 if bias else 0
+    shapes = [(widths[i + 1], widths[i] + b) for i in range(len(widths) - 1)]
+    n = sum(r * c for r, c in shapes)
+    theta = [rng.randrange(1, P) for _ in range(n)]
+    S = -(-n // widths[-1]) + 5
+    h = np.array([[rng.randrange(P) for _ in range(widths[0])] for _ in range(S)], np.int64)
+    dh = np.zeros((S, widths[0], n), np.int64)
+    off = 0
+    for ell, (r, c) in enumerate(shapes):
+        W = np.array(theta[off : off + r * c], np.int64).reshape(r, c)
+        if bias:
+            h = np.concatenate([h, np.ones((S, 1), np.int64)], axis=1)
+            dh = np.concatenate([dh, np.zeros((S, 1, n), np.int64)], axis=1)
+        z = (h @ W.T) % P
+        dz = np.einsum("ij,sjn->sin", W, dh) % P
+        for i in range(r):
+            for j in range(c):
+                dz[:, i, off + i * c + j] = (dz[:, i, off + i * c + j] + h[:, j]) % P
+        off += r * c
+        if ell == len(shapes) - 1:
+            dh = dz
+            break
+        val, der = np.zeros_like(z), np.zeros_like(z)
+        prev, pw = np.zeros_like(z), np.ones_like(z)
+        for k, ck in enumerate(acts[ell]):
+            der = (der + (k * ck % P) * prev) % P
+            val = (val + (ck % P) * pw) % P
+            prev, pw = pw, (pw * z) % P
+        h, dh = val, (der[:, :, None] * dz) % P
+    return nmod_mat(dh.reshape(S * widths[-1], n).tolist(), P).rank()
+
+
+def mlp(widths: list[int], acts: list[list[int]], bias: bool = False) -> MLP:
+    return MLP(tuple(widths), tuple(tuple(Fraction(c) for c in a) for a in acts), bias)
+
+
+SQ, CUBE = [0, 0, 1], [0, 0, 0, 1]
+
+
+def test_the_oracle_reproduces_the_known_ranks_it_is_trusted_for():
+    # (3,2,1) t^2: sums of two squares of ternary linear forms, the rank-2 quadrics, dim 5;
+    # (2,3,1) t^3: all binary cubics, dim 4
+    assert generic_rank([3, 2, 1], [SQ], False) == 5
+    assert generic_rank([2, 3, 1], [CUBE], False) == 4
+
+
+# (widths, activations, generic rank by the oracle): pinned, and equal to expected_dim
+PINNED = [
+    ([10, 20, 10, 1], [SQ, SQ], 335),  # issue 13: KTB's formula says 380
+    ([3, 2, 1], [SQ], 5),
+    ([4, 3, 1], [SQ], 9),
+    ([2, 5, 1], [SQ], 3),  # k > m: every binary quadratic form
+    ([3, 4, 2, 1], [SQ, SQ], 11),  # q1^2 + q2^2 of ternary quadratics: B, not A = 15
+    ([4, 5, 2, 1], [SQ, SQ], 19),
+    ([3, 3, 3, 1], [CUBE, [0, 0, 3]], 12),  # KTB's formula says 15
+    ([3, 3, 2, 1], [[0, 0, 0, 0, 1], SQ], 11),  # KTB's formula says 12
+    ([3, 4, 1], [[0, 0, -2]], 6),  # k > m: every ternary quadratic form
+]
+
+
+@pytest.mark.parametrize("widths,acts,rank", PINNED)
+def test_expected_dim_of_a_quadratic_last_layer_is_the_pinned_generic_rank(widths, acts, rank):
+    assert generic_rank(widths, acts, False) == rank
+    assert expected_dim(mlp(widths, acts)) == rank
+
+
+def test_the_issue_13_network_names_both_the_corrected_count_and_ktb_s_own_value():
+    net = mlp([10, 20, 10, 1], [SQ, SQ])
+    assert ktb_formula(net) == 380 and expected_dim(net) == 335
+    src = expected_dim_source(net)
+    assert "orthogonal symmetry of the quadratic last hidden layer" in src
+    assert src.endswith("KTB's own formula gives 380")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=2, max_size=3),
+    st.integers(1, 5),
+    st.sampled_from([[0, 0, 1], [0, 0, 5], [0, 0, 0, 1], [0, 0, 0, 0, 1], [0, 0, -1]]),
+    st.sampled_from([[0, 0, 1], [0, 0, 2], [0, 0, 0, 1]]),
+    st.integers(0, 10**6),
+)
+def test_expected_dim_never_undercuts_the_generic_rank_of_a_ktb_network(front, k, prev, last, seed):
+    """An expected dimension above the generic rank is a defective case (Alexander-
+    Hirschowitz); one below it would be a false count: it must never happen."""
+    widths = front + [k, 1]
+    acts = [prev] * (len(widths) - 3) + [last]
+    net = mlp(widths, acts)
+    if net.n_params > 70:
+        return
+    assert generic_rank(widths, acts, False, seed) <= expected_dim(net)
+
+
+@pytest.mark.parametrize(
+    "widths,acts,bias",
+    [([3, 2, 1], [[0, 1, 1]], False), ([3, 2, 1], [SQ], True), ([3, 3, 2], [SQ], False)],
+)
+def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(widths, acts, bias):
+    """Linear terms in sigma or biases: other symmetries, not subtracted, so the source says
+    naive; several outputs: KTB's formula as published."""
+    net = mlp(widths, acts, bias)
+    src = expected_dim_source(net)
+    assert src.startswith("naive bound") or src.startswith("Kileel-Trager-Bruna's expected")
+    assert "orthogonal" not in src
+    assert generic_rank(widths, acts, bias) <= expected_dim(net)
+
+
+def test_the_naive_label_is_needed_a_linear_term_keeps_an_extra_symmetry():
+    """sigma = t^2 + t on the last layer of (4, 3, 1): generic rank 12 < naive 14 (G with
+    G^T diag(a) G = diag(a), G 1 = 1 still fixes f), which is why the source says naive."""
+    net = mlp([4, 3, 1], [[0, 1, 1]])
+    assert generic_rank([4, 3, 1], [[0, 1, 1]], False) == 12 < expected_dim(net) == 14
+    assert expected_dim_source(net).startswith("naive bound")

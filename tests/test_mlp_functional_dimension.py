@@ -1,0 +1,105 @@
+"""result.functional_dimension: present exactly when the certificate pins the generic rank,
+rebuilt by the Python checker, and tied to the kernel-checked bounds in the Coq file."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from certify import certificate
+from certify.checker import check_certificate
+from certify.families.mlp.render_rank import render_coq, render_lean
+from tests.conftest import make_cert
+
+
+@pytest.fixture(scope="module")
+def quadratic() -> dict:
+    """(3, 2, 1) with t^2: rank 5 pinned by the scaling and orthogonal tangents."""
+    return make_cert([3, 2, 1], "t^2")
+
+
+def test_a_rank_pinned_by_symmetry_tangents_is_the_functional_dimension(quadratic):
+    r = quadratic["result"]
+    assert quadratic["witness"]["upper"]["kind"] == "symmetry"
+    assert r["functional_dimension"] == r["rank_lower"] == r["rank_upper_at_point"] == 5
+    assert "orthogonal group" in r["functional_dimension_reason"]
+    assert "Functional dimension of the architecture: 5" in quadratic["claim"]["text"]
+
+
+def test_a_rank_reaching_the_output_space_dimension_is_the_functional_dimension():
+    cert = make_cert([2, 3, 1], "t^3")
+    r = cert["result"]
+    assert cert["witness"]["upper"] is None
+    assert r["functional_dimension"] == 4
+    assert "dimension of the output polynomial space" in r["functional_dimension_reason"]
+
+
+def test_an_exact_nullspace_at_theta_pins_the_rank_at_theta_but_not_the_generic_rank():
+    """sigma = t^2 + t: no symmetry tangents are known: the kernel basis at theta bounds the rank
+    at that point only, so no functional dimension is claimed."""
+    cert = make_cert([4, 3, 1], "t^2 + t")
+    r = cert["result"]
+    assert cert["witness"]["upper"]["kind"] == "nullspace"
+    assert r["rank_at_point"] == 12
+    assert r["functional_dimension"] is None and r["functional_dimension_reason"] is None
+    assert check_certificate(cert) == []
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("functional_dimension", 6),
+        ("functional_dimension", 4),
+        ("functional_dimension", None),
+        ("functional_dimension_reason", "by inspection"),
+        ("expected_dim", 6),
+        ("expected_dim_source", "Kileel-Trager-Bruna's expected dimension"),
+    ],
+)
+def test_the_python_checker_rejects_a_changed_result_field(quadratic, field, value):
+    bad = copy.deepcopy(quadratic)
+    bad["result"][field] = value
+    assert check_certificate(bad) != []
+
+
+def test_a_functional_dimension_claimed_without_a_pin_is_rejected():
+    cert = make_cert([4, 3, 1], "t^2 + t")
+    assert cert["result"]["functional_dimension"] is None
+    bad = copy.deepcopy(cert)
+    bad["result"]["functional_dimension"] = bad["result"]["rank_lower"]
+    bad["result"]["functional_dimension_reason"] = "claimed"
+    assert check_certificate(bad) != []
+
+
+def test_coqc_checks_the_functional_dimension_against_the_kernel_bounds(quadratic, coq):
+    text = render_coq(quadratic, certificate.sha256(quadratic))
+    assert "Lemma functional_dimension_check : (Nat.eqb functional_dimension 5%nat && " in text
+    v = coq.verdict(quadratic)
+    assert v.status == "passed", v.message
+
+
+@pytest.mark.parametrize("fd", [4, 6])
+def test_coqc_rejects_a_changed_functional_dimension(quadratic, coq, fd):
+    bad = copy.deepcopy(quadratic)
+    bad["result"]["functional_dimension"] = fd
+    assert check_certificate(bad) != []
+    v = coq.verdict(bad)
+    assert v.status != "passed"
+
+
+def test_the_lean_file_states_the_same_tie(quadratic):
+    text = render_lean(quadratic, certificate.sha256(quadratic))
+    assert "def functionalDimension : Nat := 5" in text
+    assert (
+        "theorem functional_dimension_check : "
+        "(Nat.beq functionalDimension 5 && Nat.beq functionalDimension 5) = true "
+        ":= by decide +kernel"
+    ) in text
+
+
+def test_without_a_functional_dimension_no_lemma_is_rendered():
+    cert = make_cert([4, 3, 1], "t^2 + t")
+    assert cert["result"]["functional_dimension"] is None
+    assert "functional_dimension_check" not in render_coq(cert, "0" * 64)
+    assert "functionalDimension" not in render_lean(cert, "0" * 64)
