@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from certify.checker.compind import decode_polys, decode_sigma
-from certify.checker.ir import as_ints, as_matrix, as_rat
+from certify.checker.ir import as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
@@ -60,6 +60,36 @@ def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, 
     return nvars, polys, bias, facts
 
 
+def mlp_instance(cert: dict[str, Any]) -> dict[str, Any] | None:
+    """The instance of an mlp-identifiable certificate as the kernel sees it (widths, one
+    activation per hidden layer, bias flag, integer weights; inst_sigma the first activation),
+    None for the other kinds. The rendered facts check these terms and tie their witness copy
+    to them, so a witness about another network fails in the prover too."""
+    if cert["kind"] != "mlp-identifiable":
+        return None
+    net = as_dict(as_dict(cert["instance"], "instance")["network"], "instance.network")
+    acts = [
+        decode_sigma(a, f"instance.network.activations[{j}]")
+        for j, a in enumerate(as_list(net["activations"], "instance.network.activations"))
+    ]
+    theta = [as_rat(t, "instance.theta") for t in as_list(cert["instance"]["theta"], "theta")]
+    if not acts or any(d != 1 for _, d in theta) or not isinstance(net["bias"], bool):
+        raise RenderError("instance: expected an activation, integer weights and a bias flag")
+    return {
+        "widths": as_nats(net["widths"], "instance.network.widths"),
+        "acts": acts,
+        "sigma": acts[0],
+        "bias": net["bias"],
+        "theta": [n for n, _ in theta],
+    }
+
+
+def _printed_instance(mi: dict[str, Any], coq: bool) -> dict[str, Any]:
+    if not coq:
+        return {k: L.lean(v) for k, v in mi.items()}
+    return {k: L.coq(v, nat=k == "widths") for k, v in mi.items()}
+
+
 NAT_KEYS = {"k", "lo", "degree", "rmin"}
 
 
@@ -100,6 +130,13 @@ STATEMENTS_COQ = {
     "prop33": "check_prop33 sigma_{i} = true",
     "mlp": "check_mlp_hypotheses widths_{i} sigma_{i} theta_{i} {rmin}%nat = true",
 }
+# mlp-identifiable: the facts check the instance's terms and tie their witness copy to them
+TIED_COQ = {
+    "prop33": "check_prop33 inst_sigma = true /\\ sigma_{i} = inst_sigma",
+    "mlp": "check_mlp_hypotheses inst_widths inst_sigma inst_theta {rmin}%nat = true /\\\n"
+    "  inst_bias = false /\\ inst_acts = repeat inst_sigma (length inst_acts) /\\\n"
+    "  widths_{i} = inst_widths /\\ sigma_{i} = inst_sigma /\\ theta_{i} = inst_theta",
+}
 STATEMENTS_LEAN = {
     "independent": "NNCert.checkIndependent inst_{i} wit_{i} {k} = true",
     "dependent": "NNCert.checkDependent inst_{i} lam_{i} = true",
@@ -107,6 +144,12 @@ STATEMENTS_LEAN = {
     "prop21": "NNCert.checkProp21 sigma_{i} d2_{i} d3_{i} = true",
     "prop33": "NNCert.checkProp33 sigma_{i} = true",
     "mlp": "NNCert.checkMlpHypotheses widths_{i} sigma_{i} theta_{i} {rmin} = true",
+}
+TIED_LEAN = {
+    "prop33": "NNCert.checkProp33 inst_sigma = true ∧ sigma_{i} = inst_sigma",
+    "mlp": "NNCert.checkMlpHypotheses inst_widths inst_sigma inst_theta {rmin} = true ∧ "
+    "inst_bias = false ∧ inst_acts = List.replicate inst_acts.length inst_sigma ∧ "
+    "widths_{i} = inst_widths ∧ sigma_{i} = inst_sigma ∧ theta_{i} = inst_theta",
 }
 WIT_COQ = {"p": "iw_p", "polys_inv": "iw_polys_inv", "sigma_inv": "iw_sigma_inv",
            "points": "iw_points"}  # fmt: skip
@@ -130,6 +173,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     kind = cert["kind"]
     module = module_name(kind, cert["name"])
     nvars, polys, bias, facts = kernel_facts(cert)
+    mi = mlp_instance(cert)
     coq = prover == "coq"
     ctx = {
         "name": L.comment_safe(cert["name"]),
@@ -141,6 +185,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         else L.lean([[((a, b), e) for (a, b), e in q] for q in polys]),
         "bias": L.lean(bias),
         "facts": _printed_facts(facts, coq),
+        "mlp_instance": None if mi is None else _printed_instance(mi, coq),
     }
     if coq:
         text = render("coq/compind/compind.v.j2", **ctx)
@@ -150,6 +195,10 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     _expect(text, "polys", [[((a, b), e) for (a, b), e in q] for q in polys])
     _expect(text, "bias", bias)
     statements = STATEMENTS_COQ if coq else STATEMENTS_LEAN
+    if mi is not None:
+        statements = {**statements, **(TIED_COQ if coq else TIED_LEAN)}
+        for key, value in mi.items():
+            _expect(text, f"inst_{key}", value)
     for f in facts:
         i = f["index"]
         _expect(text, f"sigma_{i}", f["sigma"])
