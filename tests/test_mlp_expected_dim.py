@@ -123,21 +123,66 @@ def test_expected_dim_never_undercuts_the_generic_rank_of_a_ktb_network(front, k
 
 @pytest.mark.parametrize(
     "widths,acts,bias",
-    [([3, 2, 1], [[0, 1, 1]], False), ([3, 2, 1], [SQ], True), ([3, 3, 2], [SQ], False)],
+    [
+        ([3, 2, 1], [SQ], True),
+        ([3, 3, 2], [SQ], False),
+        ([2, 3, 1], [[0, 1, 0, 1]], False),
+        ([2, 2, 2, 1], [[0, 1, 1], SQ], False),
+    ],
 )
-def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(widths, acts, bias):
-    """Linear terms in sigma or biases: other symmetries, not subtracted, so the source says
-    naive; several outputs: KTB's formula as published."""
+def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(
+    widths, acts, bias
+):
+    """Biases, a non-monomial layer before the quadratic one, a non-quadratic sigma: other
+    symmetries, not subtracted, so the source says naive; several outputs: KTB's formula as
+    published."""
     net = mlp(widths, acts, bias)
     src = expected_dim_source(net)
     assert src.startswith("naive bound") or src.startswith("Kileel-Trager-Bruna's expected")
-    assert "orthogonal" not in src
+    assert "orthogonal" not in src and "forms" not in src
     assert generic_rank(widths, acts, bias) <= expected_dim(net)
 
 
-def test_the_naive_label_is_needed_a_linear_term_keeps_an_extra_symmetry():
-    """sigma = t^2 + t on the last layer of (4, 3, 1): generic rank 12 < naive 14 (G with
-    G^T diag(a) G = diag(a), G 1 = 1 still fixes f), which is why the source says naive."""
-    net = mlp([4, 3, 1], [[0, 1, 1]])
-    assert generic_rank([4, 3, 1], [[0, 1, 1]], False) == 12 < expected_dim(net) == 14
-    assert expected_dim_source(net).startswith("naive bound")
+# sigma with a linear or constant term on the quadratic last layer: (widths, acts, generic
+# rank, naive bound)
+AFFINE = [
+    ([4, 3, 1], [[0, 1, 1]], 12, 14),  # t^2 + t: rank-3 forms in (h, 1), corner forgotten
+    ([3, 2, 1], [[0, 1, 1]], 7, 8),
+    ([3, 3, 1], [[1, 1, 1]], 9, 10),  # t^2 + t + 1: rank-3 forms on 4 variables
+    ([2, 2, 1], [[1, 1, 1]], 5, 6),
+    ([4, 2, 1], [[1, 0, 1]], 8, 10),  # t^2 + 1: rank-2 forms on 4 variables, plus a constant
+    ([3, 3, 2, 1], [SQ, [0, -3, 2]], 13, 14),
+    ([3, 3, 3, 1], [SQ, [2, 0, 1]], 13, 16),
+]
+
+
+@pytest.mark.parametrize("widths,acts,rank,naive", AFFINE)
+def test_a_linear_or_constant_term_keeps_a_quadratic_form_whose_dimension_is_pinned(
+    widths, acts, rank, naive
+):
+    """The extra symmetry is not only the homogeneous square's: with sigma = c2 t^2 + c1 t +
+    c0 the last layers still compute a form of rank <= k (in (h, 1) when c1 != 0), so the
+    naive count overshoots; expected_dim counts the form and meets the generic rank."""
+    net = mlp(widths, acts)
+    assert generic_rank(widths, acts, False) == rank == expected_dim(net)
+    assert ktb_formula(net) == naive
+    assert expected_dim_source(net).endswith(f"the naive bound gives {naive}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=2, max_size=3),
+    st.integers(1, 5),
+    st.sampled_from([[0, 0, 1], [0, 0, 0, 1]]),
+    st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.sampled_from([1, -2, 3])),
+    st.integers(0, 10**6),
+)
+def test_expected_dim_never_undercuts_the_generic_rank_for_any_quadratic_last_layer(
+    front, k, prev, last, seed
+):
+    widths = front + [k, 1]
+    acts = [prev] * (len(widths) - 3) + [list(last)]
+    net = mlp(widths, acts)
+    if net.n_params > 70:
+        return
+    assert generic_rank(widths, acts, False, seed) <= expected_dim(net)

@@ -149,43 +149,66 @@ def is_ktb(mlp: MLP) -> bool:
 
 def quadratic_last_layer(mlp: MLP | ResNet) -> tuple[int, int] | None:
     """(k, m) when the expected dimension accounts for a quadratic last hidden layer: an MLP
-    in Kileel-Trager-Bruna's setting (monomial activations, no biases) with one output and at
-    least one hidden layer whose last activation is c t^2; k is that layer's width and m the
-    width before it. None otherwise.
+    without biases, with one output and at least one hidden layer, whose last activation has
+    degree 2 and whose earlier activations are monomials; k is the last hidden layer's width
+    and m the width before it. None otherwise.
 
-    Then f = sum_j a_j c (w_j . h)^2 = c h^T W^T diag(a) W h, which is kept by the per-neuron
-    scalings and by W -> G W for every G with G^T diag(a) G = diag(a) (an orthogonal group of
-    dimension C(k, 2)): the symmetry is larger than the scalings. With several outputs two
-    diagonal forms generically allow only finitely many such G, with a linear term in sigma or
-    with biases the symmetry is different again: those cases are not accounted."""
-    if isinstance(mlp, ResNet) or not is_ktb(mlp) or mlp.widths[-1] != 1 or mlp.depth < 2:
+    For sigma = c t^2, f = sum_j a_j c (w_j . h)^2 = c h^T W^T diag(a) W h is kept by the
+    per-neuron scalings and by W -> G W for every G with G^T diag(a) G = diag(a), an orthogonal
+    group of dimension C(k, 2): the symmetry is larger than the scalings. With a linear or
+    constant term the scalings are gone but a form of the same kind remains (see
+    quadratic_form_dim). With several outputs two diagonal forms generically leave only
+    finitely many such G, and biases change the count again: those cases are not accounted."""
+    if isinstance(mlp, ResNet) or mlp.bias or mlp.widths[-1] != 1 or mlp.depth < 2:
         return None
-    if len(mlp.activations[-1]) != 3:
+    if len(mlp.activations[-1]) != 3 or not all(is_monomial(a) for a in mlp.activations[:-1]):
         return None
     return mlp.widths[-2], mlp.widths[-3]
 
 
+def symmetric_rank_dim(k: int, m: int) -> int:
+    """Dimension of the symmetric m x m matrices of rank <= k: k m - C(k, 2) for k <= m, and
+    C(m + 1, 2) (all of them) for k >= m."""
+    return k * m - comb(k, 2) if k <= m else comb(m + 1, 2)
+
+
+def quadratic_form_dim(sigma: Sequence[Num], k: int, m: int) -> int:
+    """Dimension of {h -> sum_j a_j sigma(w_j . h)} over W (k x m) and a (k), sigma = c2 t^2 +
+    c1 t + c0 with c2 != 0, as forms in h (m variables):
+
+    - c1 = c0 = 0: c h^T W^T diag(a) W h, the rank-<=k forms (symmetric_rank_dim(k, m));
+    - c1 = 0, c0 != 0: those plus the free constant c0 sum a_j (+1; the scalings are gone);
+    - c1 != 0: completing the square, sigma(t) = c2 (t + c1/(2 c2))^2 + e' with e' = c0 -
+      c1^2/(4 c2), so f = hb^T A' hb for hb = (h, 1), where A = c2 sum_j a_j u_j u_j^T, u_j =
+      (w_j, c1/(2 c2)), is any form of rank <= k on m + 1 variables (rescale u_j and a_j) and
+      A' is A with its corner entry multiplied by 4 c2 c0 / c1^2: the rank-<=k forms on m + 1
+      variables if c0 != 0, their projection forgetting the corner if c0 = 0 (at most
+      C(m + 2, 2) - 1)."""
+    c0, c1 = sigma[0], sigma[1]
+    if c1 == 0:
+        return symmetric_rank_dim(k, m) + (1 if c0 != 0 else 0)
+    full = symmetric_rank_dim(k, m + 1)
+    return full if c0 != 0 else min(full, comb(m + 2, 2) - 1)
+
+
 def _quadratic_expected_dim(mlp: MLP, k: int, m: int) -> int:
-    """min(A, C(d_0 + D - 1, D), B): the three upper bounds behind expected_dim for a
-    quadratic last hidden layer (see expected_dim_source)."""
+    """min(A, #params - symmetry dim, dim of the output space, B): the upper bounds behind
+    expected_dim for a quadratic last hidden layer (see expected_dim_source)."""
     n, s = mlp.n_params, symmetry_dim(mlp)
-    if k <= m:
-        # the scalings and the orthogonal group act with generic orbits of dimension
-        # k + C(k, 2): f = h^T A h with A symmetric of rank <= k, a variety of dimension
-        # k m - C(k, 2)
-        a = n - s - comb(k, 2)
-    else:
-        # every symmetric m x m form is some W^T diag(a) W: the layers before the quadratic
-        # one (#params n - k m - k, s - k hidden neurons) and C(m + 1, 2) for the form
-        a = (n - k * m - k) - (s - k) + comb(m + 1, 2)
-    bound = min(a, output_space_dim(mlp))
-    inner = MLP(mlp.widths[:-1], mlp.activations[:-1], False)
-    per_output = output_space_dim(inner) // k
-    if k <= min(m, per_output):
-        # f = q^T diag(a) q with q = (q_1..q_k) the k outputs of the network before the last
-        # linear layer, of dimension <= min(n - s, k * per_output); with the q_j independent
-        # the group (dimension C(k + 1, 2)) acts with finite stabilisers on (q, a)
-        bound = min(bound, min(n - s, output_space_dim(inner)) - comb(k, 2))
+    sigma = mlp.activations[-1]
+    front_s = s - (k if is_monomial(sigma) else 0)  # scalings of the layers before
+    # f depends on theta only through the earlier layers' parameters (n - k m - k, with a
+    # scaling group of dimension front_s acting) and the form of quadratic_form_dim
+    a = (n - k * m - k) - front_s + quadratic_form_dim(sigma, k, m)
+    bound = min(a, n - s, output_space_dim(mlp))
+    if is_monomial(sigma):
+        inner = MLP(mlp.widths[:-1], mlp.activations[:-1], False)
+        per_output = output_space_dim(inner) // k
+        if k <= min(m, per_output):
+            # f = q^T diag(a) q with q = (q_1..q_k) the k outputs of the network before the
+            # last linear layer, of dimension <= min(n - s, k * per_output); with the q_j
+            # independent, the group (dimension C(k + 1, 2)) acts with finite stabilisers
+            bound = min(bound, min(n - s, output_space_dim(inner)) - comb(k, 2))
     return bound
 
 
@@ -193,8 +216,8 @@ def expected_dim(net: MLP | ResNet) -> int:
     """Expected dimension of the architecture; expected_dim_source names the formula.
 
     For monomial activations without bias, Kileel-Trager-Bruna's formula
-    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)), less the orthogonal
-    symmetry of a quadratic last hidden layer with one output (quadratic_last_layer); for a
+    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)); with a quadratic last
+    hidden layer and one output (quadratic_last_layer), the count of its forms instead; for a
     ResNet of width n and degree D, min(#params, n * C(n + D, D)) (polynomial maps of degree
     <= D); otherwise the naive min(#params - symmetry dim, dim of the output space)."""
     if isinstance(net, ResNet):
@@ -220,10 +243,20 @@ QUADRATIC_SOURCE = (
     "count (README), checked against exact generic ranks of a grid of small architectures "
     "(tests/test_mlp_expected_dim.py); KTB's own formula gives {ktb}"
 )
+AFFINE_QUADRATIC_SOURCE = (
+    "the layers before the quadratic last hidden layer (#params less their hidden neurons) "
+    "plus the dimension of the forms it computes (sigma = c2 t^2 + c1 t + c0 with a linear or "
+    "constant term, width k, width m before it, one output, no biases): rank-<=k forms in "
+    "(h, 1) on m + 1 variables when c1 != 0 (completing the square; the corner forgotten when "
+    "c0 = 0), rank-<=k forms on m variables plus a constant when c1 = 0; capped by "
+    "min(#params - symmetry dim, dim of the output space); nn-certify's count (README), "
+    "checked against exact generic ranks of a grid of small architectures "
+    "(tests/test_mlp_expected_dim.py); the naive bound gives {naive}"
+)
 NAIVE_SOURCE = (
     "naive bound, not a published expected dimension: min(#params - dim of the per-neuron "
-    "scaling group, dim of the output space); other symmetries (of a quadratic layer, with "
-    "biases or linear terms in sigma) are not subtracted, so the true dimension may be smaller"
+    "scaling group, dim of the output space); other symmetries (e.g. of a quadratic layer with "
+    "biases or several outputs) are not subtracted, so the true dimension may be smaller"
 )
 RESNET_SOURCE = (
     "naive bound, not a published expected dimension: min(#params, width * C(width + D, D)) "
@@ -233,7 +266,8 @@ RESNET_SOURCE = (
 
 def ktb_formula(mlp: MLP) -> int:
     """Kileel-Trager-Bruna's formula min(#params - #hidden neurons, dim of the output space)
-    as published (no correction for a quadratic layer)."""
+    as published (no correction for a quadratic layer); for other activations the naive
+    min(#params - scaling dimension, dim of the output space)."""
     return min(mlp.n_params - symmetry_dim(mlp), output_space_dim(mlp))
 
 
@@ -242,5 +276,7 @@ def expected_dim_source(net: MLP | ResNet) -> str:
     if isinstance(net, ResNet):
         return RESNET_SOURCE
     if quadratic_last_layer(net) is not None:
-        return QUADRATIC_SOURCE.format(ktb=ktb_formula(net))
+        if is_monomial(net.activations[-1]):
+            return QUADRATIC_SOURCE.format(ktb=ktb_formula(net))
+        return AFFINE_QUADRATIC_SOURCE.format(naive=ktb_formula(net))
     return KTB_SOURCE if is_ktb(net) else NAIVE_SOURCE

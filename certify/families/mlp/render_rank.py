@@ -60,8 +60,11 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
 
 
 def functional_dimension(cert: dict[str, Any]) -> int | None:
-    """result.functional_dimension (a natural number or null), which the rendered lemma
-    functional_dimension_check ties to the kernel-checked bounds."""
+    """result.functional_dimension (a natural number or null) of an MLP certificate, which the
+    rendered lemma functional_dimension_check ties to the kernel-checked bounds (ResNet files,
+    rendered by their own templates, do not state it: None; the Python checker rebuilds it)."""
+    if (cert.get("instance") or {}).get("network", {}).get("family") == "resnet":
+        return None
     fd = (cert.get("result") or {}).get("functional_dimension")
     if fd is not None and (type(fd) is not int or fd < 0):
         raise RenderError("result.functional_dimension: expected a natural number or null")
