@@ -130,9 +130,7 @@ def test_expected_dim_never_undercuts_the_generic_rank_of_a_ktb_network(front, k
         ([2, 2, 2, 1], [[0, 1, 1], SQ], False),
     ],
 )
-def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(
-    widths, acts, bias
-):
+def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(widths, acts, bias):
     """Biases, a non-monomial layer before the quadratic one, a non-quadratic sigma: other
     symmetries, not subtracted, so the source says naive; several outputs: KTB's formula as
     published."""
