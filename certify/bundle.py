@@ -595,13 +595,33 @@ def _build(
     return manifest
 
 
+def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
+    """Specs grouped by file: a spec alone, or the consecutive instances of one sweep."""
+    groups: list[list[Spec]] = []
+    for s in specs:
+        prev = groups[-1][0] if groups else None
+        if (
+            s.sweep is not None
+            and prev is not None
+            and prev.sweep == s.sweep
+            and prev.source == s.source
+            and prev.raw == s.raw
+        ):
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups
+
+
 def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
-    """Manifest entries of the specs: name, file name, and where the bundle keeps a copy
+    """Manifest entries of the spec files: name, file name, and where the bundle keeps a copy
     (`specs/<file name>`, a numbered name when two specs share one; None for a spec that was
-    not read from a file)."""
+    not read from a file). The instances of one sweep share one entry, named after the
+    sweep, listing its `instances` (certify/sweep.py)."""
     out: list[dict[str, Any]] = []
     taken: set[str] = set()
-    for s in specs:
+    for group in _spec_groups(specs):
+        s = group[0]
         fname = Path(s.source).name
         bundled = None
         if s.raw is not None:
@@ -612,12 +632,16 @@ def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
                 cand = f"{stem}-{n}{suffix}"
             taken.add(cand)
             bundled = f"specs/{cand}"
-        out.append({"name": s.name, "file": fname, "bundled": bundled})
+        entry: dict[str, Any] = {"name": s.sweep or s.name, "file": fname, "bundled": bundled}
+        if s.sweep is not None:
+            entry["instances"] = [g.name for g in group]
+        out.append(entry)
     return out
 
 
 def write_specs(dest: Path, specs: list[Spec], entries: list[dict[str, Any]]) -> None:
-    for s, e in zip(specs, entries, strict=True):
+    for group, e in zip(_spec_groups(specs), entries, strict=True):
+        s = group[0]
         if e["bundled"] is not None and s.raw is not None:
             (dest / "specs").mkdir(exist_ok=True)
             (dest / e["bundled"]).write_bytes(s.raw)

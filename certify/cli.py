@@ -13,7 +13,7 @@ from certify.bundle import PROVERS, Options, build, unmet_requirements
 from certify.errors import CertifyError
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS
 from certify.provers.common import kill_all
-from certify.spec import Spec, load_spec
+from certify.spec import Spec, load_specs
 
 EXIT_CODES = """exit codes:
   0    every certificate passed (a prover that is not installed gives not-run, not a failure)
@@ -349,13 +349,13 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         if a.cmd == "run":
-            return _run([load_spec(s) for s in a.specs], a.out, a)
+            return _run([s for p in a.specs for s in load_specs(p)], a.out, a)
         if a.cmd == "bounds":
             return _bounds(a)
         if a.cmd == "figure":
             return _figure(a)
         if a.cmd == "demo":
-            return _run([load_spec(s) for s in example_specs()], a.out, a)
+            return _run([s for p in example_specs() for s in load_specs(p)], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
         if a.cmd == "ci-template":

@@ -278,7 +278,7 @@ def _check_referee_files(path: Path, manifest: dict, problems: list[str], notes:
 
 def _check_specs(path: Path, manifest: dict, problems: list[str]) -> None:
     """Every spec the manifest lists is in specs/ and still parses to a spec of that name."""
-    from certify.spec import load_spec
+    from certify.spec import load_specs
 
     specs = manifest.get("specs")
     if not isinstance(specs, list):
@@ -295,12 +295,15 @@ def _check_specs(path: Path, manifest: dict, problems: list[str]) -> None:
             problems.append(f"spec {s.get('name')!r}: bundled path {rel!r} is not under specs/")
             continue
         try:
-            got = load_spec(path / rel)
+            got = load_specs(path / rel)
         except CertifyError as err:
             problems.append(f"{rel}: {err}")
             continue
-        if got.name != s.get("name"):
-            problems.append(f"{rel}: spec name {got.name!r}, the manifest says {s.get('name')!r}")
+        name = got[0].sweep or got[0].name
+        if name != s.get("name"):
+            problems.append(f"{rel}: spec name {name!r}, the manifest says {s.get('name')!r}")
+        if got[0].sweep is not None and [g.name for g in got] != s.get("instances"):
+            problems.append(f"{rel}: the sweep's instances differ from the manifest's")
 
 
 def _check_inventory(path: Path, manifest: dict, problems: list[str]) -> None:
