@@ -19,7 +19,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from certify import __version__, certificate
+from certify import __version__, certificate, table
 from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
 from certify.families import generate_certificates
@@ -40,7 +40,7 @@ LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "
 PROVERS = ("coq", "lean")
 # What a bundle's top level may hold (bundles written before manifests listed their files).
 TOOL_TOP = {"manifest.json", "report.md", "certificates", "coq", "lean", "logs", "figures"}
-TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs"}
+TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs", "results.csv", "results.json"}
 BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
@@ -339,7 +339,8 @@ def common_prover_notes(entries: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def report_md(manifest: dict[str, Any]) -> str:
+def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
+    """report.md: a function of the manifest and the results table (table.rows)."""
     entries = manifest["certificates"]
     lines = ["# nn-certify report", ""]
     common = common_prover_notes(entries)
@@ -380,7 +381,28 @@ def report_md(manifest: dict[str, Any]) -> str:
                 f"{v['coq']} | {v['lean']} |"
             )
         lines.append("")
-    for fig in manifest.get("figures", {}):
+    if results is not None:
+        lines += [
+            "## Results table",
+            "",
+            "Also in results.csv and results.json (columns: certify/table.py; seconds per "
+            "phase: logs/results-seconds.csv).",
+            "",
+            table.markdown(results),
+        ]
+    for fig in sorted(manifest.get("figures", {})):  # sorted: the manifest is saved sorted
+        if fig == DIMENSIONS_PNG:
+            lines += [
+                "## Certified against expected dimension",
+                "",
+                f"![{fig}](figures/{fig})",
+                "",
+                "Each rank certificate: the certified dimension (the functional dimension "
+                "where the certificate pins it, else the certified lower bound rank_lower) "
+                "against the expected dimension; points below the diagonal are marked.",
+                "",
+            ]
+            continue
         lines += [
             "## Figure",
             "",
@@ -565,7 +587,9 @@ def _build(
         (tmp / "logs").mkdir(exist_ok=True)
         for k, v in logs.items():
             (tmp / "logs" / f"{k}.log").write_text(v + "\n")
-        figs = figures_for(items)
+        results = table.rows(manifest, {it.cert["name"]: it.cert for it in items})
+        write_results(tmp, results, prog.timings)
+        figs = figures_for(items, results)
         if figs:
             (tmp / "figures").mkdir()
         for fname, draw in figs.items():
@@ -574,7 +598,7 @@ def _build(
         manifest["figures"] = {
             f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
         }
-        (tmp / "report.md").write_text(report_md(manifest))
+        (tmp / "report.md").write_text(report_md(manifest, results))
         write_specs(tmp, specs, manifest["specs"])
         for rel, text in referee_files(manifest).items():
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -676,14 +700,35 @@ def is_figure_one(cert: dict[str, Any]) -> bool:
     )
 
 
-def figures_for(items: list[Rendered]) -> dict[str, Callable[[Path], None]]:
-    """The pictures that help read these certificates (file name -> drawing function)."""
+def figures_for(
+    items: list[Rendered], results: list[dict[str, Any]] | None = None
+) -> dict[str, Callable[[Path], None]]:
+    """The pictures that help read these certificates (file name -> drawing function):
+    Figure 1 for its implicit certificate; dimensions.png (table.draw_dimensions) for a
+    bundle with rank certificates."""
     from certify.families.resnet.figure import draw_resnet_quadratic
 
     out: dict[str, Callable[[Path], None]] = {}
     if any(is_figure_one(it.cert) for it in items):
         out["resnet-quadratic.png"] = draw_resnet_quadratic
+    if results is not None and any(table.is_rank_row(r) for r in results):
+        out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
     return out
+
+
+DIMENSIONS_PNG = "dimensions.png"
+
+
+def write_results(dest: Path, results: list[dict[str, Any]], timings: dict[str, Any]) -> None:
+    """results.csv and results.json (deterministic, hashed in the manifest), and
+    logs/results-seconds.csv (seconds per phase; logs/ is not hashed)."""
+    (dest / "results.csv").write_text(table.csv_text(results))
+    (dest / "results.json").write_text(table.json_text(results))
+    (dest / "logs").mkdir(exist_ok=True)
+    secs = table.seconds_rows(results, timings)
+    (dest / "logs" / "results-seconds.csv").write_text(
+        table.csv_text(secs, ("name",) + table.SECONDS_COLUMNS)
+    )
 
 
 def all_passed(manifest: dict[str, Any]) -> bool:

@@ -337,6 +337,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
+    p_table = sub.add_parser(
+        "table",
+        help="print the results table of one or more bundles (Markdown or CSV)",
+        description="Print the results table (results.json) of one or more bundles, one row "
+        "per certificate; several bundles are merged, with a first column naming the bundle. "
+        "Columns: certify/table.py. --seconds adds the seconds per phase from logs/ (not part "
+        "of the deterministic, hashed files).",
+        **fmt,
+    )
+    p_table.add_argument("bundles", nargs="+", type=Path)
+    p_table.add_argument("--format", choices=("md", "csv"), default="md")
+    p_table.add_argument(
+        "--seconds", action="store_true", help="add seconds per phase (logs/timings.json)"
+    )
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
     p_check.add_argument(
@@ -358,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run([s for p in example_specs() for s in load_specs(p)], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
+        if a.cmd == "table":
+            return _table(a)
         if a.cmd == "ci-template":
             from certify.ci_template import write_templates
 
@@ -372,6 +388,19 @@ def main(argv: list[str] | None = None) -> int:
         kill_all()
         print("certify: interrupted; nothing written", file=sys.stderr)
         return 130
+
+
+def _table(a: argparse.Namespace) -> int:
+    """`certify table`: the rows of every bundle, merged (exit 1: not a readable bundle)."""
+    from certify import table as T
+
+    merged: list[dict] = []
+    for b in a.bundles:
+        for r in T.load_rows(b, a.seconds):
+            merged.append(({"bundle": str(b)} if len(a.bundles) > 1 else {}) | r)
+    cols = tuple(merged[0]) if merged else T.COLUMNS
+    sys.stdout.write(T.csv_text(merged, cols) if a.format == "csv" else T.markdown(merged, cols))
+    return 0
 
 
 def _check(a: argparse.Namespace) -> int:
