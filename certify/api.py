@@ -64,8 +64,10 @@ class Certified:
     @property
     def passed(self) -> bool:
         """The checker accepted it and no prover that ran rejected it."""
-        return not self.checker and self.coq not in ("failed", "timeout") and (
-            self.lean not in ("failed", "timeout")
+        return (
+            not self.checker
+            and self.coq not in ("failed", "timeout")
+            and (self.lean not in ("failed", "timeout"))
         )
 
 
@@ -122,8 +124,16 @@ def certify(
         verdicts |= {"coq": "not-run", "lean": "not-run"}
         entry = {k: c[k] for k in ("name", "family", "kind", "result")} | {"verdicts": verdicts}
         out_list.append(
-            Certified(c["name"], c["family"], c["kind"], c["result"], c["claim"], c,
-                      problems[c["name"]], row=_table.row(entry, c))  # fmt: skip
+            Certified(
+                c["name"],
+                c["family"],
+                c["kind"],
+                c["result"],
+                c["claim"],
+                c,
+                problems[c["name"]],
+                row=_table.row(entry, c),
+            )  # fmt: skip
         )
     return out_list
 
@@ -152,9 +162,18 @@ def _from_manifest(manifest: dict[str, Any], out: Path) -> list[Certified]:
     for e in manifest["certificates"]:
         cert = certificate.load((out / e["file"]).read_bytes()) if out.exists() else {}
         res.append(
-            Certified(e["name"], e["family"], e["kind"], e["result"], e["claim"], cert,
-                      list(e["messages"]["checker"]), e["verdicts"]["coq"],
-                      e["verdicts"]["lean"], rows.get(e["name"], {}))  # fmt: skip
+            Certified(
+                e["name"],
+                e["family"],
+                e["kind"],
+                e["result"],
+                e["claim"],
+                cert,
+                list(e["messages"]["checker"]),
+                e["verdicts"]["coq"],
+                e["verdicts"]["lean"],
+                rows.get(e["name"], {}),
+            )  # fmt: skip
         )
     return res
 
