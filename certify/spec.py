@@ -237,11 +237,11 @@ def parse_specs(data: Any, src: str = "<spec>") -> list[Spec]:
     if not sweep.has_sweep(data):
         return [parse_spec(data, src)]
     out: list[Spec] = []
-    for inst, index in sweep.expand(data, src):
+    for inst, where, index in sweep.expand(data, src):
         try:
             spec = parse_spec(inst, src)
         except SpecError as e:
-            raise sweep.relabel(e, data["sweep"], index) from None
+            raise sweep.relabel(e, where, index) from None
         out.append(dataclasses.replace(spec, sweep=data["name"]))
     return out
 
