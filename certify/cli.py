@@ -43,6 +43,8 @@ def _opts(a: argparse.Namespace) -> Options:
         require=a.require,
         lean_max_seconds=a.lean_max_seconds,
         lean_dojo=getattr(a, "lean_dojo", False),
+        executor=getattr(a, "executor", "local"),
+        scheduler=getattr(a, "scheduler", None),
     )
 
 
@@ -80,7 +82,16 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--timeout", type=_positive(float), default=900.0, help="seconds per prover call"
     )
-    p.add_argument("--jobs", type=_positive(int), default=2, help="parallel coqc processes")
+    p.add_argument(
+        "--jobs",
+        type=_positive(int),
+        default=2,
+        help="certificate tasks (generate, check, render, coqc) in parallel processes "
+        "(default %(default)s; 1: in this process)",
+    )
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress bar or progress lines (CI logs)"
+    )
     p.add_argument(
         "--lean-max-seconds",
         type=_positive(float),
@@ -101,6 +112,14 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
 
 def _add_out_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, required=True, help="the bundle directory to write")
+    p.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="local: a process pool of --jobs; dask: the tasks run on the Dask distributed "
+        "cluster at --scheduler (extra nn-certify[dask]); the bundle is the same either way",
+    )
+    p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     p.add_argument(
         "--force",
         action="store_true",
@@ -128,7 +147,12 @@ def _gate(entries: list[dict], require: frozenset[str], other_failure: bool) -> 
 
 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
-    manifest = build(specs, out, _opts(a), progress=_say)
+    from certify.progress import for_stream
+
+    if a.executor == "dask" and not a.scheduler:
+        print("certify: error: --executor dask needs --scheduler ADDRESS", file=sys.stderr)
+        return 2
+    manifest = build(specs, out, _opts(a), prog=for_stream(a.quiet))
     from certify.bundle import common_prover_notes
     from certify.summary import summary_line
 
@@ -404,10 +428,10 @@ def _table(a: argparse.Namespace) -> int:
 
 
 def _check(a: argparse.Namespace) -> int:
-    from certify.progress import Progress
+    from certify.progress import for_stream
     from certify.verify import check_bundle_result
 
-    prog = Progress(_say)
+    prog = for_stream(a.quiet)
     try:
         res = check_bundle_result(a.bundle, _opts(a), prog)
     finally:
