@@ -12,6 +12,7 @@ removed), so nothing that looks complete is left behind."""
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -100,13 +101,14 @@ def _dask(
         raise ExecutorError(f"--scheduler {scheduler}: cannot connect ({e})") from None
     try:
         futures = [
-            client.submit(fn, *t, pure=False, key=f"nn-certify-task-{i}-{_token()}")
+            client.submit(_call_pickled, pickle.dumps((fn, t)), pure=False,
+                          key=f"nn-certify-task-{i}-{_token()}")  # fmt: skip
             for i, t in enumerate(tasks)
         ]
         index = {f.key: i for i, f in enumerate(futures)}
-        for f in as_completed(futures):
+        for f in as_completed(futures, loop=client.loop):
             try:
-                res = f.result()
+                res = pickle.loads(f.result())
             except CertifyError:
                 raise
             except Exception as e:  # KilledWorker, CommClosedError, a worker's own error
@@ -117,6 +119,16 @@ def _dask(
     finally:
         client.cancel(futures) if "futures" in locals() else None
         client.close()
+
+
+def _call_pickled(payload: bytes) -> bytes:
+    """Run a pickled (fn, args) task on a worker and pickle its outcome: the scheduler only
+    ever handles bytes, so it needs nothing of nn-certify but this module; on the worker the
+    tool is imported in its usual order (certify.bundle first) before the spec unpickles."""
+    import certify.bundle  # noqa: F401
+
+    fn, args = pickle.loads(payload)
+    return pickle.dumps(fn(*args))
 
 
 def _token() -> str:

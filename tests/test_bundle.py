@@ -52,7 +52,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert m["schema"] == "nn-certify-manifest/1"
     assert set(m["tool"]) == {"nn-certify", "python-flint", "sympy", "coqc", "lean"}
     atlas = {n for s in m["specs"] for n in s.get("instances", [])}  # tests/test_atlas.py
-    assert len(atlas) == 19 + 8
+    assert len(atlas) == 18 + 8
     got = {
         e["name"]: (e["result"]["rank_lower"], e["result"]["rank_upper_at_point"])
         for e in m["certificates"]
