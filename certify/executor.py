@@ -101,8 +101,12 @@ def _dask(
         raise ExecutorError(f"--scheduler {scheduler}: cannot connect ({e})") from None
     try:
         futures = [
-            client.submit(_call_pickled, pickle.dumps((fn, t)), pure=False,
-                          key=f"nn-certify-task-{i}-{_token()}")  # fmt: skip
+            client.submit(
+                _call_pickled,
+                pickle.dumps((fn, t)),
+                pure=False,
+                key=f"nn-certify-task-{i}-{_token()}",
+            )  # fmt: skip
             for i, t in enumerate(tasks)
         ]
         index = {f.key: i for i, f in enumerate(futures)}

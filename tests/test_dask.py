@@ -49,18 +49,45 @@ class Cluster:
         env = _env(DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=str(allowed_failures))
         common = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
         self.procs = [
-            subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--scheduler-file",
-                              str(self.file), "--port", "0", "--dashboard-address", ":0"],
-                             **common)  # fmt: skip
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "dask",
+                    "scheduler",
+                    "--scheduler-file",
+                    str(self.file),
+                    "--port",
+                    "0",
+                    "--dashboard-address",
+                    ":0",
+                ],
+                **common,
+            )  # fmt: skip
         ]
         deadline = time.monotonic() + 60
         while not self.file.is_file() and time.monotonic() < deadline:
             time.sleep(0.2)
         for i in range(2):
             self.procs.append(
-                subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file",
-                                  str(self.file), "--nthreads", "1", "--no-nanny", "--name",
-                                  f"w{i}", "--dashboard-address", ":0"], **common)  # fmt: skip
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "dask",
+                        "worker",
+                        "--scheduler-file",
+                        str(self.file),
+                        "--nthreads",
+                        "1",
+                        "--no-nanny",
+                        "--name",
+                        f"w{i}",
+                        "--dashboard-address",
+                        ":0",
+                    ],
+                    **common,
+                )  # fmt: skip
             )
         self.address = json.loads(self.file.read_text())["address"]
         self.client = Client(self.address, timeout=60)
