@@ -181,3 +181,20 @@ def test_a_bad_sweep_on_the_command_line_exits_2_naming_the_value_and_writes_not
     assert r.returncode == 2
     assert "sweep.widths[1][1]" in r.stderr and "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_sweep_tables_give_the_union_of_their_products_and_errors_name_the_table():
+    tables = [{"widths": [[3, 2, 1]], "activation": ["t^2"]},
+              {"widths": [[2, 2, 1], [2, 3, 1]], "activation": ["t^3"]}]  # fmt: skip
+    data = {**BASE, "sweep": tables}
+    assert [s.name for s in parse_specs(data, "<t>")] == [
+        "sw-w3x2x1-t2", "sw-w2x2x1-t3", "sw-w2x3x1-t3",
+    ]  # fmt: skip
+    data["sweep"][1]["widths"][0] = [2, 0, 1]
+    with pytest.raises(SpecError) as e:
+        parse_specs(data, "<t>")
+    assert e.value.field == "sweep[1].widths[0][1]"
+    data["sweep"][1] = {"widths": [[3, 2, 1]], "activation": ["t^2"]}
+    with pytest.raises(SpecError) as e:
+        parse_specs(data, "<t>")
+    assert e.value.field == "sweep[1]" and "distinct instance names" in e.value.expected
