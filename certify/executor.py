@@ -12,6 +12,7 @@ removed), so nothing that looks complete is left behind."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import signal
 from collections.abc import Callable, Iterator
@@ -47,13 +48,18 @@ def run_tasks(
 
 
 def _worker_init() -> None:
-    """In a pool worker, SIGTERM raises SystemExit, so a running coqc is killed with it
-    (provers.common.run kills its child on any exception)."""
+    """In a pool worker, SIGTERM (the certify process stopping the pool: Ctrl-C, a failure)
+    kills the running coqc (it runs in its own session) and ends the worker at once; SIGINT
+    is left to the certify process, which stops the pool."""
+    from certify.provers import common
 
     def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(1)
+        for p in list(common._LIVE):  # no lock: the interrupted thread may hold it
+            common._kill(p)
+        os._exit(1)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool(
@@ -77,9 +83,14 @@ def _pool(
                 except BrokenProcessPool as e:
                     raise ExecutorError(f"a worker process died ({e}); no bundle written") from None
     except BaseException:
+        # Ctrl-C or a failure: stop the running tasks (and their coqc), then the pool. The
+        # processes are taken first: shutdown() forgets them.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for p in procs:
+            p.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
-        for p in list((getattr(pool, "_processes", None) or {}).values()):
-            p.terminate()  # Ctrl-C or a failure: stop the running tasks (and their coqc)
+        for p in procs:
+            p.join(timeout=10)
         raise
     pool.shutdown()
 
