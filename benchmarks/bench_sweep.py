@@ -116,7 +116,11 @@ class LocalCluster:
         for p in reversed(self.procs):
             p.terminate()
         for p in self.procs:
-            p.wait(timeout=30)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 def main() -> None:
@@ -134,12 +138,16 @@ def main() -> None:
                 "--force"]  # fmt: skip
         j1 = base + ["--out", str(tmp / "j1"), "--jobs", "1"]
         j2 = base + ["--out", str(tmp / "j2"), "--jobs", "2"]
-        subprocess.run(j1, check=True, cwd=ROOT)  # warms the Coq library cache
+        quiet = {"check": True, "cwd": ROOT, "stdout": subprocess.DEVNULL}
+        subprocess.run(j1, **quiet)  # warms the Coq library cache
         results: dict[str, object] = {"count": a.count, "runs": a.runs,
                                       "load_before": os.getloadavg()}  # fmt: skip
+        out = Path(__file__).with_name("results-sweep.json")
         if have_fb:
             text = farm_bench(j2, a.runs, j1, a.timeout)
             results["jobs2_vs_jobs1"] = {"farm_bench": text, "medians": medians(text)}
+            print(text, flush=True)
+            out.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")  # so far
         else:
             results["jobs1"] = {"medians": timed_once(j1)}
             results["jobs2"] = {"medians": timed_once(j2)}
@@ -147,15 +155,16 @@ def main() -> None:
         try:
             dk = base + ["--out", str(tmp / "dk"), "--executor", "dask", "--scheduler",
                          cluster.address]  # fmt: skip
-            subprocess.run(dk, check=True, cwd=ROOT)  # warm-up: the workers import the tool
+            subprocess.run(dk, **quiet)  # warm-up: the workers import the tool
             c0 = cluster.worker_cpu()
             if have_fb:
                 text = farm_bench(dk, a.runs, None, a.timeout)
                 results["dask2"] = {"farm_bench": text, "medians": medians(text)}
             else:
                 results["dask2"] = {"medians": timed_once(dk)}
+            # farm-bench also runs one warm-up, which the workers' CPU includes
             results["dask2"]["worker_cpu_s_per_run"] = (cluster.worker_cpu() - c0) / (
-                a.runs if have_fb else 1
+                a.runs + 1 if have_fb else 1
             )
         finally:
             cluster.close()
@@ -165,7 +174,6 @@ def main() -> None:
         )
         results["dask_bundle_identical_to_jobs1"] = same
         results["load_after"] = os.getloadavg()
-    out = Path(__file__).with_name("results-sweep.json")
     out.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     for k in ("jobs2_vs_jobs1", "jobs1", "jobs2", "dask2"):
         if k in results:
