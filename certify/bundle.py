@@ -4,6 +4,7 @@ when complete, so a crash never leaves a bundle that looks finished."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -19,9 +20,10 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from certify import __version__, certificate
+from certify import __version__, certificate, table
 from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
+from certify.executor import ExecutorError, run_tasks
 from certify.families import generate_certificates
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
 from certify.progress import Progress
@@ -40,7 +42,7 @@ LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "
 PROVERS = ("coq", "lean")
 # What a bundle's top level may hold (bundles written before manifests listed their files).
 TOOL_TOP = {"manifest.json", "report.md", "certificates", "coq", "lean", "logs", "figures"}
-TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs"}
+TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs", "results.csv", "results.json"}
 BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
@@ -56,6 +58,8 @@ class Options:
     require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
     lean_max_seconds: float = DEFAULT_LEAN_MAX_SECONDS  # --lean-max-seconds (lean_cost.py)
     lean_dojo: bool = False  # certify check --lean-dojo: statement pinning (certify/dojo.py)
+    executor: str = "local"  # --executor local (process pool of --jobs) or dask
+    scheduler: str | None = None  # --scheduler ADDRESS of a Dask distributed cluster
 
     def cache_base(self) -> Path | None:
         if not self.use_cache:
@@ -339,7 +343,8 @@ def common_prover_notes(entries: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def report_md(manifest: dict[str, Any]) -> str:
+def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
+    """report.md: a function of the manifest and the results table (table.rows)."""
     entries = manifest["certificates"]
     lines = ["# nn-certify report", ""]
     common = common_prover_notes(entries)
@@ -380,7 +385,28 @@ def report_md(manifest: dict[str, Any]) -> str:
                 f"{v['coq']} | {v['lean']} |"
             )
         lines.append("")
-    for fig in manifest.get("figures", {}):
+    if results is not None:
+        lines += [
+            "## Results table",
+            "",
+            "Also in results.csv and results.json (columns: certify/table.py; seconds per "
+            "phase: logs/results-seconds.csv).",
+            "",
+            table.markdown(results),
+        ]
+    for fig in sorted(manifest.get("figures", {})):  # sorted: the manifest is saved sorted
+        if fig == DIMENSIONS_PNG:
+            lines += [
+                "## Certified against expected dimension",
+                "",
+                f"![{fig}](figures/{fig})",
+                "",
+                "Each rank certificate: the certified dimension (the functional dimension "
+                "where the certificate pins it, else the certified lower bound rank_lower) "
+                "against the expected dimension; points below the diagonal are marked.",
+                "",
+            ]
+            continue
         lines += [
             "## Figure",
             "",
@@ -484,12 +510,14 @@ def build(
     out: Path,
     opts: Options,
     progress: Callable[[str], None] = lambda s: None,
+    prog: Progress | None = None,
 ) -> dict[str, Any]:
-    """Generate, check, render and prove every certificate of `specs`; write the bundle."""
+    """Generate, check, render and prove every certificate of `specs`; write the bundle.
+    Progress goes to `prog` (certify.progress; default: lines to `progress`)."""
     out = Path(out)
     check_output_dir(out, opts.force)
     resume()
-    prog = Progress(progress)
+    prog = prog if prog is not None else Progress(progress)
     t0 = time.monotonic()
     try:
         return _build(specs, out, opts, prog, t0)
@@ -500,34 +528,122 @@ def build(
         prog.close()
 
 
+@dataclass
+class TaskOutcome:
+    """What one task (one [[certificate]] request) produced: its certificates, the checker's
+    problems, the rendered files, the coqc verdicts, and seconds per phase (logs only)."""
+
+    request: str
+    certs: list[dict[str, Any]]
+    checker: dict[str, list[str]]
+    rendered: list[Rendered]
+    coq: dict[str, Verdict]
+    seconds: dict[str, dict[str, float | None]]
+    sources: str  # sha256 of the sources of the nn-certify that ran it (referee.tool_sources)
+
+
+def certify_task(
+    spec: Spec, req: Any, run_coq: bool, timeout: float, cache_base: str | None
+) -> TaskOutcome:
+    """One task: generate the request's certificates, check each with the independent
+    checker, render it, and (with `run_coq`) compile its Coq file with coqc against the
+    NNCert library (from the cache `cache_base`, else compiled in scratch). A pure function
+    of its arguments and the tool's sources, whichever process or machine runs it."""
+    resume()
+    seconds: dict[str, dict[str, float | None]] = {}
+    t = time.monotonic()
+    certs = generate_certificates(spec, req)
+    gen = time.monotonic() - t
+    checker: dict[str, list[str]] = {}
+    rendered: list[Rendered] = []
+    for c in certs:
+        t = time.monotonic()
+        checker[c["name"]] = check_certificate(c)
+        t2 = time.monotonic()
+        rendered.append(render_certificate(c))
+        seconds[c["name"]] = {"generate": gen, "checker": t2 - t, "render": time.monotonic() - t2}
+    coq: dict[str, Verdict]
+    if not run_coq:
+        coq = {c["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for c in certs}
+    elif coqp.coqc_path() is None:
+        coq = {c["name"]: Verdict(NOT_RUN, "coqc not found on PATH") for c in certs}
+    else:
+        with tempfile.TemporaryDirectory(prefix="nn-certify-task-") as td:
+            work = Path(td)
+            base = None if cache_base is None else Path(cache_base)
+            lib = coqp.prepare_library(resource_dir("coq"), work / "lib", base, timeout)
+            if lib.verdict.status != PASSED or lib.root is None:
+                msg = f"NNCert library: {lib.verdict.message}"
+                coq = {c["name"]: Verdict(lib.verdict.status, msg) for c in certs}
+            else:
+                (work / "Certificates").mkdir()
+                coq = {}
+                for it in rendered:
+                    rel = f"Certificates/{it.module}.v"
+                    (work / rel).write_text(it.coq_text)
+                    coq[it.cert["name"]] = coqp.check_file(work, rel, timeout, lib.root)
+    for c in certs:
+        seconds[c["name"]]["coq"] = coq[c["name"]].seconds
+    return TaskOutcome(req.name, certs, checker, rendered, coq, seconds, tool_sources()["sha256"])
+
+
 def _build(
     specs: list[Spec], out: Path, opts: Options, prog: Progress, t0: float
 ) -> dict[str, Any]:
-    certs: list[dict[str, Any]] = []
-    for spec in specs:
-        for req in spec.certificates:
-            prog.say(f"[certify] generate {req.name} ({req.kind})")
-            with prog.phase(f"generate {req.name}") as ph:
-                new = generate_certificates(spec, req)
-            for c in new:
-                prog.record(c["name"], "generate", ph.seconds)
-                if c["name"] != req.name:
-                    prog.record(c["name"], "generated_with", req.name)  # type: ignore[arg-type]
-            certs.extend(new)
-    names = [c["name"] for c in certs]
     srcs = ", ".join(sorted({s.source for s in specs}))
+    requests = [(spec, req) for spec in specs for req in spec.certificates]
+    req_names = [req.name for _, req in requests]
+    if len(set(req_names)) != len(req_names):
+        dup = sorted({n for n in req_names if req_names.count(n) > 1})
+        raise SpecError(srcs, "name", "certificate names unique across specs", dup)
+    cache = opts.cache_base()
+    if opts.run_coq and coqp.coqc_path() is not None:
+        # Once here, so that the tasks find it in the cache (a remote worker without this
+        # cache prepares its own).
+        with prog.phase("coq library NNCert") as ph:
+            with tempfile.TemporaryDirectory(prefix="nn-certify-lib-") as td:
+                lib = coqp.prepare_library(resource_dir("coq"), Path(td), cache, opts.timeout)
+                if lib.cache not in ("hit", "built"):
+                    cache = None  # no usable cache: each task compiles in its own scratch
+        prog.timings["library"]["coq"] = {
+            "seconds": ph.seconds,
+            "compile_seconds": lib.verdict.seconds,
+            "cache": lib.cache,
+            "key": lib.key,
+            "path": str(lib.root) if lib.cache in ("hit", "built") else None,
+        }
+    tasks = [(spec, req, opts.run_coq, opts.timeout, None if cache is None else str(cache))
+             for spec, req in requests]  # fmt: skip
+    outcomes: list[TaskOutcome | None] = [None] * len(tasks)
+    where = "dask " + str(opts.scheduler) if opts.executor == "dask" else f"{opts.jobs} job(s)"
+    prog.say(f"[certify] {len(tasks)} task(s) (generate, check, render, coq) on {where}")
+    prog.start(len(tasks))
+    mine = tool_sources()["sha256"]
+    for i, res in run_tasks(certify_task, tasks, opts.jobs, opts.executor, opts.scheduler):
+        if res.sources != mine:
+            raise ExecutorError(
+                f"task {res.request} ran on nn-certify sources {res.sources[:16]}…, not these "
+                f"({mine[:16]}…): install the same version on every worker; no bundle written"
+            )
+        outcomes[i] = res
+        verdicts = ", ".join(f"coq {v.status}" for v in res.coq.values())
+        prog.done(res.request, verdicts)
+    prog.finish()
+    done = [o for o in outcomes if o is not None]
+    certs = [c for o in done for c in o.certs]
+    items = [it for o in done for it in o.rendered]
+    checker = {n: p for o in done for n, p in o.checker.items()}
+    coq_verdicts = {n: v for o in done for n, v in o.coq.items()}
+    for o in done:
+        for n, secs in o.seconds.items():
+            for phase, sec in secs.items():
+                prog.record(n, phase, sec)
+            if n != o.request:
+                prog.record(n, "generated_with", o.request)  # type: ignore[arg-type]
+    names = [c["name"] for c in certs]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise SpecError(srcs, "name", "certificate names unique across specs", dup)
-    items: list[Rendered] = []
-    checker: dict[str, list[str]] = {}
-    for c in certs:
-        with prog.phase(f"checker {c['name']}") as ph:
-            checker[c["name"]] = check_certificate(c)
-        prog.record(c["name"], "checker", ph.seconds)
-        with prog.phase(f"render {c['name']}") as ph:
-            items.append(render_certificate(c))
-        prog.record(c["name"], "render", ph.seconds)
     with prog.phase("cross-check") as ph:
         for n, probs in cross_check(certs).items():
             checker[n] = checker[n] + probs
@@ -547,8 +663,19 @@ def _build(
     try:
         copy_libraries(tmp)
         write_sources(tmp, items)
-        prog.say("[certify] run provers")
-        coq, lean, logs = run_provers(tmp, items, opts, prog)
+        lean_opts = dataclasses.replace(opts, run_coq=False)
+        if opts.run_lean:
+            prog.say("[certify] run lean")
+        _, lean, logs = run_provers(tmp, items, lean_opts, prog)
+        coq = coq_verdicts
+        lib_t = prog.timings["library"].get("coq")
+        if lib_t is not None:
+            src = (
+                f"from the cache {lib_t['path']}"
+                if lib_t["cache"] == "hit"
+                else (f"({lib_t['cache']})")
+            )
+            logs["coq-library"] = f"NNCert {src}: {lib_t['compile_seconds'] or 0:.2f} s of coqc"
         for n in names:
             prog.record(n, "coq", coq[n].seconds)
             prog.record(n, "lean", lean[n].seconds)
@@ -565,7 +692,9 @@ def _build(
         (tmp / "logs").mkdir(exist_ok=True)
         for k, v in logs.items():
             (tmp / "logs" / f"{k}.log").write_text(v + "\n")
-        figs = figures_for(items)
+        results = table.rows(manifest, {it.cert["name"]: it.cert for it in items})
+        write_results(tmp, results, prog.timings)
+        figs = figures_for(items, results)
         if figs:
             (tmp / "figures").mkdir()
         for fname, draw in figs.items():
@@ -574,7 +703,7 @@ def _build(
         manifest["figures"] = {
             f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
         }
-        (tmp / "report.md").write_text(report_md(manifest))
+        (tmp / "report.md").write_text(report_md(manifest, results))
         write_specs(tmp, specs, manifest["specs"])
         for rel, text in referee_files(manifest).items():
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -595,13 +724,33 @@ def _build(
     return manifest
 
 
+def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
+    """Specs grouped by file: a spec alone, or the consecutive instances of one sweep."""
+    groups: list[list[Spec]] = []
+    for s in specs:
+        prev = groups[-1][0] if groups else None
+        if (
+            s.sweep is not None
+            and prev is not None
+            and prev.sweep == s.sweep
+            and prev.source == s.source
+            and prev.raw == s.raw
+        ):
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups
+
+
 def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
-    """Manifest entries of the specs: name, file name, and where the bundle keeps a copy
+    """Manifest entries of the spec files: name, file name, and where the bundle keeps a copy
     (`specs/<file name>`, a numbered name when two specs share one; None for a spec that was
-    not read from a file)."""
+    not read from a file). The instances of one sweep share one entry, named after the
+    sweep, listing its `instances` (certify/sweep.py)."""
     out: list[dict[str, Any]] = []
     taken: set[str] = set()
-    for s in specs:
+    for group in _spec_groups(specs):
+        s = group[0]
         fname = Path(s.source).name
         bundled = None
         if s.raw is not None:
@@ -612,12 +761,16 @@ def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
                 cand = f"{stem}-{n}{suffix}"
             taken.add(cand)
             bundled = f"specs/{cand}"
-        out.append({"name": s.name, "file": fname, "bundled": bundled})
+        entry: dict[str, Any] = {"name": s.sweep or s.name, "file": fname, "bundled": bundled}
+        if s.sweep is not None:
+            entry["instances"] = [g.name for g in group]
+        out.append(entry)
     return out
 
 
 def write_specs(dest: Path, specs: list[Spec], entries: list[dict[str, Any]]) -> None:
-    for s, e in zip(specs, entries, strict=True):
+    for group, e in zip(_spec_groups(specs), entries, strict=True):
+        s = group[0]
         if e["bundled"] is not None and s.raw is not None:
             (dest / "specs").mkdir(exist_ok=True)
             (dest / e["bundled"]).write_bytes(s.raw)
@@ -652,14 +805,35 @@ def is_figure_one(cert: dict[str, Any]) -> bool:
     )
 
 
-def figures_for(items: list[Rendered]) -> dict[str, Callable[[Path], None]]:
-    """The pictures that help read these certificates (file name -> drawing function)."""
+def figures_for(
+    items: list[Rendered], results: list[dict[str, Any]] | None = None
+) -> dict[str, Callable[[Path], None]]:
+    """The pictures that help read these certificates (file name -> drawing function):
+    Figure 1 for its implicit certificate; dimensions.png (table.draw_dimensions) for a
+    bundle with rank certificates."""
     from certify.families.resnet.figure import draw_resnet_quadratic
 
     out: dict[str, Callable[[Path], None]] = {}
     if any(is_figure_one(it.cert) for it in items):
         out["resnet-quadratic.png"] = draw_resnet_quadratic
+    if results is not None and any(table.is_rank_row(r) for r in results):
+        out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
     return out
+
+
+DIMENSIONS_PNG = "dimensions.png"
+
+
+def write_results(dest: Path, results: list[dict[str, Any]], timings: dict[str, Any]) -> None:
+    """results.csv and results.json (deterministic, hashed in the manifest), and
+    logs/results-seconds.csv (seconds per phase; logs/ is not hashed)."""
+    (dest / "results.csv").write_text(table.csv_text(results))
+    (dest / "results.json").write_text(table.json_text(results))
+    (dest / "logs").mkdir(exist_ok=True)
+    secs = table.seconds_rows(results, timings)
+    (dest / "logs" / "results-seconds.csv").write_text(
+        table.csv_text(secs, ("name",) + table.SECONDS_COLUMNS)
+    )
 
 
 def all_passed(manifest: dict[str, Any]) -> bool:

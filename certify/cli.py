@@ -13,7 +13,7 @@ from certify.bundle import PROVERS, Options, build, unmet_requirements
 from certify.errors import CertifyError
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS
 from certify.provers.common import kill_all
-from certify.spec import Spec, load_spec
+from certify.spec import Spec, load_specs
 
 EXIT_CODES = """exit codes:
   0    every certificate passed (a prover that is not installed gives not-run, not a failure)
@@ -43,6 +43,8 @@ def _opts(a: argparse.Namespace) -> Options:
         require=a.require,
         lean_max_seconds=a.lean_max_seconds,
         lean_dojo=getattr(a, "lean_dojo", False),
+        executor=getattr(a, "executor", "local"),
+        scheduler=getattr(a, "scheduler", None),
     )
 
 
@@ -80,7 +82,16 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--timeout", type=_positive(float), default=900.0, help="seconds per prover call"
     )
-    p.add_argument("--jobs", type=_positive(int), default=2, help="parallel coqc processes")
+    p.add_argument(
+        "--jobs",
+        type=_positive(int),
+        default=2,
+        help="certificate tasks (generate, check, render, coqc) in parallel processes "
+        "(default %(default)s; 1: in this process)",
+    )
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress bar or progress lines (CI logs)"
+    )
     p.add_argument(
         "--lean-max-seconds",
         type=_positive(float),
@@ -101,6 +112,14 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
 
 def _add_out_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, required=True, help="the bundle directory to write")
+    p.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="local: a process pool of --jobs; dask: the tasks run on the Dask distributed "
+        "cluster at --scheduler (extra nn-certify[dask]); the bundle is the same either way",
+    )
+    p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     p.add_argument(
         "--force",
         action="store_true",
@@ -128,7 +147,12 @@ def _gate(entries: list[dict], require: frozenset[str], other_failure: bool) -> 
 
 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
-    manifest = build(specs, out, _opts(a), progress=_say)
+    from certify.progress import for_stream
+
+    if a.executor == "dask" and not a.scheduler:
+        print("certify: error: --executor dask needs --scheduler ADDRESS", file=sys.stderr)
+        return 2
+    manifest = build(specs, out, _opts(a), prog=for_stream(a.quiet))
     from certify.bundle import common_prover_notes
     from certify.summary import summary_line
 
@@ -337,6 +361,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
+    p_table = sub.add_parser(
+        "table",
+        help="print the results table of one or more bundles (Markdown or CSV)",
+        description="Print the results table (results.json) of one or more bundles, one row "
+        "per certificate; several bundles are merged, with a first column naming the bundle. "
+        "Columns: certify/table.py. --seconds adds the seconds per phase from logs/ (not part "
+        "of the deterministic, hashed files).",
+        **fmt,
+    )
+    p_table.add_argument("bundles", nargs="+", type=Path)
+    p_table.add_argument("--format", choices=("md", "csv"), default="md")
+    p_table.add_argument(
+        "--seconds", action="store_true", help="add seconds per phase (logs/timings.json)"
+    )
     p_check = sub.add_parser("check", help="re-verify a bundle (hashes, checker, provers)", **fmt)
     p_check.add_argument("bundle", type=Path)
     p_check.add_argument(
@@ -349,15 +387,17 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         if a.cmd == "run":
-            return _run([load_spec(s) for s in a.specs], a.out, a)
+            return _run([s for p in a.specs for s in load_specs(p)], a.out, a)
         if a.cmd == "bounds":
             return _bounds(a)
         if a.cmd == "figure":
             return _figure(a)
         if a.cmd == "demo":
-            return _run([load_spec(s) for s in example_specs()], a.out, a)
+            return _run([s for p in example_specs() for s in load_specs(p)], a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
+        if a.cmd == "table":
+            return _table(a)
         if a.cmd == "ci-template":
             from certify.ci_template import write_templates
 
@@ -374,11 +414,24 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _table(a: argparse.Namespace) -> int:
+    """`certify table`: the rows of every bundle, merged (exit 1: not a readable bundle)."""
+    from certify import table as T
+
+    merged: list[dict] = []
+    for b in a.bundles:
+        for r in T.load_rows(b, a.seconds):
+            merged.append(({"bundle": str(b)} if len(a.bundles) > 1 else {}) | r)
+    cols = tuple(merged[0]) if merged else T.COLUMNS
+    sys.stdout.write(T.csv_text(merged, cols) if a.format == "csv" else T.markdown(merged, cols))
+    return 0
+
+
 def _check(a: argparse.Namespace) -> int:
-    from certify.progress import Progress
+    from certify.progress import for_stream
     from certify.verify import check_bundle_result
 
-    prog = Progress(_say)
+    prog = for_stream(a.quiet)
     try:
         res = check_bundle_result(a.bundle, _opts(a), prog)
     finally:

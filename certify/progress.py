@@ -1,18 +1,24 @@
-"""Progress lines and phase timings.
+"""Progress lines, a progress bar, and phase timings.
 
-Every phase (generation, checker, render, each prover call) runs inside `Progress.phase`.
-A phase that runs longer than `threshold` seconds gets a line when it passes the threshold,
-one every `interval` seconds after that, and one when it ends, each with its elapsed time;
-short phases stay silent. Seconds of every phase are kept for logs/timings.json, never in
+The run's own phases (the Coq library, Lean, figures) run inside `Progress.phase`. A phase
+that runs longer than `threshold` seconds gets a line when it passes the threshold, one
+every `interval` seconds after that, and one when it ends, each with its elapsed time; short
+phases stay silent. The certificate tasks are counted with `start` / `done` / `finish`: on
+an interactive terminal a tqdm bar (certificates done of total, rate, the last one's
+name), otherwise one line per finished task ("[certify] 3/16 name: coq passed"). The CLI
+prefixes every line with a UTC timestamp when stderr is not a terminal, and prints nothing
+with --quiet (`for_stream`). Seconds of every phase are kept for logs/timings.json, never in
 the deterministic parts of a bundle."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -30,8 +36,13 @@ class Progress:
         emit: Callable[[str], None] = lambda s: None,
         threshold: float = 2.0,
         interval: float = 10.0,
+        bar: bool = False,
     ) -> None:
-        self.emit = emit
+        self._emit = emit
+        self._use_bar = bar
+        self._bar: Any = None
+        self._total = 0
+        self._done = 0
         self.threshold = threshold
         self.interval = interval
         self._active: dict[int, Phase] = {}
@@ -44,9 +55,42 @@ class Progress:
         """Seconds of `phase` (generate, checker, render, coq, lean) of certificate `name`."""
         self.timings["certificates"].setdefault(name, {})[phase] = seconds
 
+    def emit(self, line: str) -> None:
+        """Print one line (through the bar while it is shown, so the bar stays intact)."""
+        if self._bar is not None:
+            self._bar.write(line, file=sys.stderr)
+        else:
+            self._emit(line)
+
     def say(self, line: str) -> None:
         with self._lock:
             self.emit(line)
+
+    def start(self, total: int) -> None:
+        """`total` certificate tasks are about to run."""
+        self._total, self._done = total, 0
+        if self._use_bar and total:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, unit="task", desc="certify", file=sys.stderr,
+                             dynamic_ncols=True, leave=True)  # fmt: skip
+
+    def done(self, name: str, info: str = "") -> None:
+        """A task finished (`info`: its verdicts, e.g. "coq passed")."""
+        with self._lock:
+            self._done += 1
+            if self._bar is not None:
+                self._bar.set_postfix_str(name[:40], refresh=False)
+                self._bar.update(1)
+            else:
+                tail = f": {info}" if info else ""
+                self._emit(f"[certify] {self._done}/{self._total} {name}{tail}")
+
+    def finish(self) -> None:
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
     def _tick(self) -> None:
         while not self._stop.wait(min(0.25, self.threshold / 4)):
@@ -81,10 +125,38 @@ class Progress:
     def mute(self) -> None:
         """No more lines (Ctrl-C: the interrupt message is the last thing printed)."""
         with self._lock:
-            self.emit = lambda s: None
+            self._emit = lambda s: None
+            if self._bar is not None:
+                self._bar.disable = True
+                self._bar = None
 
     def close(self) -> None:
+        self.finish()
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+
+
+def timestamped(emit: Callable[[str], None]) -> Callable[[str], None]:
+    """`emit` with a UTC timestamp in front of every line (logs, CI)."""
+
+    def out(line: str) -> None:
+        emit(f"{datetime.now(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')} {line}")
+
+    return out
+
+
+def for_stream(quiet: bool, stream: Any = None) -> Progress:
+    """The CLI's progress: nothing with `quiet`; a tqdm bar and plain lines on an
+    interactive terminal; timestamped lines otherwise (`stream`: default stderr)."""
+    stream = sys.stderr if stream is None else stream
+
+    def say(line: str) -> None:
+        print(line, file=stream, flush=True)
+
+    if quiet:
+        return Progress(lambda s: None)
+    if stream.isatty():
+        return Progress(say, bar=True)
+    return Progress(timestamped(say))

@@ -131,6 +131,7 @@ class Spec:
     certificates: tuple[CertRequest, ...] = field(default=())
     other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
     raw: bytes | None = None  # the spec file's bytes (copied into the bundle's specs/)
+    sweep: str | None = None  # the name of the sweep this spec is an instance of (sweep.py)
 
 
 MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read
@@ -185,8 +186,8 @@ def read_spec_bytes(path: str | Path) -> bytes:
     return raw
 
 
-def load_spec(path: str | Path) -> Spec:
-    """Read a spec file (.toml or .json) and return the validated, normalised Spec."""
+def decode_spec(path: str | Path) -> tuple[Any, bytes]:
+    """The decoded data (TOML or JSON by suffix) and the bytes of a spec file."""
     p = Path(path)
     src = str(path)
     raw = read_spec_bytes(p)
@@ -200,23 +201,65 @@ def load_spec(path: str | Path) -> Spec:
         except RecursionError:
             raise SpecError(src, "<file>", "valid JSON", "nesting too deep") from None
     else:
+        data = decode_toml(raw, src)
+    return data, raw
+
+
+def decode_toml(raw: bytes | str, src: str) -> Any:
+    """TOML text (bytes or str) decoded by tomllib; a SpecError naming <file> otherwise."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise SpecError(src, "<file>", "valid TOML", str(e)) from None
+    except RecursionError:
+        raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read a spec file (.toml or .json) without a [sweep] and return the validated,
+    normalised Spec (a spec with a sweep: `load_specs`)."""
+    data, raw = decode_spec(path)
+    return dataclasses.replace(parse_spec(data, str(path)), raw=raw)
+
+
+def load_specs(path: str | Path) -> list[Spec]:
+    """Read a spec file: one Spec, or one per instance of its [sweep] (certify/sweep.py)."""
+    data, raw = decode_spec(path)
+    return [dataclasses.replace(s, raw=raw) for s in parse_specs(data, str(path))]
+
+
+def parse_specs(data: Any, src: str = "<spec>") -> list[Spec]:
+    """Validate a decoded spec: [Spec], or the instances of its [sweep] in sweep order, each
+    marked with the sweep's name. An instance's error names the swept value (sweep.py)."""
+    from certify import sweep
+
+    if not sweep.has_sweep(data):
+        return [parse_spec(data, src)]
+    out: list[Spec] = []
+    for inst, where, index in sweep.expand(data, src):
         try:
-            data = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise SpecError(src, "<file>", "valid TOML", str(e)) from None
-        except RecursionError:
-            raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
-    return dataclasses.replace(parse_spec(data, src), raw=raw)
+            spec = parse_spec(inst, src)
+        except SpecError as e:
+            raise sweep.relabel(e, where, index) from None
+        out.append(dataclasses.replace(spec, sweep=data["name"]))
+    return out
 
 
 def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     """Validate a decoded spec (dict) and normalise it."""
     if not isinstance(data, dict):
         raise SpecError(src, "<top>", "a table of fields")
+    if "sweep" in data:
+        raise SpecError(
+            src, "sweep", "a spec without a [sweep] here (parse_specs / load_specs expand one)"
+        )
     known = {"name", "network", "parameters", "certificate", "other"}
     for k in data:
         if k not in known:
-            raise SpecError(src, k, f"one of the fields {sorted(known)}", "unknown field")
+            raise SpecError(
+                src, k, f"one of the fields {sorted(known | {'sweep'})}", "unknown field"
+            )
     name = required(data, "name", src, "", "a name string")
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise SpecError(src, "name", "a name of letters, digits, '_', '-', '.' (max 64)", name)

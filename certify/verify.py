@@ -11,7 +11,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from certify import certificate
+from certify import certificate, table
 from certify.bundle import (
     BUILD_PRODUCTS,
     COQ_LIBRARY_FILES,
@@ -74,14 +74,6 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
         raise BundleError(f"{mf}: schema is not {MANIFEST_SCHEMA}")
     problems, notes = res.problems, res.notes
     _check_inventory(path, manifest, problems)
-    try:
-        report = report_md(manifest)
-    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
-        problems.append(f"report.md: cannot be regenerated from the manifest ({err!r})")
-    else:
-        rp = path / "report.md"
-        if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != report:
-            problems.append("report.md differs from the report regenerated from the manifest")
     _check_referee_files(path, manifest, problems, notes)
     _check_specs(path, manifest, problems)
     for rel in COQ_LIBRARY_FILES:
@@ -164,6 +156,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
         notes.append(f"{name}: certificate {sha[:16]}… re-checked")
     for n, probs in cross_check([it.cert for it in items]).items():
         problems.extend(f"{n}: {msg}" for msg in probs)
+    _check_results_and_report(path, manifest, entries, items, problems)
     if opts.lean_dojo:
         from certify import dojo
 
@@ -231,6 +224,37 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
     return res
 
 
+def _check_results_and_report(
+    path: Path, manifest: dict, entries: list, items: list[Rendered], problems: list[str]
+) -> None:
+    """results.csv, results.json and report.md are regenerated from the manifest and the
+    re-checked certificates (table.rows, report_md) and compared byte for byte."""
+    certs = {it.cert["name"]: it.cert for it in items}
+    try:
+        if len(certs) != len(entries):
+            raise ValueError("not every certificate could be re-checked (see above)")
+        results: list[dict] | None = table.rows(manifest, certs)
+    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
+        problems.append(f"results.csv, results.json: cannot be regenerated ({err!r})")
+        results = None
+    if results is not None:
+        for rel, text in (
+            ("results.csv", table.csv_text(results)),
+            ("results.json", table.json_text(results)),
+        ):
+            rp = path / rel
+            if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != text:
+                problems.append(f"{rel} differs from the table regenerated from the certificates")
+    try:
+        report = report_md(manifest, results)
+    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
+        problems.append(f"report.md: cannot be regenerated from the manifest ({err!r})")
+    else:
+        rp = path / "report.md"
+        if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != report:
+            problems.append("report.md differs from the report regenerated from the manifest")
+
+
 def _check_tool_versions(
     manifest: dict, items: list, problems: list[str], notes: list[str]
 ) -> None:
@@ -278,7 +302,7 @@ def _check_referee_files(path: Path, manifest: dict, problems: list[str], notes:
 
 def _check_specs(path: Path, manifest: dict, problems: list[str]) -> None:
     """Every spec the manifest lists is in specs/ and still parses to a spec of that name."""
-    from certify.spec import load_spec
+    from certify.spec import load_specs
 
     specs = manifest.get("specs")
     if not isinstance(specs, list):
@@ -295,12 +319,15 @@ def _check_specs(path: Path, manifest: dict, problems: list[str]) -> None:
             problems.append(f"spec {s.get('name')!r}: bundled path {rel!r} is not under specs/")
             continue
         try:
-            got = load_spec(path / rel)
+            got = load_specs(path / rel)
         except CertifyError as err:
             problems.append(f"{rel}: {err}")
             continue
-        if got.name != s.get("name"):
-            problems.append(f"{rel}: spec name {got.name!r}, the manifest says {s.get('name')!r}")
+        name = got[0].sweep or got[0].name
+        if name != s.get("name"):
+            problems.append(f"{rel}: spec name {name!r}, the manifest says {s.get('name')!r}")
+        if got[0].sweep is not None and [g.name for g in got] != s.get("instances"):
+            problems.append(f"{rel}: the sweep's instances differ from the manifest's")
 
 
 def _check_inventory(path: Path, manifest: dict, problems: list[str]) -> None:

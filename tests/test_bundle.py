@@ -51,10 +51,12 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     m = json.loads((demo / "manifest.json").read_text())
     assert m["schema"] == "nn-certify-manifest/1"
     assert set(m["tool"]) == {"nn-certify", "python-flint", "sympy", "coqc", "lean"}
+    atlas = {n for s in m["specs"] for n in s.get("instances", [])}  # tests/test_atlas.py
+    assert len(atlas) == 18 + 8
     got = {
         e["name"]: (e["result"]["rank_lower"], e["result"]["rank_upper_at_point"])
         for e in m["certificates"]
-        if e["kind"] == "rank"
+        if e["kind"] == "rank" and e["name"] not in atlas
     }
     assert got == EXPECTED_RANKS
     others = {e["name"]: e["result"] for e in m["certificates"] if e["kind"] != "rank"}
@@ -74,7 +76,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["resnet-figure-1"]["variables"] == ["w1", "w2"]
     assert others["resnet-critical-dead-layer"]["critical"] is True
     assert others["resnet-cubic-plus-square-critical"]["critical"] is False
-    assert set(m["figures"]) == {"resnet-quadratic.png"}
+    assert set(m["figures"]) == {"resnet-quadratic.png", "dimensions.png"}
     assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
     assert others["relu-equiv-hidden"]["symmetry"] == "hidden"
     assert others["relu-equiv-differ"]["equivalent"] is False
@@ -348,13 +350,17 @@ def test_missing_provers_give_not_run_never_passed(tmp_path: Path):
 def _forge_manifest(demo: Path, tmp_path: Path, edit) -> Path:
     """A consistent forgery: the manifest edited, report.md and the referee files rewritten
     from it with the tool's own functions, and the file inventory updated to match."""
-    from certify.bundle import file_inventory, report_md
+    from certify import certificate, table
+    from certify.bundle import file_inventory, report_md, write_results
     from certify.referee import referee_files
 
     b = _copy(demo, tmp_path)
     m = json.loads((b / "manifest.json").read_text())
     edit(m)
-    (b / "report.md").write_text(report_md(m))
+    certs = {e["name"]: certificate.load((b / e["file"]).read_bytes()) for e in m["certificates"]}
+    results = table.rows(m, certs)
+    write_results(b, results, {})
+    (b / "report.md").write_text(report_md(m, results))
     for rel, text in referee_files(m).items():
         (b / rel).write_text(text)
     m["files"] = file_inventory(b)

@@ -192,7 +192,22 @@ def test_check_reports_files_the_manifest_does_not_account_for(spec, tmp_path):
     assert "coq/NNCert/Lists.vo: a build product inside the bundle" in r.stdout
 
 
-def _interrupt(tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str) -> tuple:
+def _running_under(tmp_path: Path) -> list[str]:
+    """Command lines of live processes that mention tmp_path (the fake coqc and its sleep)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        try:
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(tmp_path) in cmd and "certify.cli" not in cmd:
+            found.append(cmd)
+    return found
+
+
+def _interrupt(
+    tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str, marker: Path | None = None
+) -> tuple:
     path = _fake_coqc(tmp_path, coqc_body)
     out = tmp_path / "o"
     env = dict(os.environ, PATH=path, NN_CERTIFY_CACHE=str(tmp_path / "cache"))
@@ -211,6 +226,9 @@ def _interrupt(tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str)
         seen.append(line)
         if wait_for in line:
             break
+    deadline = time.monotonic() + 120
+    while marker is not None and not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)  # until a certificate compile runs (in a pool worker)
     time.sleep(1.0)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
@@ -219,7 +237,9 @@ def _interrupt(tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str)
 
 
 def test_ctrl_c_prints_one_line_exits_130_and_writes_no_bundle(spec, tmp_path):
-    rc, seen, rest, took, out = _interrupt(tmp_path, [spec], "sleep 60", "run provers")
+    rc, seen, rest, took, out = _interrupt(
+        tmp_path, [spec], "sleep 60", "coq library NNCert: running"
+    )
     assert rc == 130, seen + rest
     assert rest.strip() == "certify: interrupted; nothing written"
     assert took < 20  # coqc was killed, not waited for
@@ -233,13 +253,17 @@ def test_ctrl_c_while_certificates_compile_in_parallel_stops_every_coqc(tmp_path
     for name in ("p1", "p2", "p3"):
         specs.append(tmp_path / f"{name}.toml")
         specs[-1].write_text(SPEC.replace('"det"', f'"{name}"'))
-    # The library "compiles" at once; every certificate compile hangs.
-    body = 'case "$*" in *Certificates/*) sleep 60;; esac\nexit 0'
-    rc, seen, rest, took, out = _interrupt(tmp_path, specs, body, "coq p2: running")
+    # The library "compiles" at once; every certificate compile hangs. The tasks run in a
+    # pool of two worker processes: SIGINT reaches the certify process only.
+    mark = tmp_path / "compiling"
+    body = f'case "$*" in *Certificates/*) touch {mark}; sleep 60;; esac\nexit 0'
+    rc, seen, rest, took, out = _interrupt(tmp_path, specs, body, "task(s)", mark)
     assert rc == 130, seen + rest
     assert rest.strip() == "certify: interrupted; nothing written"
-    assert took < 20  # both running compiles killed, the third never started
+    assert took < 20  # the running compiles killed, not waited for
     assert not out.exists() and _leftovers(tmp_path) == []
+    time.sleep(1.0)
+    assert _running_under(tmp_path) == []  # no coqc (or its sleep) left running
 
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device"])

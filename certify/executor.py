@@ -1,0 +1,152 @@
+"""Where the certificate tasks run: in this process (``--jobs 1``), in a process pool
+(``--jobs N``, the default executor "local"), or on a Dask distributed cluster
+(``--executor dask --scheduler ADDRESS``; the optional extra ``nn-certify[dask]``).
+
+A task is one [[certificate]] request of one spec: generate -> check -> render -> coqc
+(bundle.certify_task). Its outcome is a pure function of the spec and the tool's sources, so
+the bundle assembled from the outcomes (in request order, whatever order they finish in) is
+byte-identical whichever executor ran them. A task that raises, or a worker that dies, fails
+the whole run before any bundle is written (a CertifyError; the run's temporary directory is
+removed), so nothing that looks complete is left behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from certify.errors import CertifyError
+
+EXECUTORS = ("local", "dask")
+
+
+class ExecutorError(CertifyError):
+    """The executor could not run every task (a worker died, the cluster is unreachable, a
+    worker runs other nn-certify sources): no bundle is written. Exit code 1."""
+
+
+def run_tasks(
+    fn: Callable[..., Any],
+    tasks: list[tuple[Any, ...]],
+    jobs: int,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """Yield (index, fn(*tasks[index])) as tasks finish."""
+    if executor == "dask":
+        yield from _dask(fn, tasks, scheduler)
+    elif jobs <= 1 or len(tasks) <= 1:
+        for i, t in enumerate(tasks):
+            yield i, fn(*t)
+    else:
+        yield from _pool(fn, tasks, jobs)
+
+
+def _worker_init() -> None:
+    """In a pool worker, SIGTERM (the certify process stopping the pool: Ctrl-C, a failure)
+    kills the running coqc (it runs in its own session) and ends the worker at once; SIGINT
+    is left to the certify process, which stops the pool."""
+    from certify.provers import common
+
+    def stop(signum: int, frame: Any) -> None:
+        for p in list(common._LIVE):  # no lock: the interrupted thread may hold it
+            common._kill(p)
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(
+    fn: Callable[..., Any], tasks: list[tuple[Any, ...]], jobs: int
+) -> Iterator[tuple[int, Any]]:
+    # forkserver: workers are forked from a clean server process, never from this one (which
+    # runs the progress thread); the server imports the tool once.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["certify.bundle"])
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(tasks)), mp_context=ctx, initializer=_worker_init
+    )
+    try:
+        futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                try:
+                    yield futures[f], f.result()
+                except BrokenProcessPool as e:
+                    raise ExecutorError(f"a worker process died ({e}); no bundle written") from None
+    except BaseException:
+        # Ctrl-C or a failure: stop the running tasks (and their coqc), then the pool. The
+        # processes are taken first: shutdown() forgets them.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for p in procs:
+            p.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.join(timeout=10)
+        raise
+    pool.shutdown()
+
+
+def _dask(
+    fn: Callable[..., Any], tasks: list[tuple[Any, ...]], scheduler: str | None
+) -> Iterator[tuple[int, Any]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ExecutorError(
+            "--executor dask needs the optional extra: pip install 'nn-certify[dask]'"
+        ) from None
+    if not scheduler:
+        raise ExecutorError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+    try:
+        client = Client(scheduler, timeout=30, set_as_default=False)
+    except OSError as e:
+        raise ExecutorError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+    try:
+        futures = [
+            client.submit(
+                _call_pickled,
+                pickle.dumps((fn, t)),
+                pure=False,
+                key=f"nn-certify-task-{i}-{_token()}",
+            )  # fmt: skip
+            for i, t in enumerate(tasks)
+        ]
+        index = {f.key: i for i, f in enumerate(futures)}
+        for f in as_completed(futures, loop=client.loop):
+            try:
+                res = pickle.loads(f.result())
+            except CertifyError:
+                raise
+            except Exception as e:  # KilledWorker, CommClosedError, a worker's own error
+                raise ExecutorError(
+                    f"dask task {index[f.key]} failed ({type(e).__name__}: {e}); no bundle written"
+                ) from None
+            yield index[f.key], res
+    finally:
+        client.cancel(futures) if "futures" in locals() else None
+        client.close()
+
+
+def _call_pickled(payload: bytes) -> bytes:
+    """Run a pickled (fn, args) task on a worker and pickle its outcome: the scheduler only
+    ever handles bytes, so it needs nothing of nn-certify but this module; on the worker the
+    tool is imported in its usual order (certify.bundle first) before the spec unpickles."""
+    import certify.bundle  # noqa: F401
+
+    fn, args = pickle.loads(payload)
+    return pickle.dumps(fn(*args))
+
+
+def _token() -> str:
+    import uuid
+
+    return uuid.uuid4().hex[:12]

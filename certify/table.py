@@ -1,0 +1,260 @@
+"""The results table of a bundle: results.csv, results.json, the report's table, `certify
+table` and figures/dimensions.png.
+
+One row per certificate, a function of its manifest entry (name, family, kind, result,
+verdicts) and its certificate (the instance's network), so `certify check` regenerates the
+table and compares it byte for byte. Result fields are read generically: a column whose
+result field a certificate does not have is empty (""), never guessed.
+
+Columns (`COLUMNS`): name, family, kind; architecture, the one-line description
+(referee.architecture); widths (d_0-...-d_L; for a ResNet "width n, depth L"; for a tanh
+DAG "i inputs, h hidden, o outputs, e edges"); activation (its text; per-layer texts joined
+by "; "); bias; params (#parameters); rank_lower (the certified lower bound on the rank of
+dPhi at theta, hence on the generic rank = functional dimension); rank_upper_at_point (an
+upper bound at theta only); functional_dimension (where the certificate pins it: the result
+field functional_dimension, or ReLU's architecture_functional_dimension); expected_dim and
+expected_dim_source; defect (the result field, else expected_dim - functional_dimension
+where both are known); checker, coq, lean (verdicts).
+
+Seconds per phase are not in these files: they vary between runs, and every file outside
+logs/ is hashed in the manifest and reproduced byte for byte. They are in
+logs/timings.json (and logs/results-seconds.csv, the same rows' `SECONDS_COLUMNS`);
+`certify table --seconds` joins them in."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from certify.referee import architecture
+
+COLUMNS = (
+    "name", "family", "kind", "architecture", "widths", "activation", "bias", "params",
+    "rank_lower", "rank_upper_at_point", "functional_dimension", "expected_dim",
+    "expected_dim_source", "defect", "checker", "coq", "lean",
+)  # fmt: skip
+PHASES = ("generate", "checker", "render", "coq", "lean")
+SECONDS_COLUMNS = tuple(f"seconds_{p}" for p in PHASES)
+RESULTS_SCHEMA = "nn-certify-results/1"
+
+
+def _shape(cert: dict[str, Any]) -> str:
+    net = (cert.get("instance") or {}).get("network")
+    if not isinstance(net, dict):
+        return ""
+    if net.get("family") == "resnet":
+        return f"width {net.get('width')}, depth {net.get('depth')}"
+    if net.get("widths"):
+        return "-".join(str(w) for w in net["widths"])
+    if net.get("family") == "tanh":
+        edges = len(((cert.get("instance") or {}).get("parameters") or {}).get("edges", []))
+        return (
+            f"{net.get('inputs')} inputs, {net.get('hidden')} hidden, {net.get('outputs')} "
+            f"outputs, {edges} edges"
+        )
+    return ""
+
+
+def _activation(cert: dict[str, Any]) -> str:
+    inst = cert.get("instance") or {}
+    net = inst.get("network")
+    if not isinstance(net, dict):
+        act = inst.get("activation")
+        return "" if act is None else str(act)
+    texts = net.get("activations_text")
+    if texts:
+        return texts[0] if all(t == texts[0] for t in texts) else "; ".join(texts)
+    if net.get("family") == "relu":
+        return "relu"
+    return str(net.get("activation") or "")
+
+
+def _bias(cert: dict[str, Any]) -> Any:
+    net = (cert.get("instance") or {}).get("network")
+    if not isinstance(net, dict):
+        return ""
+    if "bias" in net:
+        return bool(net["bias"])
+    if net.get("family") in ("relu", "tanh"):
+        return True  # these families always carry biases (referee.architecture)
+    return ""
+
+
+def _cell(v: Any) -> Any:
+    """A JSON cell: ints, bools and strings as they are; None/absent as ""."""
+    if v is None:
+        return ""
+    if isinstance(v, (bool, int, str)):
+        return v
+    return json.dumps(v, sort_keys=True)
+
+
+def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
+    """The table row of one certificate (manifest entry + certificate)."""
+    r = entry.get("result") or {}
+    v = entry.get("verdicts") or {}
+    fd = r.get("functional_dimension", r.get("architecture_functional_dimension"))
+    defect = r.get("defect")
+    exp = r.get("expected_dim")
+    if defect is None and isinstance(fd, int) and isinstance(exp, int):
+        defect = exp - fd
+    out = {
+        "name": entry.get("name"),
+        "family": entry.get("family"),
+        "kind": entry.get("kind"),
+        "architecture": architecture(cert),
+        "widths": _shape(cert),
+        "activation": _activation(cert),
+        "bias": _bias(cert),
+        "params": r.get("params"),
+        "rank_lower": r.get("rank_lower"),
+        "rank_upper_at_point": r.get("rank_upper_at_point"),
+        "functional_dimension": fd,
+        "expected_dim": exp,
+        "expected_dim_source": r.get("expected_dim_source"),
+        "defect": defect,
+        "checker": v.get("checker"),
+        "coq": v.get("coq"),
+        "lean": v.get("lean"),
+    }
+    return {k: _cell(out[k]) for k in COLUMNS}
+
+
+def rows(manifest: dict[str, Any], certs: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in manifest order; `certs` maps certificate names to certificates."""
+    return [row(e, certs[e["name"]]) for e in manifest["certificates"]]
+
+
+def csv_text(table: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(columns), lineterminator="\n")
+    w.writeheader()
+    for r in table:
+        w.writerow({k: ("true" if r[k] is True else "false" if r[k] is False else r[k])
+                    for k in columns})  # fmt: skip
+    return buf.getvalue()
+
+
+def json_text(table: list[dict[str, Any]]) -> str:
+    doc = {"schema": RESULTS_SCHEMA, "columns": list(COLUMNS), "rows": table}
+    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+
+
+def _md_cell(v: Any) -> str:
+    if v == "" or v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v).replace("|", "\\|")
+
+
+def markdown(table: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_md_cell(r[k]) for k in columns) + " |" for r in table]
+    return "\n".join(lines) + "\n"
+
+
+def seconds_rows(table: list[dict[str, Any]], timings: dict[str, Any]) -> list[dict[str, Any]]:
+    """name + seconds per phase of each row, from logs/timings.json ("" where unknown)."""
+    per = timings.get("certificates", {}) if isinstance(timings, dict) else {}
+    out = []
+    for r in table:
+        t = per.get(r["name"], {}) if isinstance(per, dict) else {}
+        secs = {f"seconds_{p}": t.get(p) for p in PHASES}
+        out.append({"name": r["name"]} | {k: "" if v is None else round(v, 4)
+                                          for k, v in secs.items()})  # fmt: skip
+    return out
+
+
+def load_rows(path: Path, seconds: bool = False) -> list[dict[str, Any]]:
+    """The rows of a written bundle: its results.json (a bundle written before results.json
+    existed: computed from its manifest and certificates), with the seconds columns if
+    asked. BundleError (exit 1, as for certify check) if `path` is not a readable bundle."""
+    from certify import certificate
+    from certify.errors import BundleError
+
+    path = Path(path)
+    try:
+        rp = path / "results.json"
+        if rp.is_file():
+            doc = json.loads(rp.read_text())
+            if not isinstance(doc, dict) or doc.get("schema") != RESULTS_SCHEMA:
+                raise ValueError(f"results.json: schema is not {RESULTS_SCHEMA}")
+            table = [{k: r.get(k, "") for k in COLUMNS} for r in doc["rows"]]
+        else:
+            manifest = json.loads((path / "manifest.json").read_text())
+            certs = {
+                e["name"]: certificate.load((path / e["file"]).read_bytes())
+                for e in manifest["certificates"]
+            }
+            table = rows(manifest, certs)
+        timings: dict[str, Any] = {}
+        tp = path / "logs" / "timings.json"
+        if seconds and tp.is_file():
+            timings = json.loads(tp.read_text())
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+        raise BundleError(f"{path}: not a readable nn-certify bundle ({e})") from None
+    if seconds:
+        for r, s in zip(table, seconds_rows(table, timings), strict=True):
+            r.update({k: s[k] for k in SECONDS_COLUMNS})
+    return table
+
+
+def is_rank_row(r: dict[str, Any]) -> bool:
+    return r["kind"] == "rank" and isinstance(r["expected_dim"], int)
+
+
+def certified_dimension(r: dict[str, Any]) -> int:
+    """The functional dimension where pinned, else the certified lower bound rank_lower."""
+    fd = r["functional_dimension"]
+    return fd if isinstance(fd, int) else r["rank_lower"]
+
+
+def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:
+    """figures/dimensions.png: per rank certificate, the certified dimension (functional
+    dimension where pinned, else the certified lower bound) against the expected dimension;
+    points below the diagonal are defective (pinned) or not pinned to the expected value
+    (lower bound only), marked differently. Deterministic bytes (Agg, no metadata)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pts = [r for r in table if is_rank_row(r)]
+    fig, ax = plt.subplots(figsize=(6, 5), dpi=100)
+    top = max([1] + [max(r["expected_dim"], certified_dimension(r)) for r in pts]) + 1
+    ax.plot([0, top], [0, top], color="0.6", lw=1, label="certified = expected")
+    groups = {
+        "meets expected": ([], "o", "tab:blue"),
+        "defective (pinned below expected)": ([], "X", "tab:red"),
+        "lower bound below expected": ([], "v", "tab:orange"),
+    }
+    for r in pts:
+        d = certified_dimension(r)
+        if d >= r["expected_dim"]:
+            key = "meets expected"
+        elif isinstance(r["functional_dimension"], int):
+            key = "defective (pinned below expected)"
+        else:
+            key = "lower bound below expected"
+        groups[key][0].append((r["expected_dim"], d, r["name"]))
+    for label, (xs, marker, colour) in groups.items():
+        if xs:
+            ax.scatter([x for x, _, _ in xs], [y for _, y, _ in xs], marker=marker, c=colour,
+                       s=40, label=f"{label} ({len(xs)})", zorder=3)  # fmt: skip
+            if label != "meets expected":
+                for x, y, n in xs:
+                    ax.annotate(n, (x, y), fontsize=6, xytext=(3, -8), textcoords="offset points")
+    ax.set_xlabel("expected dimension")
+    ax.set_ylabel("certified dimension (rank lower bound / functional dimension)")
+    ax.set_title(f"Certified vs expected dimension ({len(pts)} rank certificates)")
+    ax.set_xlim(0, top)
+    ax.set_ylim(0, top)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out, format="png", metadata={"Software": None})
+    plt.close(fig)
