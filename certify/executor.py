@@ -138,10 +138,9 @@ def _dask(
 
 def _call_pickled(payload: bytes) -> bytes:
     """Run a pickled (fn, args) task on a worker and pickle its outcome: the scheduler only
-    ever handles bytes, so it needs nothing of nn-certify but this module; on the worker the
-    tool is imported in its usual order (certify.bundle first) before the spec unpickles."""
-    import certify.bundle  # noqa: F401
-
+    ever handles bytes, so it needs nothing of nn-certify but this module; on the worker
+    unpickling imports what the task needs (every certify module imports on its own, see
+    tests/test_import_contract.py)."""
     fn, args = pickle.loads(payload)
     return pickle.dumps(fn(*args))
 

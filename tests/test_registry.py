@@ -13,14 +13,13 @@ from certify.checker import check_certificate, registry
 from certify.checker.ir import SCHEMA
 from certify.cli import example_specs
 from certify.families import generate_certificates
-from certify.spec import load_spec
+from certify.spec import load_specs
 
 
 @pytest.fixture(scope="module")
 def demo_certs() -> list[dict]:
     out = []
-    for path in example_specs():
-        spec = load_spec(path)
+    for spec in (s for path in example_specs() for s in load_specs(path)):
         for req in spec.certificates:
             out += generate_certificates(spec, req)
     return out
