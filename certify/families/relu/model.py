@@ -205,3 +205,88 @@ def exact_nullspace(rows: list[list[Fraction]], n: int) -> list[list[int]]:
 
 
 # ---------------------------------------------------------------- symmetry search
+
+
+# ---------------------------------------------------------------- region-aware batches (n0 >= 2)
+def line_network(
+    widths: Sequence[int], theta: Sequence[Fraction], x0: Sequence[Fraction], d: Sequence[Fraction]
+) -> list[Fraction]:
+    """The parameters of t -> F_theta(x0 + t d), a network of widths (1, n_1, ..., n_L): each
+    first-layer neuron gets weight w.d and bias w.x0 + b; the later layers are unchanged."""
+    n0, n1 = widths[0], widths[1]
+    out: list[Fraction] = []
+    for i in range(n1):
+        row = theta[i * (n0 + 1) : i * (n0 + 1) + n0]
+        b = theta[i * (n0 + 1) + n0]
+        out.append(sum((w * c for w, c in zip(row, d)), start=Fraction(0)))
+        out.append(sum((w * c for w, c in zip(row, x0)), start=Fraction(0)) + b)
+    out.extend(theta[n1 * (n0 + 1) :])
+    return out
+
+
+def simplest_between(a: Fraction, b: Fraction, max_den: int = 64) -> Fraction:
+    """A rational of smallest denominator (at most max_den; else the midpoint) strictly inside
+    (a, b), the one nearest 0 among the integers: small numbers keep the kernel's work small."""
+    if a < 0 < b:
+        return Fraction(0)
+    for q in range(1, max_den + 1):
+        k = (a * q).__floor__() + 1 if a >= 0 else (b * q).__ceil__() - 1
+        if a < Fraction(k, q) < b:
+            return Fraction(k, q)
+    return (a + b) / 2
+
+
+def line_points(breaks: list[Fraction]) -> list[Fraction]:
+    """One parameter t inside every piece of the line cut at the sorted breaks (the two rays
+    included): the simplest rational of each open piece."""
+    if not breaks:
+        return [Fraction(0)]
+    return [
+        Fraction(breaks[0].__floor__() - 1),
+        *(simplest_between(a, b) for a, b in zip(breaks, breaks[1:])),
+        Fraction(breaks[-1].__ceil__() + 1),
+    ]
+
+
+def forced_pres(
+    widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction], pat: Sequence
+) -> list[Fraction]:
+    """All hidden pre-activations at x with the activation pattern `pat` forced (each is an
+    affine function of x), flattened layer by layer."""
+    h = [Fraction(v) for v in x]
+    out: list[Fraction] = []
+    ls = layers(widths, theta)
+    for ell, (W, b) in enumerate(ls[:-1]):
+        pre = [
+            sum((w * v for w, v in zip(row, h)), start=Fraction(0)) + bi for row, bi in zip(W, b)
+        ]
+        out.extend(pre)
+        h = [a if on else Fraction(0) for a, on in zip(pre, pat[ell])]
+    return out
+
+
+def region_simplex(
+    widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction]
+) -> list[tuple[Fraction, ...]] | None:
+    """x and x + eps_i e_i (i = 1..n0), n0 + 1 affinely independent points of the activation
+    region of x (the convex polyhedron where x's pattern holds): with the pattern forced every
+    hidden pre-activation g is affine in x, and eps_i = 2^-k is the largest power of two with
+    eps_i |dg/dx_i| < |g(x)| for every g, so no g changes sign. None if a pre-activation
+    vanishes at x."""
+    _, pres = forward(widths, theta, x)
+    if any(a == 0 for pre in pres for a in pre):
+        return None
+    pat = pattern(pres)
+    g0 = forced_pres(widths, theta, x, pat)
+    pts = [tuple(Fraction(c) for c in x)]
+    for i in range(widths[0]):
+        xi = list(pts[0])
+        xi[i] += 1
+        slope = [a - b for a, b in zip(forced_pres(widths, theta, xi, pat), g0)]
+        eps = Fraction(1)
+        while any(eps * abs(s) >= abs(g) for s, g in zip(slope, g0)):
+            eps /= 2
+        xi[i] = pts[0][i] + eps
+        pts.append(tuple(xi))
+    assert all(pattern(forward(widths, theta, z)[1]) == pat for z in pts)
+    return pts

@@ -13,10 +13,13 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from flint import nmod_mat
+
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.checker.ir import envelope
+from certify.checker.relu_net import regions_spanned
 from certify.errors import CertifyError
 from certify.families.mlp.witness_rank import independent_minor
 from certify.families.relu import model as M
@@ -81,6 +84,73 @@ def design_batch(
     pats = {M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch}
     info = {"candidates": tried, "batch_size": len(batch), "patterns": len(pats)}
     return batch, labels, C, info
+
+
+LINE_PATIENCE = 12  # region design: stop after this many lines in a row add no rank
+MAX_LINES = 64
+MAX_REGION_POINTS = 4096
+
+
+def region_design(
+    net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str
+) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
+    """Input width n0 >= 2: a region-aware batch, and the rows and columns of a maximal
+    nonsingular minor mod p of its Jacobian.
+
+    Seeded random lines x0 + t d (integer x0 in the sampling box, integer direction d; seeded
+    by `tag`, i.e. the instance and the spec's seed, never a name): on a line F is a network of
+    input width 1, whose breakpoints are exact rationals (breakpoints()), so the line meets
+    every activation region it crosses, however narrow, at the simplest rational of each piece.
+    Every new region met gets n0 + 1 affinely independent points (region_simplex); a region is
+    kept only if its rows raise the rank mod p of the batch Jacobian. Lines are added until
+    the rank reaches D - H (the scaling bound) or LINE_PATIENCE lines in a row add no rank."""
+    D, target = net.n_params, net.n_params - net.n_hidden
+    n0, dout = net.widths[0], net.widths[-1]
+    th_m = [residue(t, p) for t in theta]
+    if any(t is None for t in th_m):
+        raise CertifyError(f"the prime {p} divides a denominator of theta")
+    rng = random.Random(f"nn-certify/relu-lines/{tag}")
+    seen: set = set()
+    points: list[tuple[Fraction, ...]] = []
+    rows: list[list[int]] = []
+    rank, idle, lines, tried = 0, 0, 0, 0
+    while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
+        lines += 1
+        x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+        d = [Fraction(0)] * n0
+        while all(c == 0 for c in d):
+            d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+        lw = (1, *net.widths[1:])
+        ts = M.line_points(M.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
+        before = rank
+        for t in ts:
+            x = tuple(a + t * c for a, c in zip(x0, d))
+            tried += 1
+            _, pres = M.forward(net.widths, theta, x)
+            if any(a == 0 for pre in pres for a in pre) or M.pattern(pres) in seen:
+                continue
+            seen.add(M.pattern(pres))
+            simplex = M.region_simplex(net.widths, theta, x)
+            if simplex is None or len(points) + len(simplex) > MAX_REGION_POINTS:
+                continue
+            zms = [[residue(c, p) for c in z] for z in simplex]
+            if any(c is None for zm in zms for c in zm):
+                continue
+            new = [r for zm in zms for r in M.jacobian_rows_modp(
+                net.widths, th_m, zm, M.pattern(pres), p)]  # type: ignore[arg-type]  # fmt: skip
+            grown = nmod_mat([*rows, *new], p).rank() if rows else nmod_mat(new, p).rank()
+            if grown > rank:
+                points.extend(simplex)
+                rows.extend(new)
+                rank = grown
+                if rank >= target:
+                    break
+        idle = 0 if rank > before else idle + 1
+    R, C = maximal_minor(rows, p, D) if rows else ([], [])
+    labels = [(i // dout, i % dout) for i in R]
+    info = {"candidates": tried, "lines": lines, "regions_met": len(seen),
+            "batch_size": len(points), "patterns": len(points) // (n0 + 1)}  # fmt: skip
+    return points, labels, C, info
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
@@ -181,6 +251,10 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             cov = cover_design(net, theta, p)
         if cov is not None:
             batch, labels, cols, info, cuts = cov
+        elif req.options.get("batch") is None and net.widths[0] >= 2:
+            tag = instance_tag(net, theta, spec.seed, k)
+            batch, labels, cols, info = region_design(net, theta, p, tag)
+            info, cuts = {**info, "batch": "regions"}, None
         else:
             tag = instance_tag(net, theta, spec.seed, k)
             batch, labels, cols, info = design_batch(net, theta, p, tag, req.options.get("batch"))
@@ -198,7 +272,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     r = len(cols)
     tangents = M.scaling_tangents(net.widths, theta)
     kind = "scaling"
-    if cuts is not None and (r < D - len(tangents) or not tangents):
+    if (cuts is not None or info["batch"] == "regions") and (r < D - len(tangents) or not tangents):
         rows_q = [g for z in batch for g in M.jacobian_rows_exact(net.widths, theta, z)]
         null = M.exact_nullspace(rows_q, D)
         if len(null) > len(tangents):
@@ -212,7 +286,8 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     u = D if not tangents else (None if upper is None else upper["bound"])
     pats = len({M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch})
     cover = None if cuts is None else [rat_str(c) for c in cuts]
-    result = rank_result(net, r, u, len(batch), pats, cover is not None, kind)
+    spanned = regions_spanned(net.widths, theta, batch)
+    result = rank_result(net, r, u, len(batch), pats, cover is not None, kind, spanned)
     lower = {
         "rank": r,
         "prime": p,
