@@ -161,7 +161,11 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     return generate_rank(spec, req)
 
 
-SEARCH_ATTEMPTS = 32  # default theta attempts outside the Grillo-Montufar setting
+# Default theta attempts (the search stops at D - H): outside the Grillo-Montufar setting D - H
+# may hold on a small open set only (benchmarks/bench_relu_search.py measures how many attempts
+# typical architectures need); in it, D - H holds on a dense open set.
+SEARCH_ATTEMPTS = 128
+GM_ATTEMPTS = 8
 
 
 def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k: int) -> str:
@@ -171,13 +175,15 @@ def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
-    """Random integer weights (as random_theta), then, layer by layer, each hidden neuron's
-    bias chosen so that its kink passes through the image of a random integer input whose
+def centred_theta(
+    net: ReLUNet, seed: int, prange: int, start: tuple[Fraction, ...] | None = None
+) -> tuple[Fraction, ...]:
+    """Random integer weights (as random_theta, or `start`), then, layer by layer, each hidden
+    neuron's bias chosen so that its kink passes through the image of a random integer input whose
     layer input is not all zero: every hidden neuron then bends inside the sampled region
     (uniform random biases often leave a neuron of a width-one chain bending nowhere)."""
     rng = random.Random(f"nn-certify/relu-centred/{seed}")
-    theta = list(random_theta(net, seed, prange))  # type: ignore[arg-type]
+    theta = list(random_theta(net, seed, prange) if start is None else start)  # type: ignore[arg-type]
     n0, pos = net.widths[0], 0
     for ell in range(len(net.widths) - 2):
         prev, d = net.widths[ell], net.widths[ell + 1]
@@ -194,6 +200,84 @@ def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
                     break
         pos += d * (prev + 1)
     return tuple(theta)
+
+
+def _crossing_level(ts: list[Fraction], vals: list[Fraction], rays: tuple[Fraction, Fraction],
+                    ) -> Fraction:  # fmt: skip
+    """A level y crossed the most often by the piecewise-linear function with values vals at the
+    sorted points ts, affine between them, and slopes rays[0], rays[1] on the two outer rays."""
+    levels = sorted(set(vals))
+    cands = [levels[0] - 1, levels[-1] + 1]
+    cands += [M.simplest_between(a, b) for a, b in zip(levels, levels[1:])]
+
+    def crossings(y: Fraction) -> int:
+        n = sum(1 for a, b in zip(vals, vals[1:]) if (a - y) * (b - y) < 0)
+        n += (vals[0] - y) * -rays[0] > 0  # the left ray reaches y
+        n += (vals[-1] - y) * rays[1] < 0  # the right ray reaches y
+        return n
+
+    return max(cands, key=lambda y: (crossings(y), -abs(y)))
+
+
+def crossing_theta(
+    net: ReLUNet, seed: int, prange: int, start: tuple[Fraction, ...] | None = None
+) -> tuple[Fraction, ...]:
+    """Centred theta (centred_theta), then, for the hidden layers after the first, layer by
+    layer, each neuron's bias chosen so that on a random line x0 + t d (t in R; the input
+    itself when n0 = 1) its pre-activation crosses zero as often as a bias can make it: the
+    pre-activation is piecewise linear in t with the exact breakpoints of the earlier layers
+    (breakpoints()), so the level crossed most often is found exactly. More crossings give
+    more kinks, and a rank deficit of deep narrow networks is a shortage of kinks."""
+    rng = random.Random(f"nn-certify/relu-crossing/{seed}")
+    theta = list(centred_theta(net, seed, prange, start))
+    n0, ws = net.widths[0], net.widths
+    if n0 == 1:
+        x0, d = [Fraction(0)], [Fraction(1)]
+    else:
+        x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+        d = [Fraction(0)] * n0
+        while all(c == 0 for c in d):
+            d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+    pos = ws[1] * (n0 + 1)
+    for ell in range(1, len(ws) - 2):  # hidden layer ell + 1 (1-based), fed by hidden layer ell
+        prev, width = ws[ell], ws[ell + 1]
+        sub = (1, *ws[1 : ell + 2])
+        line = M.line_network(ws[: ell + 2], theta[: pos + width * (prev + 1)], x0, d)
+        bps = M.breakpoints(sub, line)
+        ts = [bps[0] - 1, *bps, bps[-1] + 1] if bps else [Fraction(0), Fraction(1)]
+        outs = [M.forward(sub, line, [t])[0] for t in ts]
+        for i in range(width):
+            b_at = pos + i * (prev + 1) + prev
+            vals = [o[i] - theta[b_at] for o in outs]
+            rays = (
+                (vals[1] - vals[0]) / (ts[1] - ts[0]),
+                (vals[-1] - vals[-2]) / (ts[-1] - ts[-2]),
+            )
+            theta[b_at] = -_crossing_level(ts, vals, rays)
+        pos += width * (prev + 1)
+    return tuple(theta)
+
+
+def mutated_theta(
+    net: ReLUNet, theta: tuple[Fraction, ...], seed: int, prange: int
+) -> tuple[Fraction, ...]:
+    """A random local move from theta (the latest theta whose rank equals the best so far: a
+    hill climb on the rank, moving sideways along plateaus; the rank is lower semicontinuous in
+    theta): one to three coordinates redrawn as nonzero integers in
+    [-prange, prange], then every hidden neuron's bias re-centred as in centred_theta with
+    probability 1/2 (its kink moved through the image of a random integer input)."""
+    rng = random.Random(f"nn-certify/relu-mutate/{seed}")
+    out = list(theta)
+    for _ in range(rng.randint(1, 3)):
+        c = rng.randrange(len(out))
+        v = 0
+        while v == 0:
+            v = rng.randint(-prange, prange)
+        out[c] = Fraction(v)
+    if rng.random() < 0.5:
+        centred = centred_theta(net, seed, prange, tuple(out))
+        out = list(centred)
+    return tuple(out)
 
 
 def cover_design(
@@ -231,9 +315,12 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     p = req.prime
     attempts: list[dict[str, Any]] = []
     best = None
+    current: tuple[tuple[Fraction, ...], int] | None = None
     tries = req.attempts
-    if not net.grillo_montufar() and not req.attempts_given:
-        tries = SEARCH_ATTEMPTS
+    if not req.attempts_given:
+        tries = SEARCH_ATTEMPTS if not net.grillo_montufar() else GM_ATTEMPTS
+        if spec.seed is None:  # a theta given by hand stays: only the batch's lines change
+            tries = min(tries, GM_ATTEMPTS)
     if req.options.get("batch") is not None and spec.seed is None:
         tries = 1
     for k in range(tries):
@@ -241,8 +328,14 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             theta, origin = spec.theta, "spec"
         else:
             sd = spec.seed * 1000 + k
-            if k % 2:
+            if k % 2 == 1:
+                assert current is not None
+                theta = mutated_theta(net, current[0], sd, spec.param_range)
+                origin = f"mutated({sd}, attempt {current[1]})"
+            elif k % 6 == 2:
                 theta, origin = centred_theta(net, sd, spec.param_range), f"centred({sd})"
+            elif k % 6 == 4:
+                theta, origin = crossing_theta(net, sd, spec.param_range), f"crossing({sd})"
             else:
                 theta = random_theta(net, sd, spec.param_range)  # type: ignore[arg-type]
                 origin = f"reseeded({sd})"
@@ -263,6 +356,8 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
         attempts.append({"attempt": k, "theta": origin, "rank": len(cols), **info})
         if best is None or len(cols) > len(best[2]):
             best = (theta, origin, cols, batch, labels, info, cuts)
+        if len(cols) >= len(best[2]):
+            current = (theta, k)  # the hill climb also moves sideways, along a rank plateau
         if len(cols) >= target:
             break
         if spec.seed is None and cov is not None:
