@@ -265,28 +265,48 @@ def forced_pres(
     return out
 
 
+def _float(a: Fraction) -> float:
+    try:
+        return float(a)
+    except OverflowError:
+        return float("inf") if a > 0 else float("-inf")
+
+
 def region_simplex(
     widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction]
 ) -> list[tuple[Fraction, ...]] | None:
     """x and x + eps_i e_i (i = 1..n0), n0 + 1 affinely independent points of the activation
     region of x (the convex polyhedron where x's pattern holds): with the pattern forced every
-    hidden pre-activation g is affine in x, and eps_i = 2^-k is the largest power of two with
-    eps_i |dg/dx_i| < |g(x)| for every g, so no g changes sign. None if a pre-activation
-    vanishes at x."""
+    hidden pre-activation g is affine in x, and eps_i = 2^-k is a power of two with
+    4 eps_i |dg/dx_i| < |g(x)| for every g in floating point (Python floats in a fixed order,
+    so the same on every IEEE machine; the forced network's linear part layer by layer), so
+    no g changes sign; every point is then checked exactly (its pattern recomputed in
+    Fractions) and eps_i halved until it holds. None if a pre-activation vanishes at x."""
     _, pres = forward(widths, theta, x)
     if any(a == 0 for pre in pres for a in pre):
         return None
     pat = pattern(pres)
-    g0 = forced_pres(widths, theta, x, pat)
+    n0 = widths[0]
+    g0 = [abs(_float(a)) for pre in pres for a in pre]
+    G = [[1.0 if i == j else 0.0 for j in range(n0)] for i in range(n0)]
+    S: list[list[float]] = []  # |dg/dx_j| for every hidden pre-activation g
+    for ell, (W, _) in enumerate(layers(widths, theta)[:-1]):
+        Wf = [[_float(w) for w in row] for row in W]
+        G = [[sum(r[k] * G[k][j] for k in range(len(G))) for j in range(n0)] for r in Wf]
+        S.extend([abs(v) for v in row] for row in G)
+        G = [row if on else [0.0] * n0 for row, on in zip(G, pat[ell])]
     pts = [tuple(Fraction(c) for c in x)]
-    for i in range(widths[0]):
-        xi = list(pts[0])
-        xi[i] += 1
-        slope = [a - b for a, b in zip(forced_pres(widths, theta, xi, pat), g0)]
-        eps = Fraction(1)
-        while any(eps * abs(s) >= abs(g) for s, g in zip(slope, g0)):
+    for i in range(n0):
+        k = 0
+        while k < 1000 and any(4 * s[i] >= g * 2.0**k for s, g in zip(S, g0)):
+            k += 1
+        eps = Fraction(1, 2**k)
+        while True:
+            xi = list(pts[0])
+            xi[i] += eps
+            _, pi = forward(widths, theta, xi)
+            if pattern(pi) == pat and all(a != 0 for pre in pi for a in pre):
+                break
             eps /= 2
-        xi[i] = pts[0][i] + eps
         pts.append(tuple(xi))
-    assert all(pattern(forward(widths, theta, z)[1]) == pat for z in pts)
     return pts

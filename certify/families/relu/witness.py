@@ -86,7 +86,7 @@ def design_batch(
     return batch, labels, C, info
 
 
-LINE_PATIENCE = 12  # region design: stop after this many lines in a row add no rank
+LINE_PATIENCE = 12  # region design: stop after this many rounds in a row add no rank
 MAX_LINES = 64
 MAX_REGION_POINTS = 4096
 
@@ -97,13 +97,15 @@ def region_design(
     """Input width n0 >= 2: a region-aware batch, and the rows and columns of a maximal
     nonsingular minor mod p of its Jacobian.
 
-    Seeded random lines x0 + t d (integer x0 in the sampling box, integer direction d; seeded
-    by `tag`, i.e. the instance and the spec's seed, never a name): on a line F is a network of
-    input width 1, whose breakpoints are exact rationals (breakpoints()), so the line meets
-    every activation region it crosses, however narrow, at the simplest rational of each piece.
-    Every new region met gets n0 + 1 affinely independent points (region_simplex); a region is
-    kept only if its rows raise the rank mod p of the batch Jacobian. Lines are added until
-    the rank reaches D - H (the scaling bound) or LINE_PATIENCE lines in a row add no rank."""
+    Candidates come in rounds, seeded by `tag` (the instance and the spec's seed, never a
+    name): first random integer points of the sampling box, then random lines x0 + t d
+    (integer x0 in the box, integer direction d). On a line F is a network of input width 1,
+    whose breakpoints are exact rationals (breakpoints()), so a line meets every activation
+    region it crosses, however narrow, at the simplest rational of each piece. Every new
+    region met gets n0 + 1 affinely independent points (region_simplex). Rounds are added
+    until the rank mod p of the batch Jacobian reaches D - H (the scaling bound) or
+    LINE_PATIENCE rounds in a row do not raise it; then the regions holding a row of a maximal
+    nonsingular minor are kept, each with all its n0 + 1 points."""
     D, target = net.n_params, net.n_params - net.n_hidden
     n0, dout = net.widths[0], net.widths[-1]
     th_m = [residue(t, p) for t in theta]
@@ -111,45 +113,49 @@ def region_design(
         raise CertifyError(f"the prime {p} divides a denominator of theta")
     rng = random.Random(f"nn-certify/relu-lines/{tag}")
     seen: set = set()
-    points: list[tuple[Fraction, ...]] = []
+    regions: list[list[tuple[Fraction, ...]]] = []
     rows: list[list[int]] = []
     rank, idle, lines, tried = 0, 0, 0, 0
+    n_box = 2 * -(-target // ((n0 + 1) * dout)) + 8
     while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
+        if not regions and lines == 0:
+            cands = _candidates(net, n_box, tag, 1)
+        else:
+            x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+            d = [Fraction(0)] * n0
+            while all(c == 0 for c in d):
+                d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+            lw = (1, *net.widths[1:])
+            ts = M.line_points(M.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
+            cands = [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
         lines += 1
-        x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
-        d = [Fraction(0)] * n0
-        while all(c == 0 for c in d):
-            d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
-        lw = (1, *net.widths[1:])
-        ts = M.line_points(M.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
-        before = rank
-        for t in ts:
-            x = tuple(a + t * c for a, c in zip(x0, d))
+        before = len(rows)
+        for x in cands:
             tried += 1
             _, pres = M.forward(net.widths, theta, x)
             if any(a == 0 for pre in pres for a in pre) or M.pattern(pres) in seen:
                 continue
             seen.add(M.pattern(pres))
             simplex = M.region_simplex(net.widths, theta, x)
-            if simplex is None or len(points) + len(simplex) > MAX_REGION_POINTS:
+            if simplex is None or (len(regions) + 1) * (n0 + 1) > MAX_REGION_POINTS:
                 continue
             zms = [[residue(c, p) for c in z] for z in simplex]
             if any(c is None for zm in zms for c in zm):
                 continue
-            new = [r for zm in zms for r in M.jacobian_rows_modp(
-                net.widths, th_m, zm, M.pattern(pres), p)]  # type: ignore[arg-type]  # fmt: skip
-            grown = nmod_mat([*rows, *new], p).rank() if rows else nmod_mat(new, p).rank()
-            if grown > rank:
-                points.extend(simplex)
-                rows.extend(new)
-                rank = grown
-                if rank >= target:
-                    break
-        idle = 0 if rank > before else idle + 1
+            regions.append(simplex)
+            rows.extend(r for zm in zms for r in M.jacobian_rows_modp(
+                net.widths, th_m, zm, M.pattern(pres), p))  # type: ignore[arg-type]  # fmt: skip
+        grown = nmod_mat(rows, p).rank() if len(rows) > before else rank
+        idle = 0 if grown > rank else idle + 1
+        rank = grown
     R, C = maximal_minor(rows, p, D) if rows else ([], [])
-    labels = [(i // dout, i % dout) for i in R]
-    info = {"candidates": tried, "lines": lines, "regions_met": len(seen),
-            "batch_size": len(points), "patterns": len(points) // (n0 + 1)}  # fmt: skip
+    per = (n0 + 1) * dout  # rows of a region
+    kept = sorted({i // per for i in R})
+    new_index = {g: n for n, g in enumerate(kept)}
+    points = [z for g in kept for z in regions[g]]
+    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
+    info = {"candidates": tried, "rounds": lines, "regions_met": len(seen),
+            "batch_size": len(points), "patterns": len(kept)}  # fmt: skip
     return points, labels, C, info
 
 
