@@ -275,8 +275,9 @@ def _float(a: Fraction) -> float:
 def region_simplex(
     widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction]
 ) -> list[tuple[Fraction, ...]] | None:
-    """x and x + eps_i e_i (i = 1..n0), n0 + 1 affinely independent points of the activation
-    region of x (the convex polyhedron where x's pattern holds): with the pattern forced every
+    """n0 + 1 affinely independent points of the activation region of x (the convex
+    polyhedron where x's pattern holds): the integer point z nearest x and z +- e_i when all
+    lie in the region; else x and x +- eps_i e_i (i = 1..n0): with the pattern forced every
     hidden pre-activation g is affine in x, and eps_i = 2^-k is a power of two with
     4 eps_i |dg/dx_i| < |g(x)| for every g in floating point (Python floats in a fixed order,
     so the same on every IEEE machine; the forced network's linear part layer by layer), so
@@ -287,6 +288,28 @@ def region_simplex(
         return None
     pat = pattern(pres)
     n0 = widths[0]
+
+    def inside(z: Sequence[Fraction]) -> bool:
+        pz = forward(widths, theta, z)[1]
+        return pattern(pz) == pat and all(a != 0 for pre in pz for a in pre)
+
+    # Integer points first: the kernels add unnormalised rationals, so denominators of batch
+    # points multiply through the layers; an integer simplex (the nearest integer point and
+    # unit steps, either way) keeps every pre-activation an integer.
+    z = tuple(Fraction(round(c)) for c in x)
+    if inside(z):
+        simplex = [z]
+        for i in range(n0):
+            for step in (1, -1):
+                zi = list(z)
+                zi[i] += step
+                if inside(zi):
+                    simplex.append(tuple(zi))
+                    break
+            else:
+                break
+        if len(simplex) == n0 + 1:
+            return simplex
     g0 = [abs(_float(a)) for pre in pres for a in pre]
     G = [[1.0 if i == j else 0.0 for j in range(n0)] for i in range(n0)]
     S: list[list[float]] = []  # |dg/dx_j| for every hidden pre-activation g
@@ -301,12 +324,14 @@ def region_simplex(
         while k < 1000 and any(4 * s[i] >= g * 2.0**k for s, g in zip(S, g0)):
             k += 1
         eps = Fraction(1, 2**k)
-        while True:
-            xi = list(pts[0])
-            xi[i] += eps
-            _, pi = forward(widths, theta, xi)
-            if pattern(pi) == pat and all(a != 0 for pre in pi for a in pre):
-                break
+        found = None
+        while found is None:
+            for step in (eps, -eps):
+                xi = list(pts[0])
+                xi[i] += step
+                if inside(xi):
+                    found = tuple(xi)
+                    break
             eps /= 2
-        pts.append(tuple(xi))
+        pts.append(found)
     return pts

@@ -148,8 +148,14 @@ def region_design(
         grown = nmod_mat(rows, p).rank() if len(rows) > before else rank
         idle = 0 if grown > rank else idle + 1
         rank = grown
-    R, C = maximal_minor(rows, p, D) if rows else ([], [])
+    # Regions of integer points first, then by denominator (a maximal minor takes the first
+    # independent rows): the kernels' unnormalised rationals grow with the denominators.
     per = (n0 + 1) * dout  # rows of a region
+    order = sorted(range(len(regions)), key=lambda g: max(c.denominator for z in regions[g]
+                                                          for c in z))  # fmt: skip
+    regions = [regions[g] for g in order]
+    rows = [rows[g * per + j] for g in order for j in range(per)]
+    R, C = maximal_minor(rows, p, D) if rows else ([], [])
     kept = sorted({i // per for i in R})
     new_index = {g: n for n, g in enumerate(kept)}
     points = [z for g in kept for z in regions[g]]
