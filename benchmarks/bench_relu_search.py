@@ -1,6 +1,6 @@
 """ReLU theta search (issue 13, item 3): how many theta attempts typical architectures need to
-reach D - H with the default settings (32 attempts outside the Grillo-Montufar setting, 3 in
-it), for ten spec seeds each, with the batches the tool designs (cover batches for n0 = 1,
+reach D - H with the default settings (128 attempts outside the Grillo-Montufar setting, 8
+in it), for ten spec seeds each, with the batches the tool designs (cover batches for n0 = 1,
 region-aware batches for n0 >= 2) against the baseline measured in the same run: the same theta
 sequence with the seeded random batch of the earlier releases (integers, then halves, quarters,
 eighths). CPU seconds per certificate and the peak RSS of the process are reported.
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 ARCHITECTURES = {
     "one-dimensional input": [[1, 2, 1], [1, 3, 1], [1, 1, 1, 1], [1, 2, 2, 1], [1, 3, 3, 1],
-                              [1, 1, 1, 1, 1]],
+                              [1, 2, 2, 2, 1], [1, 4, 4, 1], [1, 1, 1, 1, 1]],
     "width-one layer": [[2, 1, 1], [2, 1, 2, 1], [2, 1, 1, 1], [2, 2, 1, 1], [3, 2, 1, 1],
                         [2, 3, 1, 2, 1], [3, 1, 3, 1]],
     "generic (Grillo-Montufar)": [[2, 2, 1], [2, 3, 3, 1], [3, 3, 3, 1], [4, 8, 8, 1]],
