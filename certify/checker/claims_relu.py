@@ -79,10 +79,11 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
         parts.append(
             f"Checked by the Python checker (exact over Q), not by the kernel: each of the "
             f"{result['activation_patterns']} activation patterns of the batch is held by "
-            f"{n0 + 1} affinely independent batch points. The inputs with a given pattern form "
-            f"a convex polyhedron (with the pattern fixed every hidden pre-activation is affine "
-            f"in x) on which the gradient of theta -> F_theta(x) is affine in x, so the row "
-            f"space of the batch Jacobian contains the gradient at every input of these "
+            f"{n0 + 1} affinely independent batch points. The inputs with a given pattern and "
+            f"no vanishing hidden pre-activation form an open convex polyhedron (with the "
+            f"pattern fixed every hidden pre-activation is affine in x) on which the gradient "
+            f"of theta -> F_theta(x) is affine in x, so the row space of the batch Jacobian "
+            f"contains the gradient at every input of these "
             f"{result['activation_patterns']} activation regions."
         )
     if u is not None and u < D and result["upper_kind"] == "nullspace":
