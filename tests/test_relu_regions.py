@@ -210,3 +210,19 @@ def test_a_region_certificate_passes_coqc_and_a_tampered_point_fails_it(coq):
     bad = copy.deepcopy(cert)
     bad["witness"]["lower"]["batch_inv"][0][0] = 2
     assert check_certificate(bad) and coq.verdict(bad).status == "failed"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    "widths", [[1, 3, 3, 1], [1, 2, 2, 2, 1], [2, 1, 1, 1], [2, 3, 1, 2, 1], [3, 1, 3, 1]]
+)
+def test_the_default_theta_search_reaches_d_minus_h_and_records_every_attempt(widths, seed):
+    cert = cert_of(widths, {"seed": seed})
+    r, g = cert["result"], cert["generator"]
+    assert r["rank_lower"] == r["expected_dim"] == r["functional_dimension_at_point"]
+    assert g["search"] == {"attempts": len(g["attempts"]), "max_rank": r["rank_lower"],
+                           "bound": "D - H"}  # fmt: skip
+    assert [a["attempt"] for a in g["attempts"]] == list(range(len(g["attempts"])))
+    assert all(a["rank"] < r["expected_dim"] for a in g["attempts"][:-1])
+    assert g["attempts"][-1]["rank"] == r["expected_dim"]
+    assert check_certificate(cert) == []
