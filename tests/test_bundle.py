@@ -34,6 +34,7 @@ EXPECTED_RANKS = {
     "relu-2-2-1": (7, 7),
     "relu-2-3-1": (10, 10),
     "relu-2-3-1-given-batch": (9, 10),
+    "relu-2-1-2-1-regions": (7, 7),
 }
 
 

@@ -21,7 +21,11 @@ def rank_result(
     patterns: int,
     cover: bool = False,
     upper_kind: str | None = None,
+    spanned: bool = False,
 ) -> dict[str, Any]:
+    """The result fields of a rank certificate; `spanned`: the batch points of every
+    activation pattern met hold n0 + 1 affinely independent points (checked by the Python
+    checker)."""
     D, H = net.n_params, net.n_hidden
     exact = u is not None and u == r
     return {
@@ -37,6 +41,7 @@ def rank_result(
         "architecture_functional_dimension": r if r == D - H else None,
         "batch_size": batch_size,
         "activation_patterns": patterns,
+        "regions_spanned": spanned,
         "grillo_montufar": net.grillo_montufar(),
     }
 
@@ -68,6 +73,19 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             "the functional dimension at theta (the supremum, over finite batches of such "
             "inputs, of the rank of the batch Jacobian)."
         )
+    n0 = net.widths[0]
+    regions = result["regions_spanned"] and not cover
+    if regions:
+        parts.append(
+            f"Checked by the Python checker (exact over Q), not by the kernel: each of the "
+            f"{result['activation_patterns']} activation patterns of the batch is held by "
+            f"{n0 + 1} affinely independent batch points. The inputs with a given pattern and "
+            f"no vanishing hidden pre-activation form an open convex polyhedron (with the "
+            f"pattern fixed every hidden pre-activation is affine in x) on which the gradient "
+            f"of theta -> F_theta(x) is affine in x, so the row space of the batch Jacobian "
+            f"contains the gradient at every input of these "
+            f"{result['activation_patterns']} activation regions."
+        )
     if u is not None and u < D and result["upper_kind"] == "nullspace":
         parts.append(
             f"Kernel-checked: {D - u} independent integer vectors annihilate the batch Jacobian "
@@ -97,6 +115,13 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             parts.append(
                 f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
                 f"theta is exactly {r} = D - H."
+            )
+        elif regions:
+            parts.append(
+                f"Hence the gradients at all inputs of these {result['activation_patterns']} "
+                f"activation regions span exactly {r} dimensions; regions the batch does not "
+                f"meet may add more (the functional dimension at theta is only bounded below: "
+                f">= {r})."
             )
         else:
             parts.append(

@@ -26,6 +26,7 @@ from certify.checker.relu_net import (
     find_symmetry,
     forward,
     pattern,
+    regions_spanned,
     scaling_tangents,
 )
 
@@ -141,8 +142,10 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     if cuts is not None and not KR.check_relu_cover(inst, lw.batch, cuts):
         return ["witness.cover: check_relu_cover rejects it (the batch misses a linear piece)"]
     batch = [fractions(z) for z in lw.batch]
-    pats = len({pattern(forward(net.widths, fractions(inst.theta), z)[1]) for z in batch})
-    expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind)
+    th = fractions(inst.theta)
+    pats = len({pattern(forward(net.widths, th, z)[1]) for z in batch})
+    spanned = regions_spanned(net.widths, th, batch)
+    expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind, spanned)
     if not same(cert.get("result"), expect):
         problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
     if not same(cert.get("claim"), rank_claim(net, expect, lw.p)):

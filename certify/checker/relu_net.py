@@ -162,3 +162,34 @@ def find_symmetry(
             if bi == 0 and all(w == 0 for w in row):
                 raise SearchExhausted  # a dead row leaves its scaling free: not decided here
     return layer(0, list(range(widths[0])), [Fraction(1)] * widths[0], [], [])
+
+
+def affine_rank(points: Sequence[Sequence[Fraction]]) -> int:
+    """The dimension of the affine hull of the points (rank over Q of their differences from
+    the first, by Gaussian elimination in Fractions); -1 for no point."""
+    if not points:
+        return -1
+    rows = [[Fraction(a) - Fraction(b) for a, b in zip(z, points[0])] for z in points[1:]]
+    rank, n = 0, len(points[0])
+    for c in range(n):
+        piv = next((i for i in range(rank, len(rows)) if rows[i][c] != 0), None)
+        if piv is None:
+            continue
+        rows[rank], rows[piv] = rows[piv], rows[rank]
+        for i in range(rank + 1, len(rows)):
+            if rows[i][c] != 0:
+                f = rows[i][c] / rows[rank][c]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[rank])]
+        rank += 1
+    return rank
+
+
+def regions_spanned(
+    widths: Sequence[int], theta: Sequence[Fraction], batch: Sequence[Sequence[Fraction]]
+) -> bool:
+    """Whether the batch points of every activation pattern met span an affine space of
+    dimension n0 (n0 + 1 affinely independent points in the region of every pattern)."""
+    groups: dict = {}
+    for z in batch:
+        groups.setdefault(pattern(forward(widths, theta, z)[1]), []).append(z)
+    return bool(groups) and all(affine_rank(g) == widths[0] for g in groups.values())

@@ -205,3 +205,133 @@ def exact_nullspace(rows: list[list[Fraction]], n: int) -> list[list[int]]:
 
 
 # ---------------------------------------------------------------- symmetry search
+
+
+# ---------------------------------------------------------------- region-aware batches (n0 >= 2)
+def line_network(
+    widths: Sequence[int], theta: Sequence[Fraction], x0: Sequence[Fraction], d: Sequence[Fraction]
+) -> list[Fraction]:
+    """The parameters of t -> F_theta(x0 + t d), a network of widths (1, n_1, ..., n_L): each
+    first-layer neuron gets weight w.d and bias w.x0 + b; the later layers are unchanged."""
+    n0, n1 = widths[0], widths[1]
+    out: list[Fraction] = []
+    for i in range(n1):
+        row = theta[i * (n0 + 1) : i * (n0 + 1) + n0]
+        b = theta[i * (n0 + 1) + n0]
+        out.append(sum((w * c for w, c in zip(row, d)), start=Fraction(0)))
+        out.append(sum((w * c for w, c in zip(row, x0)), start=Fraction(0)) + b)
+    out.extend(theta[n1 * (n0 + 1) :])
+    return out
+
+
+def simplest_between(a: Fraction, b: Fraction, max_den: int = 64) -> Fraction:
+    """A rational of smallest denominator (at most max_den; else the midpoint) strictly inside
+    (a, b), the one nearest 0 among the integers: small numbers keep the kernel's work small."""
+    if a < 0 < b:
+        return Fraction(0)
+    for q in range(1, max_den + 1):
+        k = (a * q).__floor__() + 1 if a >= 0 else (b * q).__ceil__() - 1
+        if a < Fraction(k, q) < b:
+            return Fraction(k, q)
+    return (a + b) / 2
+
+
+def line_points(breaks: list[Fraction]) -> list[Fraction]:
+    """One parameter t inside every piece of the line cut at the sorted breaks (the two rays
+    included): the simplest rational of each open piece."""
+    if not breaks:
+        return [Fraction(0)]
+    return [
+        Fraction(breaks[0].__floor__() - 1),
+        *(simplest_between(a, b) for a, b in zip(breaks, breaks[1:])),
+        Fraction(breaks[-1].__ceil__() + 1),
+    ]
+
+
+def forced_pres(
+    widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction], pat: Sequence
+) -> list[Fraction]:
+    """All hidden pre-activations at x with the activation pattern `pat` forced (each is an
+    affine function of x), flattened layer by layer."""
+    h = [Fraction(v) for v in x]
+    out: list[Fraction] = []
+    ls = layers(widths, theta)
+    for ell, (W, b) in enumerate(ls[:-1]):
+        pre = [
+            sum((w * v for w, v in zip(row, h)), start=Fraction(0)) + bi for row, bi in zip(W, b)
+        ]
+        out.extend(pre)
+        h = [a if on else Fraction(0) for a, on in zip(pre, pat[ell])]
+    return out
+
+
+def _float(a: Fraction) -> float:
+    try:
+        return float(a)
+    except OverflowError:
+        return float("inf") if a > 0 else float("-inf")
+
+
+def region_simplex(
+    widths: Sequence[int], theta: Sequence[Fraction], x: Sequence[Fraction]
+) -> list[tuple[Fraction, ...]] | None:
+    """n0 + 1 affinely independent points of the activation region of x (the convex
+    polyhedron where x's pattern holds): the integer point z nearest x and z +- e_i when all
+    lie in the region; else x and x +- eps_i e_i (i = 1..n0): with the pattern forced every
+    hidden pre-activation g is affine in x, and eps_i = 2^-k is a power of two with
+    4 eps_i |dg/dx_i| < |g(x)| for every g in floating point (Python floats in a fixed order,
+    so the same on every IEEE machine; the forced network's linear part layer by layer), so
+    no g changes sign; every point is then checked exactly (its pattern recomputed in
+    Fractions) and eps_i halved until it holds. None if a pre-activation vanishes at x."""
+    _, pres = forward(widths, theta, x)
+    if any(a == 0 for pre in pres for a in pre):
+        return None
+    pat = pattern(pres)
+    n0 = widths[0]
+
+    def inside(z: Sequence[Fraction]) -> bool:
+        pz = forward(widths, theta, z)[1]
+        return pattern(pz) == pat and all(a != 0 for pre in pz for a in pre)
+
+    # Integer points first: the kernels add unnormalised rationals, so denominators of batch
+    # points multiply through the layers; an integer simplex (the nearest integer point and
+    # unit steps, either way) keeps every pre-activation an integer.
+    z = tuple(Fraction(round(c)) for c in x)
+    if inside(z):
+        simplex = [z]
+        for i in range(n0):
+            for step in (1, -1):
+                zi = list(z)
+                zi[i] += step
+                if inside(zi):
+                    simplex.append(tuple(zi))
+                    break
+            else:
+                break
+        if len(simplex) == n0 + 1:
+            return simplex
+    g0 = [abs(_float(a)) for pre in pres for a in pre]
+    G = [[1.0 if i == j else 0.0 for j in range(n0)] for i in range(n0)]
+    S: list[list[float]] = []  # |dg/dx_j| for every hidden pre-activation g
+    for ell, (W, _) in enumerate(layers(widths, theta)[:-1]):
+        Wf = [[_float(w) for w in row] for row in W]
+        G = [[sum(r[k] * G[k][j] for k in range(len(G))) for j in range(n0)] for r in Wf]
+        S.extend([abs(v) for v in row] for row in G)
+        G = [row if on else [0.0] * n0 for row, on in zip(G, pat[ell])]
+    pts = [tuple(Fraction(c) for c in x)]
+    for i in range(n0):
+        k = 0
+        while k < 1000 and any(4 * s[i] >= g * 2.0**k for s, g in zip(S, g0)):
+            k += 1
+        eps = Fraction(1, 2**k)
+        found = None
+        while found is None:
+            for step in (eps, -eps):
+                xi = list(pts[0])
+                xi[i] += step
+                if inside(xi):
+                    found = tuple(xi)
+                    break
+            eps /= 2
+        pts.append(found)
+    return pts

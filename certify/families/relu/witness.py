@@ -13,10 +13,13 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from flint import nmod_mat
+
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.checker.ir import envelope
+from certify.checker.relu_net import regions_spanned
 from certify.errors import CertifyError
 from certify.families.mlp.witness_rank import independent_minor
 from certify.families.relu import model as M
@@ -83,6 +86,85 @@ def design_batch(
     return batch, labels, C, info
 
 
+LINE_PATIENCE = 12  # region design: stop after this many rounds in a row add no rank
+MAX_LINES = 64
+MAX_REGION_POINTS = 4096
+
+
+def region_design(
+    net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str
+) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
+    """Input width n0 >= 2: a region-aware batch, and the rows and columns of a maximal
+    nonsingular minor mod p of its Jacobian.
+
+    Candidates come in rounds, seeded by `tag` (the instance and the spec's seed, never a
+    name): first random integer points of the sampling box, then random lines x0 + t d
+    (integer x0 in the box, integer direction d). On a line F is a network of input width 1,
+    whose breakpoints are exact rationals (breakpoints()), so a line meets every activation
+    region it crosses, however narrow, at the simplest rational of each piece. Every new
+    region met gets n0 + 1 affinely independent points (region_simplex). Rounds are added
+    until the rank mod p of the batch Jacobian reaches D - H (the scaling bound) or
+    LINE_PATIENCE rounds in a row do not raise it; then the regions holding a row of a maximal
+    nonsingular minor are kept, each with all its n0 + 1 points."""
+    D, target = net.n_params, net.n_params - net.n_hidden
+    n0, dout = net.widths[0], net.widths[-1]
+    th_m = [residue(t, p) for t in theta]
+    if any(t is None for t in th_m):
+        raise CertifyError(f"the prime {p} divides a denominator of theta")
+    rng = random.Random(f"nn-certify/relu-lines/{tag}")
+    seen: set = set()
+    regions: list[list[tuple[Fraction, ...]]] = []
+    rows: list[list[int]] = []
+    rank, idle, lines, tried = 0, 0, 0, 0
+    n_box = 2 * -(-target // ((n0 + 1) * dout)) + 8
+    while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
+        if not regions and lines == 0:
+            cands = _candidates(net, n_box, tag, 1)
+        else:
+            x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+            d = [Fraction(0)] * n0
+            while all(c == 0 for c in d):
+                d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+            lw = (1, *net.widths[1:])
+            ts = M.line_points(M.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
+            cands = [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
+        lines += 1
+        before = len(rows)
+        for x in cands:
+            tried += 1
+            _, pres = M.forward(net.widths, theta, x)
+            if any(a == 0 for pre in pres for a in pre) or M.pattern(pres) in seen:
+                continue
+            seen.add(M.pattern(pres))
+            simplex = M.region_simplex(net.widths, theta, x)
+            if simplex is None or (len(regions) + 1) * (n0 + 1) > MAX_REGION_POINTS:
+                continue
+            zms = [[residue(c, p) for c in z] for z in simplex]
+            if any(c is None for zm in zms for c in zm):
+                continue
+            regions.append(simplex)
+            rows.extend(r for zm in zms for r in M.jacobian_rows_modp(
+                net.widths, th_m, zm, M.pattern(pres), p))  # type: ignore[arg-type]  # fmt: skip
+        grown = nmod_mat(rows, p).rank() if len(rows) > before else rank
+        idle = 0 if grown > rank else idle + 1
+        rank = grown
+    # Regions of integer points first, then by denominator (a maximal minor takes the first
+    # independent rows): the kernels' unnormalised rationals grow with the denominators.
+    per = (n0 + 1) * dout  # rows of a region
+    order = sorted(range(len(regions)), key=lambda g: max(c.denominator for z in regions[g]
+                                                          for c in z))  # fmt: skip
+    regions = [regions[g] for g in order]
+    rows = [rows[g * per + j] for g in order for j in range(per)]
+    R, C = maximal_minor(rows, p, D) if rows else ([], [])
+    kept = sorted({i // per for i in R})
+    new_index = {g: n for n, g in enumerate(kept)}
+    points = [z for g in kept for z in regions[g]]
+    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
+    info = {"candidates": tried, "rounds": lines, "regions_met": len(seen),
+            "batch_size": len(points), "patterns": len(kept)}  # fmt: skip
+    return points, labels, C, info
+
+
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     net = spec.network
     assert isinstance(net, ReLUNet)
@@ -91,7 +173,11 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     return generate_rank(spec, req)
 
 
-SEARCH_ATTEMPTS = 32  # default theta attempts outside the Grillo-Montufar setting
+# Default theta attempts (the search stops at D - H): outside the Grillo-Montufar setting D - H
+# may hold on a small open set only (benchmarks/bench_relu_search.py measures how many attempts
+# typical architectures need); in it, D - H holds on a dense open set.
+SEARCH_ATTEMPTS = 128
+GM_ATTEMPTS = 8
 
 
 def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k: int) -> str:
@@ -101,13 +187,15 @@ def instance_tag(net: ReLUNet, theta: tuple[Fraction, ...], seed: int | None, k:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
-    """Random integer weights (as random_theta), then, layer by layer, each hidden neuron's
-    bias chosen so that its kink passes through the image of a random integer input whose
+def centred_theta(
+    net: ReLUNet, seed: int, prange: int, start: tuple[Fraction, ...] | None = None
+) -> tuple[Fraction, ...]:
+    """Random integer weights (as random_theta, or `start`), then, layer by layer, each hidden
+    neuron's bias chosen so that its kink passes through the image of a random integer input whose
     layer input is not all zero: every hidden neuron then bends inside the sampled region
     (uniform random biases often leave a neuron of a width-one chain bending nowhere)."""
     rng = random.Random(f"nn-certify/relu-centred/{seed}")
-    theta = list(random_theta(net, seed, prange))  # type: ignore[arg-type]
+    theta = list(random_theta(net, seed, prange) if start is None else start)  # type: ignore[arg-type]
     n0, pos = net.widths[0], 0
     for ell in range(len(net.widths) - 2):
         prev, d = net.widths[ell], net.widths[ell + 1]
@@ -124,6 +212,84 @@ def centred_theta(net: ReLUNet, seed: int, prange: int) -> tuple[Fraction, ...]:
                     break
         pos += d * (prev + 1)
     return tuple(theta)
+
+
+def _crossing_level(ts: list[Fraction], vals: list[Fraction], rays: tuple[Fraction, Fraction],
+                    ) -> Fraction:  # fmt: skip
+    """A level y crossed the most often by the piecewise-linear function with values vals at the
+    sorted points ts, affine between them, and slopes rays[0], rays[1] on the two outer rays."""
+    levels = sorted(set(vals))
+    cands = [levels[0] - 1, levels[-1] + 1]
+    cands += [M.simplest_between(a, b) for a, b in zip(levels, levels[1:])]
+
+    def crossings(y: Fraction) -> int:
+        n = sum(1 for a, b in zip(vals, vals[1:]) if (a - y) * (b - y) < 0)
+        n += (vals[0] - y) * -rays[0] > 0  # the left ray reaches y
+        n += (vals[-1] - y) * rays[1] < 0  # the right ray reaches y
+        return n
+
+    return max(cands, key=lambda y: (crossings(y), -abs(y)))
+
+
+def crossing_theta(
+    net: ReLUNet, seed: int, prange: int, start: tuple[Fraction, ...] | None = None
+) -> tuple[Fraction, ...]:
+    """Centred theta (centred_theta), then, for the hidden layers after the first, layer by
+    layer, each neuron's bias chosen so that on a random line x0 + t d (t in R; the input
+    itself when n0 = 1) its pre-activation crosses zero as often as a bias can make it: the
+    pre-activation is piecewise linear in t with the exact breakpoints of the earlier layers
+    (breakpoints()), so the level crossed most often is found exactly. More crossings give
+    more kinks, and a rank deficit of deep narrow networks is a shortage of kinks."""
+    rng = random.Random(f"nn-certify/relu-crossing/{seed}")
+    theta = list(centred_theta(net, seed, prange, start))
+    n0, ws = net.widths[0], net.widths
+    if n0 == 1:
+        x0, d = [Fraction(0)], [Fraction(1)]
+    else:
+        x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+        d = [Fraction(0)] * n0
+        while all(c == 0 for c in d):
+            d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+    pos = ws[1] * (n0 + 1)
+    for ell in range(1, len(ws) - 2):  # hidden layer ell + 1 (1-based), fed by hidden layer ell
+        prev, width = ws[ell], ws[ell + 1]
+        sub = (1, *ws[1 : ell + 2])
+        line = M.line_network(ws[: ell + 2], theta[: pos + width * (prev + 1)], x0, d)
+        bps = M.breakpoints(sub, line)
+        ts = [bps[0] - 1, *bps, bps[-1] + 1] if bps else [Fraction(0), Fraction(1)]
+        outs = [M.forward(sub, line, [t])[0] for t in ts]
+        for i in range(width):
+            b_at = pos + i * (prev + 1) + prev
+            vals = [o[i] - theta[b_at] for o in outs]
+            rays = (
+                (vals[1] - vals[0]) / (ts[1] - ts[0]),
+                (vals[-1] - vals[-2]) / (ts[-1] - ts[-2]),
+            )
+            theta[b_at] = -_crossing_level(ts, vals, rays)
+        pos += width * (prev + 1)
+    return tuple(theta)
+
+
+def mutated_theta(
+    net: ReLUNet, theta: tuple[Fraction, ...], seed: int, prange: int
+) -> tuple[Fraction, ...]:
+    """A random local move from theta (the latest theta whose rank equals the best so far: a
+    hill climb on the rank, moving sideways along plateaus; the rank is lower semicontinuous in
+    theta): one to three coordinates redrawn as nonzero integers in
+    [-prange, prange], then every hidden neuron's bias re-centred as in centred_theta with
+    probability 1/2 (its kink moved through the image of a random integer input)."""
+    rng = random.Random(f"nn-certify/relu-mutate/{seed}")
+    out = list(theta)
+    for _ in range(rng.randint(1, 3)):
+        c = rng.randrange(len(out))
+        v = 0
+        while v == 0:
+            v = rng.randint(-prange, prange)
+        out[c] = Fraction(v)
+    if rng.random() < 0.5:
+        centred = centred_theta(net, seed, prange, tuple(out))
+        out = list(centred)
+    return tuple(out)
 
 
 def cover_design(
@@ -161,9 +327,12 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     p = req.prime
     attempts: list[dict[str, Any]] = []
     best = None
+    current: tuple[tuple[Fraction, ...], int] | None = None
     tries = req.attempts
-    if not net.grillo_montufar() and not req.attempts_given:
-        tries = SEARCH_ATTEMPTS
+    if not req.attempts_given:
+        tries = SEARCH_ATTEMPTS if not net.grillo_montufar() else GM_ATTEMPTS
+        if spec.seed is None:  # a theta given by hand stays: only the batch's lines change
+            tries = min(tries, GM_ATTEMPTS)
     if req.options.get("batch") is not None and spec.seed is None:
         tries = 1
     for k in range(tries):
@@ -171,8 +340,14 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             theta, origin = spec.theta, "spec"
         else:
             sd = spec.seed * 1000 + k
-            if k % 2:
+            if k % 2 == 1:
+                assert current is not None
+                theta = mutated_theta(net, current[0], sd, spec.param_range)
+                origin = f"mutated({sd}, attempt {current[1]})"
+            elif k % 6 == 2:
                 theta, origin = centred_theta(net, sd, spec.param_range), f"centred({sd})"
+            elif k % 6 == 4:
+                theta, origin = crossing_theta(net, sd, spec.param_range), f"crossing({sd})"
             else:
                 theta = random_theta(net, sd, spec.param_range)  # type: ignore[arg-type]
                 origin = f"reseeded({sd})"
@@ -181,6 +356,10 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             cov = cover_design(net, theta, p)
         if cov is not None:
             batch, labels, cols, info, cuts = cov
+        elif req.options.get("batch") is None and net.widths[0] >= 2:
+            tag = instance_tag(net, theta, spec.seed, k)
+            batch, labels, cols, info = region_design(net, theta, p, tag)
+            info, cuts = {**info, "batch": "regions"}, None
         else:
             tag = instance_tag(net, theta, spec.seed, k)
             batch, labels, cols, info = design_batch(net, theta, p, tag, req.options.get("batch"))
@@ -189,6 +368,8 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
         attempts.append({"attempt": k, "theta": origin, "rank": len(cols), **info})
         if best is None or len(cols) > len(best[2]):
             best = (theta, origin, cols, batch, labels, info, cuts)
+        if len(cols) >= len(best[2]):
+            current = (theta, k)  # the hill climb also moves sideways, along a rank plateau
         if len(cols) >= target:
             break
         if spec.seed is None and cov is not None:
@@ -198,7 +379,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     r = len(cols)
     tangents = M.scaling_tangents(net.widths, theta)
     kind = "scaling"
-    if cuts is not None and (r < D - len(tangents) or not tangents):
+    if (cuts is not None or info["batch"] == "regions") and (r < D - len(tangents) or not tangents):
         rows_q = [g for z in batch for g in M.jacobian_rows_exact(net.widths, theta, z)]
         null = M.exact_nullspace(rows_q, D)
         if len(null) > len(tangents):
@@ -212,7 +393,8 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
     u = D if not tangents else (None if upper is None else upper["bound"])
     pats = len({M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch})
     cover = None if cuts is None else [rat_str(c) for c in cuts]
-    result = rank_result(net, r, u, len(batch), pats, cover is not None, kind)
+    spanned = regions_spanned(net.widths, theta, batch)
+    result = rank_result(net, r, u, len(batch), pats, cover is not None, kind, spanned)
     lower = {
         "rank": r,
         "prime": p,
