@@ -192,7 +192,7 @@ def test_resnet_imports_every_library_module_whose_defs_it_uses():
     compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
     assert compind_used == {
         "polyEval", "termCoeffs", "termExps", "expsOk", "polyMulT", "normalize", "zeroExps",
-        "constTerm", "allZeroTerms", "expsEq",
+        "constTerm", "allZeroTerms", "expsEq", "powAr",
     }  # fmt: skip
 
 
@@ -214,7 +214,8 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk", "cycEqAll", "cycConsts",
         "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
         "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
-        "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "coeffsMatch",
+        "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
+        "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]

@@ -381,18 +381,17 @@ def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
     real = result["field"] == "real"
     which = (
-        "the flip zeta = -1 (sigma(2 t0 - y) = sigma(y))"
+        "an odd k (so sigma(2 t0 - y) != sigma(y): no flip zeta = -1)"
         if real
-        else "every zeta in mu_g, g = 2, ..., deg sigma (sigma(t0 + zeta (y - t0)) = sigma(y) "
-        "in Q[z]/(z^g - 1))"
+        else "k not divisible by g, for every g = 2, ..., deg sigma (so no mu_g)"
     )
     parts = [
         f"Kernel-checked: for the ResNet of width {rn.width} and depth {rn.depth} with layers "
         f"{layer}, the {'real ' if real else ''}root-of-unity group of every layer is trivial: "
         f"a symmetry at any t0 forces t0 = -a_(d-1) / (d a_d) (d = deg sigma), and there the "
-        f"identity fails for {which}. Hence the group acting on theta is trivial and the "
-        f"orbit of theta is {{theta}} (size 1); the kernel checks that the orbit listed is "
-        f"exactly theta.",
+        f"translate sigma(s + t0) has a term s^k with {which}. Hence the group acting on "
+        f"theta is trivial and the orbit of theta is {{theta}} (size 1); the kernel checks "
+        f"that the orbit listed is exactly theta.",
     ]
     coeffs = coefficient_sentence(result)
     if coeffs:

@@ -530,8 +530,9 @@ Definition check_diagnostics (inst : resnet_instance) (rows : list (nat * nat)) 
 (** * Trivial groups: orbits of size 1 (math.md §2).
     If [tau(s) = sigma(s + t0)] is a polynomial in [s^g] with [g >= 2] and [d = deg sigma],
     then [g | d] and the coefficient of [s^(d-1)], [a_(d-1) + d a_d t0], vanishes:
-    [t0 = -a_(d-1) / (d a_d)] is forced. So the group of a layer is trivial iff the identity of
-    [layer_symmetric] fails at that [t0] for [g = 2] (real) or every [g = 2, ..., d] (complex). *)
+    [t0 = -a_(d-1) / (d a_d)] is forced. So the group of a layer is trivial iff at that [t0]
+    [tau] has a term [s^k] with [k] odd (real) or, for every [g = 2, ..., d], with [g] not
+    dividing [k] (complex). The support of [tau] is computed in integers. *)
 
 (** [-a_(d-1) / (d a_d)], [d = length cs - 1 >= 1], denominator made positive. *)
 Definition forced_t0 (cs : list (Z * Z)) : Z * Z :=
@@ -544,16 +545,58 @@ Definition forced_t0 (cs : list (Z * Z)) : Z * Z :=
   if p2 <? 0 then (p1 * q2, - (q1 * Z.of_nat d * p2))
   else (- (p1 * q2), q1 * Z.of_nat d * p2).
 
+(** The product of the denominators. *)
+Fixpoint prod_dens (cs : list (Z * Z)) : Z :=
+  match cs with
+  | [] => 1
+  | c :: cs' => snd c * prod_dens cs'
+  end.
+
+(** [M * cs[j]] as integers, [M = pre * prod_dens cs]. *)
+Fixpoint clear_dens (pre : Z) (cs : list (Z * Z)) : list Z :=
+  match cs with
+  | [] => []
+  | c :: cs' => fst c * pre * prod_dens cs' :: clear_dens (pre * snd c) cs'
+  end.
+
+(** The sum of two integer coefficient lists (the longer one's tail kept). *)
+Fixpoint zpoly_add (a b : list Z) : list Z :=
+  match a, b with
+  | [], _ => b
+  | _, [] => a
+  | x :: a', y :: b' => (x + y) :: zpoly_add a' b'
+  end.
+
+(** [(u + p) * P]. *)
+Definition times_u_plus (p : Z) (ps : list Z) : list Z :=
+  zpoly_add (map (fun x => p * x) ps) (0 :: ps).
+
+(** [W(u) = q^(L-1) sigma((u + p) / q)], [L = length cs]: the coefficient of [u^k] is
+    [q^(L-1-k) tau_k], [tau(s) = sigma(s + p/q)], so it has the support of [tau]. *)
+Fixpoint taylor_int (p q : Z) (cs : list Z) : list Z :=
+  match cs with
+  | [] => []
+  | a :: cs' => zpoly_add [a * pow_ar arith_z q (length cs')] (times_u_plus p (taylor_int p q cs'))
+  end.
+
+(** Some [ws[i] <> 0] whose exponent [k + i] is not a multiple of [g]. *)
+Fixpoint off_from (g k : nat) (ws : list Z) : bool :=
+  match ws with
+  | [] => false
+  | w :: ws' => (negb (Z.eqb w 0) && negb (Nat.eqb (Nat.modulo (k) g) 0)) || off_from g (S k) ws'
+  end.
+
 (** The group of a layer with activation [cs] is trivial: degree [d >= 1] with [a_d <> 0], and
-    at [forced_t0 cs] the identity of [layer_symmetric] fails for [g = 2] (real) or for every
-    [g = 2, ..., d] (complex). *)
+    at [forced_t0 cs] the translate has a term [s^k] with [k] odd (real) or, for every
+    [g = 2, ..., d], with [g] not dividing [k] (complex). *)
 Definition layer_trivial (cplx : bool) (cs : list (Z * Z)) : bool :=
   let d := (length cs - 1)%nat in
   let t0 := forced_t0 cs in
+  let ws := taylor_int (fst t0) (snd t0) (clear_dens 1 cs) in
   let orders := if cplx then range_nat 2 (d - 1) else [2%nat] in
   Nat.leb 1 d &&
   nonzero_q (nth_q cs d) &&
-  forallb (fun g => negb (layer_symmetric g cs t0)) orders.
+  forallb (fun g => off_from g 0 ws) orders.
 
 (** Every layer's group is trivial, so the orbit of theta is [{theta}], and [orbit] lists
     exactly that one element. *)

@@ -704,8 +704,9 @@ def checkDiagnostics (inst : ResNetInstance) (rows : List (Nat × Nat)) (dead : 
 /-! Trivial groups: orbits of size 1 (math.md §2). If `τ(s) = σ(s + t0)` is a polynomial in
 `s^g` with `g ≥ 2` and `d = deg σ`, then `g ∣ d` and the coefficient of `s^(d-1)`,
 `a_(d-1) + d a_d t0`, vanishes: `t0 = -a_(d-1) / (d a_d)` is forced. So the group of a layer is
-trivial iff the identity of `layerSymmetric` fails at that `t0` for `g = 2` (real) or for every
-`g = 2, ..., d` (complex). -/
+trivial iff at that `t0`, `τ` has a term `s^k` with `k` odd (real) or, for every
+`g = 2, ..., d`, with `g` not dividing `k` (complex). The support of `τ` is computed in
+integers. -/
 
 /-- `forcedT0 cs` is `-a_(d-1) / (d a_d)` for `σ = Σ_k cs[k] t^k` of degree
 `d = cs.length - 1 ≥ 1`, with the denominator made positive (`(0, 1)` when `d < 1`; `a_d ≠ 0`
@@ -721,18 +722,64 @@ def forcedT0 (cs : List (Int × Int)) : Int × Int :=
     (cond (decide (p2 < 0)) (p1 * q2, -(q1 * Int.ofNat d * p2))
       (-(p1 * q2), q1 * Int.ofNat d * p2))
 
+/-- `prodDens cs` is the product of the denominators of the rational pairs `cs`. -/
+def prodDens (cs : List (Int × Int)) : Int :=
+  match cs with
+  | [] => 1
+  | c :: cs' => c.2 * prodDens cs'
+termination_by structural cs
+
+/-- `clearDens pre cs` is `M * cs[j]` as integers, `M = pre * prodDens cs`: entry `j` is
+`num_j * pre * (the product of the other denominators)`, those before `j` folded into `pre`. -/
+def clearDens (pre : Int) (cs : List (Int × Int)) : List Int :=
+  match cs with
+  | [] => []
+  | c :: cs' => (c.1 * pre * prodDens cs') :: clearDens (pre * c.2) cs'
+termination_by structural cs
+
+/-- `zpolyAdd a b` is the sum of two integer coefficient lists (the longer one's tail kept). -/
+def zpolyAdd (a b : List Int) : List Int :=
+  match a, b with
+  | [], _ => b
+  | _, [] => a
+  | x :: a', y :: b' => (x + y) :: zpolyAdd a' b'
+termination_by structural a
+
+/-- `timesUPlus p ps` is `(u + p) * P` for the integer polynomial `P = ps` in `u`. -/
+def timesUPlus (p : Int) (ps : List Int) : List Int :=
+  zpolyAdd (ps.map (fun x => p * x)) (0 :: ps)
+
+/-- `taylorInt p q cs` is `W(u) = q^(L-1) σ((u + p) / q)` for `σ = cs` (integers,
+`L = cs.length`), by `W(a :: rest) = a q^(rest.length) + (u + p) W(rest)`: the coefficient of
+`u^k` is `q^(L-1-k) τ_k`, `τ(s) = σ(s + p/q)`, so (for `q ≠ 0`) it has the support of `τ`. -/
+def taylorInt (p q : Int) (cs : List Int) : List Int :=
+  match cs with
+  | [] => []
+  | a :: cs' => zpolyAdd [a * powAr arithZ q cs'.length] (timesUPlus p (taylorInt p q cs'))
+termination_by structural cs
+
+/-- `offFrom g k ws` holds when some `ws[i] ≠ 0` has an exponent `k + i` that is not a
+multiple of `g` (`%` on `Nat` is `Nat.mod`, as in `flipParam` of this file). -/
+def offFrom (g k : Nat) (ws : List Int) : Bool :=
+  match ws with
+  | [] => false
+  | w :: ws' => (!(decide (w = 0)) && !(Nat.beq (k % g) 0)) || offFrom g (k + 1) ws'
+termination_by structural ws
+
 /-- `layerTrivial cplx cs` holds when the group of a layer with activation `cs` is trivial: the
-degree `d = cs.length - 1` is at least 1 with `a_d ≠ 0`, and at `forcedT0 cs` the identity of
-`layerSymmetric` fails for `g = 2` (real) or for every `g = 2, ..., d` (complex). `List.all`: core
-Lean's structural `def all : List α → (α → Bool) → Bool` (read in leanprover/lean4, List/Basic),
-as used in NNCert.Rank. -/
+degree `d = cs.length - 1` is at least 1 with `a_d ≠ 0`, and at `forcedT0 cs` the translate
+(`taylorInt` of `clearDens 1 cs`) has a term `s^k` with `k` odd (real) or, for every
+`g = 2, ..., d`, with `g` not dividing `k` (complex). `List.all`: core Lean's structural
+`def all : List α → (α → Bool) → Bool` (read in leanprover/lean4, List/Basic), as used in
+NNCert.Rank. -/
 def layerTrivial (cplx : Bool) (cs : List (Int × Int)) : Bool :=
   let d := cs.length - 1
   let t0 := forcedT0 cs
+  let ws := taylorInt t0.1 t0.2 (clearDens 1 cs)
   let orders := cond cplx (rangeNat 2 (d - 1)) [2]
   Nat.ble 1 d &&
   nonzeroQ (nthQ cs d) &&
-  orders.all (fun g => !(layerSymmetric g cs t0))
+  orders.all (fun g => offFrom g 0 ws)
 
 /-- `checkTrivialOrbit inst cplx orbit` holds when every layer's group is trivial
 (`layerTrivial`), so the orbit of `θ` is `{θ}`, and `orbit` lists exactly that one element. -/
