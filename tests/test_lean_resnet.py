@@ -1013,9 +1013,15 @@ def render_implicit(meta: dict[str, str], inst: R.ResNetInstance, free: list[boo
     context = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
         "theta": L.lean(inst.theta), "free": L.lean(free), "degree": str(degree),
-        "eqn": L.lean(eq),
+        "eqn": L.lean(eq), "coeffs": L.lean(scalar_coeffs(inst)),
     }  # fmt: skip
     return template_at(IMPLICIT_TEMPLATE).render(**meta, **context)
+
+
+def scalar_coeffs(inst: R.ResNetInstance) -> list:
+    """F_theta's coefficients c_0, ..., c_D by the Python twin (constant term lists)."""
+    ps = R.coeffs_x(R.theta_map_terms(inst), 0, K.degree_bound(inst.acts))
+    return [R.normalize(p)[0][0] if R.normalize(p) else (0, 1) for p in ps]
 
 
 def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
@@ -1029,7 +1035,11 @@ def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
         THEOREM + r"implicit_check : NNCert\.checkImplicit inst free degree eqn" + KERNEL, text,
         re.M,
     )  # fmt: skip
-    assert text.count("\ntheorem ") == 1
+    [cs] = re.findall(r"^def f_coeffs : List \(Int × Int\) :=\n  (.*)$", text, re.M)
+    assert re.search(THEOREM + r"coefficients : NNCert\.checkScalarCoeffs inst f_coeffs" + KERNEL,
+                     text, re.M)  # fmt: skip
+    assert R.check_scalar_coeffs(R.ResNetInstance(**inst), read_literal(cs)) is True
+    assert text.count("\ntheorem ") == 2
     flags = ast.literal_eval(free.replace("true", "True").replace("false", "False"))
     assert isinstance(flags, list) and all(isinstance(f, bool) for f in flags)
     return R.ResNetInstance(**inst), flags, int(degree), read_literal(eq)

@@ -212,6 +212,10 @@ def test_wider_networks_carry_no_coefficients():
         ({"width": 1, "depth": 2, "activation": "t^4 + t^2"}, {"kind": "orbit"}),
         ({"width": 1, "depth": 2, "activation": "t^3"}, {"kind": "orbit", "field": "complex"}),
         ({"width": 1, "depth": 2, "activation": "t^2"}, {"kind": "critical"}),
+        (
+            {"width": 1, "depth": 2, "activation": "t^2"},
+            {"kind": "implicit", "equation": "c3^3 - 4*c2*c3*c4 + 8*c4^2", "bias": False},
+        ),
     ],
 )
 def test_a_changed_coefficient_of_f_is_rejected_by_checker_and_coqc(net, req, coq):

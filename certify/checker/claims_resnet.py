@@ -82,6 +82,9 @@ def implicit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
         f"x^{result['degree']} satisfy {result['equation']} = 0 identically in the parameters, "
         f"so the image of the parametrisation lies in this hypersurface."
     )
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        text += f" At the given theta: {coeffs}"
     return {"text": text, "cites": ["math.md §2 (Figure 1)"]}
 
 
