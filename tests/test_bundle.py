@@ -30,6 +30,8 @@ EXPECTED_RANKS = {
     "resnet-cubic-plus-square-critical-at": (4, 4),
     "resnet-critical-dead-layer-at": (3, 3),
     "resnet-critical-dead-layer-generic": (4, 4),
+    "resnet-critical-quadratic-locus-at": (3, 3),
+    "resnet-critical-quadratic-locus-generic": (4, 4),
     "relu-1-1-1": (3, 3),
     "relu-2-2-1": (7, 7),
     "relu-2-3-1": (10, 10),
@@ -77,6 +79,9 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["resnet-figure-1"]["variables"] == ["w1", "w2"]
     assert others["resnet-critical-dead-layer"]["critical"] is True
     assert others["resnet-cubic-plus-square-critical"]["critical"] is False
+    assert others["resnet-cubic-plus-square-orbit"]["orbit_size"] == 1  # the trivial group
+    assert others["resnet-orbit-trivial-cube"]["orbit_size"] == 1
+    assert others["resnet-critical-quadratic-locus"]["critical"] is True
     assert set(m["figures"]) == {"resnet-quadratic.png", "dimensions.png"}
     assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
     assert others["relu-equiv-hidden"]["symmetry"] == "hidden"

@@ -192,7 +192,7 @@ def test_resnet_imports_every_library_module_whose_defs_it_uses():
     compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
     assert compind_used == {
         "polyEval", "termCoeffs", "termExps", "expsOk", "polyMulT", "normalize", "zeroExps",
-        "constTerm", "allZeroTerms", "expsEq",
+        "constTerm", "allZeroTerms", "expsEq", "powAr",
     }  # fmt: skip
 
 
@@ -214,7 +214,8 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "sameLayer", "cycAdd", "cycScale", "cycMulAcc", "cycsOk", "cycEqAll", "cycConsts",
         "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
         "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
-        "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs",
+        "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
+        "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -712,14 +713,18 @@ def square_equation() -> list:
 
 # ---------------------------------------------------------------- (h) orbit and implicit files
 def render_orbit(meta: dict[str, str], inst: R.ResNetInstance, gens: list[tuple],
-                 syms: list[tuple] | None = None, complex_: bool = False) -> str:  # fmt: skip
+                 syms: list[tuple] | None = None, complex_: bool = False,
+                 orbit: list | None = None, coeffs: list | None = None) -> str:  # fmt: skip
     """The orbit template rendered with every value a ready-made Lean literal (`L.lean`). A
     generator is `(layer, neuron, t0, theta)` over Q and `(layer, neuron, g, t0, theta)` over
-    Q[z]/(z^g - 1) (the arguments of the checker after `inst`); a symmetry is `(layer, g, t0)`."""
+    Q[z]/(z^g - 1) (the arguments of the checker after `inst`); a symmetry is `(layer, g, t0)`;
+    `orbit` (the trivial group's orbit) and `coeffs` (F_theta's coefficients) are optional."""
     rows = [g if complex_ else (g[0], g[1], 2, *g[2:]) for g in gens]
     context: dict[str, Any] = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
-        "theta": L.lean(inst.theta), "complex": complex_,
+        "theta": L.lean(inst.theta), "complex": complex_, "trivial": orbit is not None,
+        "cplx": L.lean(complex_), "orbit": None if orbit is None else L.lean(orbit),
+        "coeffs": None if coeffs is None else L.lean(coeffs),
         "syms": [
             {"index": j, "layer": L.lean(layer), "g": L.lean(g), "t0": L.lean(t0)}
             for j, (layer, g, t0) in enumerate(syms or [])
@@ -959,6 +964,25 @@ def test_a_tampered_symmetry_fails_the_python_twin(what, old, new):
     assert R.check_layer_symmetry(inst, *read_syms[1]) is False
 
 
+def test_the_trivial_orbit_and_coefficient_theorems_render_read_back_and_pass_the_twin():
+    cube = [(0, 1), (0, 1), (0, 1), (1, 1)]
+    inst = R.ResNetInstance(1, [cube, cube], False, [(1, 1), (1, 1), (2, 1), (-1, 1)])
+    ps = R.coeffs_x(R.theta_map_terms(inst), 0, K.degree_bound(inst.acts))
+    coeffs = [p[0][0] if p else (0, 1) for p in ps]
+    text = render_orbit(ORBIT_META, inst, [], [], orbit=[inst.theta], coeffs=coeffs)
+    [orbit] = re.findall(r"^def orbit : List \(List \(Int × Int\)\) :=\n  (.*)$", text, re.M)
+    [cs] = re.findall(r"^def f_coeffs : List \(Int × Int\) :=\n  (.*)$", text, re.M)
+    assert re.search(THEOREM + r"trivial_orbit : NNCert\.checkTrivialOrbit inst false orbit"
+                     + KERNEL, text, re.M)  # fmt: skip
+    assert re.search(THEOREM + r"coefficients : NNCert\.checkScalarCoeffs inst f_coeffs" + KERNEL,
+                     text, re.M)  # fmt: skip
+    assert R.check_trivial_orbit(inst, False, read_literal(orbit)) is True
+    assert R.check_scalar_coeffs(inst, read_literal(cs)) is True
+    assert R.check_trivial_orbit(inst, True, read_literal(orbit)) is False  # mu_3 over C
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert not _layout_problems(text)
+
+
 def test_the_orbit_template_refuses_a_missing_variable():
     with pytest.raises(jinja2.UndefinedError):
         template_at(ORBIT_TEMPLATE).render(module="M", width="1")
@@ -989,9 +1013,15 @@ def render_implicit(meta: dict[str, str], inst: R.ResNetInstance, free: list[boo
     context = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
         "theta": L.lean(inst.theta), "free": L.lean(free), "degree": str(degree),
-        "eqn": L.lean(eq),
+        "eqn": L.lean(eq), "coeffs": L.lean(scalar_coeffs(inst)),
     }  # fmt: skip
     return template_at(IMPLICIT_TEMPLATE).render(**meta, **context)
+
+
+def scalar_coeffs(inst: R.ResNetInstance) -> list:
+    """F_theta's coefficients c_0, ..., c_D by the Python twin (constant term lists)."""
+    ps = R.coeffs_x(R.theta_map_terms(inst), 0, K.degree_bound(inst.acts))
+    return [R.normalize(p)[0][0] if R.normalize(p) else (0, 1) for p in ps]
 
 
 def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
@@ -1005,7 +1035,11 @@ def read_implicit(text: str) -> tuple[R.ResNetInstance, list[bool], int, list]:
         THEOREM + r"implicit_check : NNCert\.checkImplicit inst free degree eqn" + KERNEL, text,
         re.M,
     )  # fmt: skip
-    assert text.count("\ntheorem ") == 1
+    [cs] = re.findall(r"^def f_coeffs : List \(Int × Int\) :=\n  (.*)$", text, re.M)
+    assert re.search(THEOREM + r"coefficients : NNCert\.checkScalarCoeffs inst f_coeffs" + KERNEL,
+                     text, re.M)  # fmt: skip
+    assert R.check_scalar_coeffs(R.ResNetInstance(**inst), read_literal(cs)) is True
+    assert text.count("\ntheorem ") == 2
     flags = ast.literal_eval(free.replace("true", "True").replace("false", "False"))
     assert isinstance(flags, list) and all(isinstance(f, bool) for f in flags)
     return R.ResNetInstance(**inst), flags, int(degree), read_literal(eq)
@@ -1069,7 +1103,7 @@ def render_critical(meta: dict[str, str], inst: R.ResNetInstance, rows: list, de
     context = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
         "theta": L.lean(inst.theta), "rows": L.lean(rows), "dead": L.lean(dead),
-        "attached": "at_theta, generic",
+        "attached": "at_theta, generic", "coeffs": None,
     }  # fmt: skip
     return template_at(CRITICAL_TEMPLATE).render(**meta, **context)
 

@@ -81,13 +81,15 @@ def test_every_listed_complex_orbit_element_realises_the_same_function(
         assert all(same_modulo_cyclotomic(a, b, G) for a, b in zip(F, F2))
 
 
-def test_sigma_t_cubed_has_a_complex_orbit_of_nine_and_a_trivial_real_group():
+def test_sigma_t_cubed_has_a_complex_orbit_of_nine_and_a_real_orbit_of_one():
     net = {"width": 1, "depth": 2, "activation": "t^3"}
     (cert,) = certs_for(net, {"kind": "orbit", "field": "complex"})
     assert cert["result"]["orbit_size"] == 9
     assert [s["group"] for s in cert["result"]["layers"]] == ["mu_3", "mu_3"]
-    with pytest.raises(CertifyError, match="trivial"):
-        certs_for(net, {"kind": "orbit"})
+    (real,) = certs_for(net, {"kind": "orbit"})
+    assert real["result"]["orbit_size"] == 1
+    assert real["result"]["orbit"] == [real["instance"]["theta"]]
+    assert [s["group"] for s in real["result"]["layers"]] == ["trivial", "trivial"]
 
 
 def test_a_moved_parameter_is_not_a_member_of_mu_g_times_theta():

@@ -134,7 +134,10 @@ def rank_claim(
             f"polynomials (every f_theta lies in it)."
         )
     if u is not None and u == r:
-        parts.append(f"Hence the rank of the parametrisation at theta is exactly {r}.")
+        parts.append(
+            f"Hence the rank of the Jacobian at theta is exactly {r} (a rank at this point, "
+            f"not the functional dimension)."
+        )
     sym = result["symmetry_dim"]
     if sym:
         parts.append(

@@ -82,7 +82,66 @@ def implicit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
         f"x^{result['degree']} satisfy {result['equation']} = 0 identically in the parameters, "
         f"so the image of the parametrisation lies in this hypersurface."
     )
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        text += f" At the given theta: {coeffs}"
     return {"text": text, "cites": ["math.md §2 (Figure 1)"]}
+
+
+def _pmul(p: list[Fraction], q: list[Fraction]) -> list[Fraction]:
+    out = [Fraction(0)] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        for j, b in enumerate(q):
+            out[i + j] += a * b
+    return out
+
+
+def scalar_coefficients(rn: ResNet, theta: list[Fraction]) -> list[Fraction]:
+    """[c_0, ..., c_D] with F_theta(x) = sum_k c_k x^k for a width-1 ResNet, D = prod deg
+    sigma_l: h <- h + sigma_l(w_l h + b_l) (times v_l when outer), in exact univariate
+    polynomial arithmetic over Q (own code; the kernels recompute it with their term lists)."""
+    h = [Fraction(0), Fraction(1)]
+    step = 3 if rn.outer else 2
+    for ell, sigma in enumerate(rn.activations):
+        w, b = theta[step * ell], theta[step * ell + 1]
+        pre = [c * w for c in h]
+        pre[0] += b
+        v: list[Fraction] = [Fraction(0)]
+        for c in reversed(sigma):  # Horner: v <- v * pre + c
+            v = _pmul(v, pre)
+            v[0] += c
+        if rn.outer:
+            v = [c * theta[step * ell + 2] for c in v]
+        h = [a + b for a, b in zip(h + [Fraction(0)] * len(v), v + [Fraction(0)] * len(h))]
+    D = rn.degree_bound()
+    if any(c != 0 for c in h[D + 1 :]):
+        raise ValueError("F_theta has degree above the bound prod deg sigma_l")
+    return (h + [Fraction(0)] * (D + 1))[: D + 1]
+
+
+def univariate_text(cs: list[Fraction], var: str = "x") -> str:
+    """c_0 + c_1 x + ... as canonical text (highest degree first; parses back)."""
+    return format_polynomial({(k,): c for k, c in enumerate(cs) if c != 0}, (var,))
+
+
+def coefficient_fields(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
+    """The result fields of the coefficients of F_theta (width one only; else none)."""
+    if rn.width != 1:
+        return {}
+    return {"F_coefficients": [rat_str(c) for c in scalar_coefficients(rn, theta)]}
+
+
+def coefficient_sentence(result: dict[str, Any]) -> str:
+    """The claim's sentence on the coefficients of F_theta ('' unless width one)."""
+    cs = result.get("F_coefficients")
+    if cs is None:
+        return ""
+    text = univariate_text([Fraction(c) for c in cs])
+    names = ", ".join(coefficient_names(len(cs) - 1))
+    return (
+        f"Kernel-checked: F_theta(x) = {text} (the coefficients ({names}) = "
+        f"({', '.join(cs)}), recomputed from theta by the kernel)."
+    )
 
 
 def instance_of(rn: ResNet, theta: list[Fraction]) -> KR.ResNetInstance:
@@ -94,18 +153,51 @@ def instance_of(rn: ResNet, theta: list[Fraction]) -> KR.ResNetInstance:
     )
 
 
+PYTHON_ONLY = "Python-computed, not kernel-checked"
+
+
+def quadratic_locus(sigma: tuple[Fraction, ...], theta: list[Fraction]) -> Fraction:
+    """w1 w2 (4a (b2 w1 - b1 w2) + (4ac - b^2) w1 w2 + 2b (w1 - w2)) for sigma = a t^2 + b t + c
+    (a != 0) in both layers of the scalar two-layer ResNet x + sigma(w x + b): the gcd of the
+    4x4 minors of the Jacobian of theta -> (c_0, ..., c_4), and the cofactors vanish only where
+    w1 w2 = 0, so theta is critical iff this is 0 (derived with sympy; pinned by
+    tests/test_resnet_critical.py). For sigma = a t^2 it is 4a w1 w2 (b2 w1 - b1 w2), math.md §2."""
+    c, b, a = sigma
+    w1, b1, w2, b2 = theta
+    inner = 4 * a * (b2 * w1 - b1 * w2) + (4 * a * c - b * b) * w1 * w2 + 2 * b * (w1 - w2)
+    return w1 * w2 * inner
+
+
+def python_diagnostics(rn: ResNet, theta: list[Fraction]) -> dict[str, Any] | None:
+    """The diagnostics of math.md §2 the kernels do not recompute (scalar, two layers, no V):
+    w1 w2 (for deg sigma >= 3, rank < 4 forces w1 w2 = 0: necessary, not sufficient), and
+    where both layers carry the same quadratic sigma the value of its critical locus: the
+    formula w1_w2_(b2_w1-b1_w2) of math.md §2 when sigma = a t^2, else `quadratic_locus`."""
+    if not (rn.width == 1 and rn.depth == 2 and not rn.outer):
+        return None
+    w1, b1, w2, b2 = theta
+    out: dict[str, Any] = {"checked_by": PYTHON_ONLY, "w1_w2": rat_str(w1 * w2)}
+    s1, s2 = rn.activations
+    if s1 == s2 and len(s1) - 1 == 2:
+        if s1[0] == 0 and s1[1] == 0:
+            out["w1_w2_(b2_w1-b1_w2)"] = rat_str(w1 * w2 * (b2 * w1 - b1 * w2))
+        else:
+            out["critical_locus"] = "w1 w2 (4a (b2 w1 - b1 w2) + (4ac - b^2) w1 w2 + 2b (w1 - w2))"
+            out["critical_locus_value"] = rat_str(quadratic_locus(s1, theta))
+    return out
+
+
 def diagnostics(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
-    """The conditions of math.md §2 that hold at theta."""
+    """The conditions of math.md §2 that hold at theta: zero rows and dead layers (recomputed
+    by the kernels), and under `python_computed` those only the Python checker recomputes."""
     inst = instance_of(rn, theta)
     out: dict[str, Any] = {
         "zero_rows": [list(rc) for rc in KR.zero_rows(inst)],
         "dead_layers": KR.dead_layers(inst),
     }
-    if rn.width == 1 and rn.depth == 2 and not rn.outer:
-        w1, b1, w2, b2 = theta
-        out["w1_w2"] = rat_str(w1 * w2)
-        if all(len(a) - 1 == 2 for a in rn.activations):
-            out["w1_w2_(b2_w1-b1_w2)"] = rat_str(w1 * w2 * (b2 * w1 - b1 * w2))
+    py = python_diagnostics(rn, theta)
+    if py is not None:
+        out["python_computed"] = py
     return out
 
 
@@ -117,19 +209,43 @@ def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
         f"Diagnostics at theta (kernel-checked): zero rows of W {d['zero_rows'] or 'none'}, "
         f"dead layers {d['dead_layers'] or 'none'}."
     )
+    py = d.get("python_computed")
+    if py is not None:
+        diag += f" {PYTHON_ONLY}: w1 w2 = {py['w1_w2']}"
+        if all(len(a) - 1 >= 3 for a in rn.activations):
+            diag += " (math.md §2: for deg sigma >= 3 a critical point has w1 w2 = 0)"
+        if "w1_w2_(b2_w1-b1_w2)" in py:
+            diag += (
+                f"; w1 w2 (b2 w1 - b1 w2) = {py['w1_w2_(b2_w1-b1_w2)']}, whose zero set is the "
+                "critical locus for sigma = a t^2 (math.md §2)"
+            )
+        elif "critical_locus" in py:
+            diag += (
+                f"; {py['critical_locus']} = {py['critical_locus_value']} for sigma = "
+                "a t^2 + b t + c, whose zero set is the critical locus (the gcd of the 4x4 "
+                "minors of the Jacobian, derived with sympy)"
+            )
+        diag += "."
     if result["critical"]:
         text = (
             f"Kernel-checked: theta is a critical point of the parametrisation of {net}: the "
-            f"rank of d(theta -> F_theta) at theta is at most {result['rank_upper_at_theta']} "
-            f"(an exact integer kernel basis, certificate {result['at_certificate']}), while at "
-            f"another point it is at least {result['generic_rank_lower']} (certificate "
-            f"{result['generic_certificate']}), so the generic rank exceeds the rank at theta."
+            f"rank of the Jacobian of theta -> F_theta at theta is at most "
+            f"{result['rank_upper_at_theta']} (a rank at this point, not the functional "
+            f"dimension; an exact integer kernel basis, certificate "
+            f"{result['at_certificate']}), while at another point the rank is at least "
+            f"{result['generic_rank_lower']} (certificate {result['generic_certificate']}), so "
+            f"the generic rank (the functional dimension, >= {result['generic_rank_lower']}) "
+            f"exceeds the rank at theta."
         )
     else:
         text = (
             f"Kernel-checked: theta is not a critical point of the parametrisation of {net}: "
-            f"the rank at theta is at least {result['rank_lower_at_theta']} (certificate "
-            f"{result['at_certificate']}), which equals min(#params, dim of the output space) "
-            f"= {result['rank_bound']}, an upper bound at every point."
+            f"the rank of the Jacobian at theta is at least {result['rank_lower_at_theta']} "
+            f"(certificate {result['at_certificate']}), which equals min(#params, dim of the "
+            f"output space) = {result['rank_bound']}, an upper bound at every point."
         )
-    return {"text": f"{text} {diag}", "cites": ["math.md §2 (polynomial ResNets)"]}
+    coeffs = coefficient_sentence(result)
+    return {
+        "text": f"{text} {diag}" + (f" {coeffs}" if coeffs else ""),
+        "cites": ["math.md §2 (polynomial ResNets)"],
+    }

@@ -1,6 +1,7 @@
-"""Independent checker for ResNet critical-point certificates: the diagnostics by the kernel
-twin, the decision and the claim rebuilt from the recorded ranks; `cross_check` then ties the
-recorded ranks to the attached rank certificates of the same bundle."""
+"""Independent checker for ResNet critical-point certificates: the diagnostics (and at width
+one the coefficients of F_theta) by the kernel twin, the decision and the claim rebuilt from
+the recorded ranks; `cross_check` then ties the recorded ranks to the attached rank
+certificates of the same bundle."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.claims_resnet import critical_claim, diagnostics
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, same
+from certify.checker.claims_resnet import coefficient_fields, critical_claim, diagnostics
+from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
 from certify.checker.networks import expected_dim
 from certify.checker.rank import decode_instance, network_of, network_problems
 
@@ -59,7 +60,12 @@ def check(cert: dict[str, Any]) -> list[str]:
         "at_certificate": res.get("at_certificate"),
         "generic_certificate": res.get("generic_certificate") if critical else None,
         "diagnostics": diagnostics(rn, theta),  # type: ignore[arg-type]
+        **coefficient_fields(rn, theta),  # type: ignore[arg-type]
     }
+    if "F_coefficients" in expect:
+        cs = as_list(res.get("F_coefficients"), "result.F_coefficients")
+        if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
+            return ["result.F_coefficients: rejected by check_scalar_coeffs"]
     if not isinstance(expect["at_certificate"], str):
         raise Malformed("result.at_certificate: expected a certificate name")
     if critical != (expect["generic_certificate"] is not None):

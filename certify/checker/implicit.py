@@ -1,8 +1,10 @@
-"""Independent checker for implicit-equation certificates: the identity by the kernel twin,
-then the result and the claim rebuilt from the checked data."""
+"""Independent checker for implicit-equation certificates: the identity and the coefficients of
+F_theta at the given theta by the kernel twin, then the result and the claim rebuilt from the
+checked data."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
@@ -14,6 +16,7 @@ def check(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_resnet import (
         MAX_EQUATION_DEGREE,
         canonical_terms,
+        coefficient_fields,
         implicit_claim,
         implicit_result,
     )
@@ -49,7 +52,15 @@ def check(cert: dict[str, Any]) -> list[str]:
     rn = network_of(inst)
     if degree != rn.degree_bound():
         return [f"witness.degree: expected the degree bound {rn.degree_bound()} of F"]
-    expect = implicit_result(rn, terms, free)  # type: ignore[arg-type]
+    theta = [Fraction(a, b) for a, b in inst.theta]
+    expect = {
+        **implicit_result(rn, terms, free),  # type: ignore[arg-type]
+        **coefficient_fields(rn, theta),  # type: ignore[arg-type]
+    }
+    res = as_dict(cert.get("result"), "result")
+    cs = as_list(res.get("F_coefficients"), "result.F_coefficients")
+    if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
+        return ["result.F_coefficients: rejected by check_scalar_coeffs"]
     if not same(cert.get("result"), expect):
         return ["result does not match the equation rebuilt from the checked data"]
     if not same(cert.get("claim"), implicit_claim(rn, expect)):  # type: ignore[arg-type]

@@ -40,12 +40,16 @@ from certify.checker.kernel import (
     lattice,
     layer_dual,
     layer_vals,
+    nonzero_q,
     nth_nat,
+    nth_q,
     nth_row,
     nums,
     p_ok,
     qeq_all,
+    qneg,
     range_from,
+    range_nat,
     rats_int,
     rats_inv_ok,
     rats_mod,
@@ -64,6 +68,7 @@ from certify.checker.kernel_compind import (
     normalize,
     poly_eval,
     poly_mul_t,
+    pow_ar,
     term_coeffs,
     term_exps,
 )
@@ -620,4 +625,126 @@ def check_diagnostics(inst: ResNetInstance, rows: list[tuple[int, int]], dead: l
         and rats_pos(inst.theta)
         and rows == zero_rows(inst)
         and dead == dead_layers(inst)
+    )
+
+
+# ------------------------------------------- trivial groups: orbits of size 1 (math.md §2)
+# If tau(s) = sigma(s + t0) is a polynomial in s^g with g >= 2 and d = deg sigma, then g | d and
+# the coefficient of s^(d-1), a_(d-1) + d a_d t0, vanishes: t0 = -a_(d-1) / (d a_d) is forced.
+# So the group of a layer is trivial iff at that t0, tau has a term s^k with k odd (real: no
+# zeta = -1) or, for every g = 2, ..., d, a term s^k with g not dividing k (complex: no mu_g).
+# The support of tau is computed in integers (no growth of unreduced denominators).
+def forced_t0(cs: list[Rat]) -> Rat:
+    """-a_(d-1) / (d a_d) for sigma = sum_k cs[k] t^k of degree d = len(cs) - 1 >= 1 (the
+    denominator made positive; (0, 1) when len(cs) < 2; a_d != 0 is checked by the caller)."""
+    d = len(cs) - 1
+    if d < 1:
+        return (0, 1)
+    p1, q1 = cs[d - 1]
+    p2, q2 = cs[d]
+    if p2 < 0:
+        return (p1 * q2, -(q1 * d * p2))
+    return (-(p1 * q2), q1 * d * p2)
+
+
+def prod_dens(cs: list[Rat]) -> int:
+    """The product of the denominators."""
+    out = 1
+    for c in cs:
+        out *= c[1]
+    return out
+
+
+def clear_dens(pre: int, cs: list[Rat]) -> list[int]:
+    """M * cs[j] as integers, M = pre * prod_dens(cs): entry j is num_j * pre * (the product
+    of the denominators other than den_j; those before j are folded into pre)."""
+    out = []
+    for j, (n, m) in enumerate(cs):
+        out.append(n * pre * prod_dens(cs[j + 1 :]))
+        pre *= m
+    return out
+
+
+def zpoly_add(a: list[int], b: list[int]) -> list[int]:
+    """The sum of two integer coefficient lists (the longer one's tail kept)."""
+    n = max(len(a), len(b))
+    return [(a[k] if k < len(a) else 0) + (b[k] if k < len(b) else 0) for k in range(n)]
+
+
+def times_u_plus(p: int, ps: list[int]) -> list[int]:
+    """(u + p) * P for the integer polynomial P = ps in u."""
+    return zpoly_add([p * x for x in ps], [0, *ps])
+
+
+def taylor_int(p: int, q: int, cs: list[int]) -> list[int]:
+    """W(u) = q^(L-1) sigma((u + p) / q) for sigma = cs (integers, L = len(cs)), by
+    W(a :: rest) = a q^(len rest) + (u + p) W(rest): an integer polynomial whose coefficient of
+    u^k is q^(L-1-k) tau_k, tau(s) = sigma(s + p/q); so (q != 0) it has the support of tau."""
+    w: list[int] = []
+    for k in range(len(cs) - 1, -1, -1):
+        w = zpoly_add([cs[k] * pow_ar(ARITH_Z, q, len(cs) - 1 - k)], times_u_plus(p, w))
+    return w
+
+
+def off_from(g: int, k: int, ws: list[int]) -> bool:
+    """Some ws[i] != 0 whose exponent k + i is not a multiple of g."""
+    return any(w != 0 and (k + i) % g != 0 for i, w in enumerate(ws))
+
+
+def layer_trivial(cplx: bool, cs: list[Rat]) -> bool:
+    """The group of a layer with activation cs is trivial: sigma has degree d = len(cs) - 1 >= 1
+    (a_d != 0), and at t0 = forced_t0(cs) the translate tau has a term s^k with k odd (real) or,
+    for every g = 2, ..., d, with g not dividing k (complex); by the note above no other t0 can
+    carry a symmetry."""
+    d = len(cs) - 1
+    t0 = forced_t0(cs)
+    ws = taylor_int(t0[0], t0[1], clear_dens(1, cs))
+    orders = range_nat(2, d - 1) if cplx else [2]
+    return d >= 1 and nonzero_q(nth_q(cs, d)) and all(off_from(g, 0, ws) for g in orders)
+
+
+def check_trivial_orbit(inst: ResNetInstance, cplx: bool, orbit: list[list[Rat]]) -> bool:
+    """The group of every layer is trivial (`layer_trivial`, over R or over C), so the group
+    acting on theta per neuron is trivial: its orbit is {theta}, and `orbit` lists exactly that
+    one element."""
+    return (
+        resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and all(layer_trivial(cplx, cs) for cs in inst.acts)
+        and len(orbit) == 1
+        and rats_pos(orbit[0])
+        and qeq_all(orbit[0], inst.theta)
+    )
+
+
+# ------------------------------------------ the coefficients of F_theta at width one (§2)
+def theta_map_terms(inst: ResNetInstance) -> list[Term]:
+    """F_theta(x) of a width-1 ResNet at the rational point theta, as a polynomial in x (the
+    only variable, index 0): the forward pass over polynomials with the parameters constant."""
+    ar = arith_terms(1)
+    acts = [[[const_term(c, 1)] for c in cs] for cs in inst.acts]
+    th = [[const_term(t, 1)] for t in inst.theta]
+    h = resnet_dual(ar, 1, inst.outer, acts, th, zeros(ar, len(th)), [var_terms(1, 0)], [[]])
+    return h[0][0] if h[0] else []
+
+
+def coeffs_match(ps: list[list[Term]], cs: list[Rat]) -> bool:
+    """Equal lengths, and each constant polynomial ps[k] (terms over one variable) equals cs[k]:
+    ps[k] - cs[k], like terms combined, has only zero coefficients."""
+    return len(ps) == len(cs) and all(
+        all_zero_terms(normalize([*p, const_term(qneg(c), 1)])) for p, c in zip(ps, cs)
+    )
+
+
+def check_scalar_coeffs(inst: ResNetInstance, cs: list[Rat]) -> bool:
+    """cs = [c_0, ..., c_D] are the coefficients of F_theta(x) = sum_k c_k x^k for the width-1
+    ResNet at theta, D = prod deg sigma_l (>= deg F_theta, so no coefficient is left out)."""
+    return (
+        inst.width == 1
+        and resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and rats_pos(cs)
+        and coeffs_match(coeffs_x(theta_map_terms(inst), 0, degree_bound(inst.acts)), cs)
     )

@@ -1,6 +1,8 @@
 """Independent checker for ResNet orbit certificates: every layer identity and every
 generator fact by the kernel twin, then the plan (which layers, t0 and g; which neurons), the
-orbit and the claim rebuilt from the instance."""
+orbit and the claim rebuilt from the instance. An empty witness is the trivial group: the kernel
+twin checks every layer's group trivial and the listed orbit [theta]. At width one the
+coefficients of F_theta are checked by the kernel twin too."""
 
 from __future__ import annotations
 
@@ -10,6 +12,41 @@ from typing import Any
 from certify.checker import kernel_resnet as KR
 from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
 from certify.checker.rank import decode_instance, network_of, network_problems
+
+
+def coefficient_problems(inst: KR.ResNetInstance, res: dict[str, Any]) -> list[str]:
+    """At width one the result's F_coefficients must pass check_scalar_coeffs (they are also
+    compared with the result rebuilt from the instance); at other widths there are none."""
+    cs = res.get("F_coefficients")
+    if inst.width != 1:
+        return [] if cs is None else ["result.F_coefficients: only for width one"]
+    cs = [as_rat(c, "result.F_coefficients") for c in as_list(cs, "result.F_coefficients")]
+    if not KR.check_scalar_coeffs(inst, cs):
+        return ["result.F_coefficients: rejected by check_scalar_coeffs"]
+    return []
+
+
+def trivial_problems(
+    cert: dict[str, Any], inst: KR.ResNetInstance, field: str, res: dict[str, Any]
+) -> list[str]:
+    """An empty witness: every layer's group must be trivial (the checker's own plan and the
+    kernel's check_trivial_orbit) and the listed orbit exactly [theta]."""
+    from certify.checker.orbits import orbit_claim, orbit_result, symmetries
+
+    rn = network_of(inst)
+    if symmetries(rn, field):  # type: ignore[arg-type]
+        return ["witness.layers: empty, but this network has symmetric layers"]
+    orbit = as_list(res.get("orbit"), "result.orbit")
+    elems = [[as_rat(t, "result.orbit") for t in as_list(e, "result.orbit")] for e in orbit]
+    if not KR.check_trivial_orbit(inst, field == "complex", elems):
+        return ["result.orbit: rejected by check_trivial_orbit"]
+    theta = [Fraction(a, b) for a, b in inst.theta]
+    expect = orbit_result(rn, theta, field)  # type: ignore[arg-type]
+    if not same(res, expect):
+        return ["result does not match the orbit of the trivial group"]
+    if not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
+        return ["claim does not match the text rebuilt from the checked facts"]
+    return []
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -24,10 +61,16 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("witness.field: expected 'real' or 'complex'")
     layers = as_list(wit["layers"], "witness.layers")
     facts = as_list(wit["facts"], "witness.facts")
-    if not layers or not facts:
-        return ["witness: expected at least one layer identity and one generator"]
     if network_problems(cert, inst):
         return network_problems(cert, inst)
+    res = as_dict(cert.get("result"), "result")
+    problems = coefficient_problems(inst, res)
+    if problems:
+        return problems
+    if not layers and not facts:
+        return trivial_problems(cert, inst, field, res)
+    if not layers or not facts:
+        return ["witness: expected at least one layer identity and one generator"]
     checked: dict[int, tuple[int, Fraction]] = {}
     for j, s in enumerate(layers):
         s = as_dict(s, f"witness.layers[{j}]")

@@ -14,6 +14,7 @@ from math import comb, gcd, lcm
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
+from certify.checker.claims_resnet import coefficient_fields, coefficient_sentence
 from certify.checker.ir import ResNet, rat_str
 
 MAX_LISTED = 4096
@@ -353,7 +354,9 @@ def orbit_result(rn: ResNet, theta: list[Fraction], field: str) -> dict[str, Any
         )
     size = orbit_size(rn, theta, syms)
     listed: Any = None
-    if field == "real" and size <= MAX_LISTED:
+    if not syms:  # the trivial group: the orbit is {theta}, in both fields a real vector
+        listed = [[rat_str(x) for x in theta]]
+    elif field == "real" and size <= MAX_LISTED:
         listed = [[rat_str(x) for x in e] for e in real_orbit(rn, theta, syms)]
     elif field == "complex" and syms and size <= MAX_LISTED_COMPLEX:
         listed = complex_orbit(rn, theta, syms)
@@ -363,10 +366,66 @@ def orbit_result(rn: ResNet, theta: list[Fraction], field: str) -> dict[str, Any
         "generators": sum(rn.width for _ in syms),
         "orbit_size": size,
         "orbit": listed,
+        **coefficient_fields(rn, theta),
     }
 
 
+def cited_hypotheses(rn: ResNet) -> bool:
+    """The hypotheses of math.md §2's fiber theorem as read here: every activation has degree
+    >= 3 and a rational critical point t0 (so sigma(s + t0) has no linear term)."""
+    return all(len(a) - 1 >= 3 and rational_critical_points(list(a)) for a in rn.activations)
+
+
+def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
+    """The claim of an orbit certificate for the trivial group: the orbit is {theta}."""
+    layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
+    real = result["field"] == "real"
+    which = (
+        "an odd k (so sigma(2 t0 - y) != sigma(y): no flip zeta = -1)"
+        if real
+        else "k not divisible by g, for every g = 2, ..., deg sigma (so no mu_g)"
+    )
+    parts = [
+        f"Kernel-checked: for the ResNet of width {rn.width} and depth {rn.depth} with layers "
+        f"{layer}, the {'real ' if real else ''}root-of-unity group of every layer is trivial: "
+        f"a symmetry at any t0 forces t0 = -a_(d-1) / (d a_d) (d = deg sigma), and there the "
+        f"translate sigma(s + t0) has a term s^k with {which}. Hence the group acting on "
+        f"theta is trivial and the orbit of theta is {{theta}} (size 1); the kernel checks "
+        f"that the orbit listed is exactly theta.",
+    ]
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        parts.append(coeffs)
+    where = "real fiber" if real else "complex fiber"
+    if rn.outer:
+        parts.append(
+            "With the outer matrices V the fiber is larger (permuting neurons with the columns "
+            "of V, and rescaling for monomial activations, also fix F); only that theta lies in "
+            "its fiber is claimed."
+        )
+    elif cited_hypotheses(rn):
+        parts.append(
+            "Cited, not kernel-checked: for activations of degree >= 3 whose translate "
+            "sigma(s + t0) at a critical point t0 has no linear term, the generic fiber equals "
+            f"the orbit of this group (math.md §2); here the group is trivial, so for generic "
+            f"theta the {where} is {{theta}} (the hypotheses, degree >= 3 and a rational "
+            "critical point of every sigma, are computed by the checker, not kernel-checked); "
+            "with a rank certificate of full rank at theta the fiber is locally finite there."
+        )
+    else:
+        parts.append(
+            "The fiber theorem of math.md §2 is not cited: it needs every activation of degree "
+            ">= 3 with a (rational) critical point, which these do not all have; only that "
+            "theta lies in its fiber is claimed."
+        )
+    if real and any(s["g"] >= 3 for s in result["layers"]):
+        parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
+    return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}
+
+
 def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
+    if result["generators"] == 0:
+        return trivial_claim(rn, result)
     layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
     size = result["orbit_size"]
     cert = [i for i, s in enumerate(result["layers"]) if s["group"] != "trivial"]
@@ -412,6 +471,9 @@ def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
             "linear term, the generic fiber equals the orbit of this group (math.md §2); with "
             "a rank certificate of full rank at theta the fiber is locally finite there."
         )
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        parts.append(coeffs + " Every element of the orbit has this F.")
     if result["field"] == "real" and any(s["g"] >= 3 for s in result["layers"]):
         parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
     return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}

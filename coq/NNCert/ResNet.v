@@ -526,3 +526,116 @@ Definition check_diagnostics (inst : resnet_instance) (rows : list (nat * nat)) 
   rats_pos (rn_theta inst) &&
   pairs_eqb rows (zero_rows inst) &&
   nats_eqb dead (dead_layers inst).
+
+(** * Trivial groups: orbits of size 1 (math.md §2).
+    If [tau(s) = sigma(s + t0)] is a polynomial in [s^g] with [g >= 2] and [d = deg sigma],
+    then [g | d] and the coefficient of [s^(d-1)], [a_(d-1) + d a_d t0], vanishes:
+    [t0 = -a_(d-1) / (d a_d)] is forced. So the group of a layer is trivial iff at that [t0]
+    [tau] has a term [s^k] with [k] odd (real) or, for every [g = 2, ..., d], with [g] not
+    dividing [k] (complex). The support of [tau] is computed in integers. *)
+
+(** [-a_(d-1) / (d a_d)], [d = length cs - 1 >= 1], denominator made positive. *)
+Definition forced_t0 (cs : list (Z * Z)) : Z * Z :=
+  let d := (length cs - 1)%nat in
+  if Nat.ltb d 1 then (0, 1) else
+  let p1 := fst (nth_q cs (d - 1)) in
+  let q1 := snd (nth_q cs (d - 1)) in
+  let p2 := fst (nth_q cs d) in
+  let q2 := snd (nth_q cs d) in
+  if p2 <? 0 then (p1 * q2, - (q1 * Z.of_nat d * p2))
+  else (- (p1 * q2), q1 * Z.of_nat d * p2).
+
+(** The product of the denominators. *)
+Fixpoint prod_dens (cs : list (Z * Z)) : Z :=
+  match cs with
+  | [] => 1
+  | c :: cs' => snd c * prod_dens cs'
+  end.
+
+(** [M * cs[j]] as integers, [M = pre * prod_dens cs]. *)
+Fixpoint clear_dens (pre : Z) (cs : list (Z * Z)) : list Z :=
+  match cs with
+  | [] => []
+  | c :: cs' => fst c * pre * prod_dens cs' :: clear_dens (pre * snd c) cs'
+  end.
+
+(** The sum of two integer coefficient lists (the longer one's tail kept). *)
+Fixpoint zpoly_add (a b : list Z) : list Z :=
+  match a, b with
+  | [], _ => b
+  | _, [] => a
+  | x :: a', y :: b' => (x + y) :: zpoly_add a' b'
+  end.
+
+(** [(u + p) * P]. *)
+Definition times_u_plus (p : Z) (ps : list Z) : list Z :=
+  zpoly_add (map (fun x => p * x) ps) (0 :: ps).
+
+(** [W(u) = q^(L-1) sigma((u + p) / q)], [L = length cs]: the coefficient of [u^k] is
+    [q^(L-1-k) tau_k], [tau(s) = sigma(s + p/q)], so it has the support of [tau]. *)
+Fixpoint taylor_int (p q : Z) (cs : list Z) : list Z :=
+  match cs with
+  | [] => []
+  | a :: cs' => zpoly_add [a * pow_ar arith_z q (length cs')] (times_u_plus p (taylor_int p q cs'))
+  end.
+
+(** Some [ws[i] <> 0] whose exponent [k + i] is not a multiple of [g]. *)
+Fixpoint off_from (g k : nat) (ws : list Z) : bool :=
+  match ws with
+  | [] => false
+  | w :: ws' => (negb (Z.eqb w 0) && negb (Nat.eqb (Nat.modulo (k) g) 0)) || off_from g (S k) ws'
+  end.
+
+(** The group of a layer with activation [cs] is trivial: degree [d >= 1] with [a_d <> 0], and
+    at [forced_t0 cs] the translate has a term [s^k] with [k] odd (real) or, for every
+    [g = 2, ..., d], with [g] not dividing [k] (complex). *)
+Definition layer_trivial (cplx : bool) (cs : list (Z * Z)) : bool :=
+  let d := (length cs - 1)%nat in
+  let t0 := forced_t0 cs in
+  let ws := taylor_int (fst t0) (snd t0) (clear_dens 1 cs) in
+  let orders := if cplx then range_nat 2 (d - 1) else [2%nat] in
+  Nat.leb 1 d &&
+  nonzero_q (nth_q cs d) &&
+  forallb (fun g => off_from g 0 ws) orders.
+
+(** Every layer's group is trivial, so the orbit of theta is [{theta}], and [orbit] lists
+    exactly that one element. *)
+Definition check_trivial_orbit (inst : resnet_instance) (cplx : bool)
+    (orbit : list (list (Z * Z))) : bool :=
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  acts_pos (rn_acts inst) &&
+  forallb (layer_trivial cplx) (rn_acts inst) &&
+  match orbit with
+  | [e] => rats_pos e && qeq_all e (rn_theta inst)
+  | _ => false
+  end.
+
+(** * The coefficients of [F_theta] at width one (math.md §2). *)
+
+(** [F_theta(x)] of a width-1 ResNet at theta, as a polynomial in [x] (variable 0). *)
+Definition theta_map_terms (inst : resnet_instance) : list ((Z * Z) * list nat) :=
+  let ar := arith_terms 1 in
+  let acts := map (map (fun c => [const_term c 1])) (rn_acts inst) in
+  let th := map (fun t => [const_term t 1]) (rn_theta inst) in
+  nth 0 (fst (resnet_dual ar 1 (rn_outer inst) acts th (zeros ar (length th))
+                 [var_terms 1 0] [[]])) [].
+
+(** Equal lengths, and each constant polynomial [ps[k]] equals [cs[k]]. *)
+Fixpoint coeffs_match (ps : list (list ((Z * Z) * list nat))) (cs : list (Z * Z)) : bool :=
+  match ps, cs with
+  | [], [] => true
+  | p :: ps', c :: cs' =>
+      all_zero_terms (normalize (p ++ [const_term (qneg c) 1])) && coeffs_match ps' cs'
+  | _, _ => false
+  end.
+
+(** [cs = [c_0, ..., c_D]] are the coefficients of [F_theta(x) = sum_k c_k x^k] for the
+    width-1 ResNet at theta, [D = prod deg sigma_l >= deg F_theta]. *)
+Definition check_scalar_coeffs (inst : resnet_instance) (cs : list (Z * Z)) : bool :=
+  Nat.eqb (rn_width inst) 1 &&
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  acts_pos (rn_acts inst) &&
+  rats_pos cs &&
+  coeffs_match (coeffs_x (theta_map_terms inst) 0 (degree_bound (rn_acts inst))) cs.

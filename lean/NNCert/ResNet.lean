@@ -701,4 +701,128 @@ def checkDiagnostics (inst : ResNetInstance) (rows : List (Nat × Nat)) (dead : 
   eqPairs rows (zeroRows inst) &&
   expsEq dead (deadLayers inst)
 
+/-! Trivial groups: orbits of size 1 (math.md §2). If `τ(s) = σ(s + t0)` is a polynomial in
+`s^g` with `g ≥ 2` and `d = deg σ`, then `g ∣ d` and the coefficient of `s^(d-1)`,
+`a_(d-1) + d a_d t0`, vanishes: `t0 = -a_(d-1) / (d a_d)` is forced. So the group of a layer is
+trivial iff at that `t0`, `τ` has a term `s^k` with `k` odd (real) or, for every
+`g = 2, ..., d`, with `g` not dividing `k` (complex). The support of `τ` is computed in
+integers. -/
+
+/-- `forcedT0 cs` is `-a_(d-1) / (d a_d)` for `σ = Σ_k cs[k] t^k` of degree
+`d = cs.length - 1 ≥ 1`, with the denominator made positive (`(0, 1)` when `d < 1`; `a_d ≠ 0`
+is checked by the caller). Names as already used in this library: `Int.ofNat` (NNCert.Compind),
+`decide` on an `Int` comparison (NNCert.Arith), `cond` and `Nat.blt` (this file). -/
+def forcedT0 (cs : List (Int × Int)) : Int × Int :=
+  let d := cs.length - 1
+  let p1 := (nthQ cs (d - 1)).1
+  let q1 := (nthQ cs (d - 1)).2
+  let p2 := (nthQ cs d).1
+  let q2 := (nthQ cs d).2
+  cond (Nat.blt d 1) (0, 1)
+    (cond (decide (p2 < 0)) (p1 * q2, -(q1 * Int.ofNat d * p2))
+      (-(p1 * q2), q1 * Int.ofNat d * p2))
+
+/-- `prodDens cs` is the product of the denominators of the rational pairs `cs`. -/
+def prodDens (cs : List (Int × Int)) : Int :=
+  match cs with
+  | [] => 1
+  | c :: cs' => c.2 * prodDens cs'
+termination_by structural cs
+
+/-- `clearDens pre cs` is `M * cs[j]` as integers, `M = pre * prodDens cs`: entry `j` is
+`num_j * pre * (the product of the other denominators)`, those before `j` folded into `pre`. -/
+def clearDens (pre : Int) (cs : List (Int × Int)) : List Int :=
+  match cs with
+  | [] => []
+  | c :: cs' => (c.1 * pre * prodDens cs') :: clearDens (pre * c.2) cs'
+termination_by structural cs
+
+/-- `zpolyAdd a b` is the sum of two integer coefficient lists (the longer one's tail kept). -/
+def zpolyAdd (a b : List Int) : List Int :=
+  match a, b with
+  | [], _ => b
+  | _, [] => a
+  | x :: a', y :: b' => (x + y) :: zpolyAdd a' b'
+termination_by structural a
+
+/-- `timesUPlus p ps` is `(u + p) * P` for the integer polynomial `P = ps` in `u`. -/
+def timesUPlus (p : Int) (ps : List Int) : List Int :=
+  zpolyAdd (ps.map (fun x => p * x)) (0 :: ps)
+
+/-- `taylorInt p q cs` is `W(u) = q^(L-1) σ((u + p) / q)` for `σ = cs` (integers,
+`L = cs.length`), by `W(a :: rest) = a q^(rest.length) + (u + p) W(rest)`: the coefficient of
+`u^k` is `q^(L-1-k) τ_k`, `τ(s) = σ(s + p/q)`, so (for `q ≠ 0`) it has the support of `τ`. -/
+def taylorInt (p q : Int) (cs : List Int) : List Int :=
+  match cs with
+  | [] => []
+  | a :: cs' => zpolyAdd [a * powAr arithZ q cs'.length] (timesUPlus p (taylorInt p q cs'))
+termination_by structural cs
+
+/-- `offFrom g k ws` holds when some `ws[i] ≠ 0` has an exponent `k + i` that is not a
+multiple of `g` (`%` on `Nat` is `Nat.mod`, as in `flipParam` of this file). -/
+def offFrom (g k : Nat) (ws : List Int) : Bool :=
+  match ws with
+  | [] => false
+  | w :: ws' => (!(decide (w = 0)) && !(Nat.beq (k % g) 0)) || offFrom g (k + 1) ws'
+termination_by structural ws
+
+/-- `layerTrivial cplx cs` holds when the group of a layer with activation `cs` is trivial: the
+degree `d = cs.length - 1` is at least 1 with `a_d ≠ 0`, and at `forcedT0 cs` the translate
+(`taylorInt` of `clearDens 1 cs`) has a term `s^k` with `k` odd (real) or, for every
+`g = 2, ..., d`, with `g` not dividing `k` (complex). `List.all`: core Lean's structural
+`def all : List α → (α → Bool) → Bool` (read in leanprover/lean4, List/Basic), as used in
+NNCert.Rank. -/
+def layerTrivial (cplx : Bool) (cs : List (Int × Int)) : Bool :=
+  let d := cs.length - 1
+  let t0 := forcedT0 cs
+  let ws := taylorInt t0.1 t0.2 (clearDens 1 cs)
+  let orders := cond cplx (rangeNat 2 (d - 1)) [2]
+  Nat.ble 1 d &&
+  nonzeroQ (nthQ cs d) &&
+  orders.all (fun g => offFrom g 0 ws)
+
+/-- `checkTrivialOrbit inst cplx orbit` holds when every layer's group is trivial
+(`layerTrivial`), so the orbit of `θ` is `{θ}`, and `orbit` lists exactly that one element. -/
+def checkTrivialOrbit (inst : ResNetInstance) (cplx : Bool) (orbit : List (List (Int × Int))) :
+    Bool :=
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  actsPos inst.acts &&
+  inst.acts.all (fun cs => layerTrivial cplx cs) &&
+  (match orbit with
+   | [e] => ratsPos e && qeqAll e inst.theta
+   | _ => false)
+
+/-! The coefficients of `F_θ` at width one (math.md §2). -/
+
+/-- `thetaMapTerms inst` is `F_θ(x)` of a width-1 ResNet at the rational point `θ`, as a
+polynomial in `x` (the only variable, index 0): the forward pass over `arithTerms 1` with the
+parameters constant. -/
+def thetaMapTerms (inst : ResNetInstance) : List ((Int × Int) × List Nat) :=
+  let ar := arithTerms 1
+  let acts := inst.acts.map (fun cs => cs.map (fun c => [constTerm c 1]))
+  let th := inst.theta.map (fun t => [constTerm t 1])
+  nthRow (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms 1 0] [[]]).1 0
+
+/-- `coeffsMatch ps cs` holds when the lists have equal lengths and each constant polynomial
+`ps[k]` equals `cs[k]`: `ps[k] - cs[k]`, like terms combined, has only zero coefficients. -/
+def coeffsMatch (ps : List (List ((Int × Int) × List Nat))) (cs : List (Int × Int)) : Bool :=
+  match ps, cs with
+  | [], [] => true
+  | p :: ps', c :: cs' =>
+    allZeroTerms (normalize (p ++ [constTerm (qneg c) 1])) && coeffsMatch ps' cs'
+  | _, _ => false
+termination_by structural ps
+
+/-- `checkScalarCoeffs inst cs` holds when `cs = [c_0, ..., c_D]` are the coefficients of
+`F_θ(x) = Σ_k c_k x^k` for the width-1 ResNet at `θ`, `D = Π deg σ_l ≥ deg F_θ` (so no
+coefficient is left out). -/
+def checkScalarCoeffs (inst : ResNetInstance) (cs : List (Int × Int)) : Bool :=
+  Nat.beq inst.width 1 &&
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  actsPos inst.acts &&
+  ratsPos cs &&
+  coeffsMatch (coeffsX (thetaMapTerms inst) 0 (degreeBound inst.acts)) cs
+
 end NNCert

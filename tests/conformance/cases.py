@@ -39,6 +39,7 @@ EXAMPLES = (
     "relu-1-1-1", "relu-2-2-1", "relu-equiv-differ", "relu-equiv-hidden",
     "relu-equiv-permutation", "resnet-1-2-quadratic", "resnet-critical-dead-layer",
     "resnet-figure-1", "resnet-orbit-cube-complex", "resnet-orbit-even-quartic",
+    "resnet-orbit-trivial-cube", "resnet-critical-quadratic-locus",
     "resnet-width2-depth2-orbit", "tanh-1-3-1-orbit", "tanh-dag-skip", "tanh-equiv",
 )  # fmt: skip
 

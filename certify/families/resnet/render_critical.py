@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from certify.checker.ir import as_rat
 from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import (
@@ -42,6 +43,12 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "rows": L.coq(rows, nat=True) if coq else L.lean(rows),
         "dead": L.coq(dead, nat=True) if coq else L.lean(dead),
     }
+    coeffs = (
+        [as_rat(c, "F_coefficients") for c in res["F_coefficients"]]
+        if res.get("F_coefficients") is not None
+        else None
+    )
+    ctx["coeffs"] = None if coeffs is None else (L.coq(coeffs) if coq else L.lean(coeffs))
     if coq:
         text = render("coq/resnet/critical.v.j2", **ctx)
         stmt = "check_diagnostics inst zero_rows dead_layers = true"
@@ -54,11 +61,17 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     check_read_back(text, dict(zip(names, (rows, dead))))
     if stmt not in text:
         raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    if coeffs is not None:
+        check_read_back(text, {"f_coeffs": coeffs})
+        fn = "check_scalar_coeffs" if coq else "NNCert.checkScalarCoeffs"
+        if f"{fn} inst f_coeffs = true" not in text:
+            raise RenderError("rendered file lacks the statement on the coefficients of F")
     return text
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    return ["diagnostics_check"]
+    coeffs = cert["result"].get("F_coefficients") is not None
+    return ["diagnostics_check"] + (["coefficients"] if coeffs else [])
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

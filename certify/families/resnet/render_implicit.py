@@ -48,6 +48,8 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "degree": f"{degree}%nat" if coq else str(degree),
         "eqn": eqn,
     }
+    coeffs = [as_rat(c, "F_coefficients") for c in cert["result"]["F_coefficients"]]
+    ctx["coeffs"] = L.coq(coeffs) if coq else L.lean(coeffs)
     if coq:
         text = render("coq/resnet/implicit.v.j2", **ctx)
         stmt = "check_implicit inst free degree eqn = true"
@@ -56,14 +58,16 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         text = render("lean/resnet/implicit.lean.j2", module=module, **ctx)
         stmt = "NNCert.checkImplicit inst free degree eqn = true"
     check_instance_read_back(text, inst, coq)
-    check_read_back(text, {"free": free, "degree": degree, "eqn": terms})
-    if stmt not in text:
-        raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    check_read_back(text, {"free": free, "degree": degree, "eqn": terms, "f_coeffs": coeffs})
+    fn = "check_scalar_coeffs" if coq else "NNCert.checkScalarCoeffs"
+    for st in (stmt, f"{fn} inst f_coeffs = true"):
+        if st not in text:
+            raise RenderError(f"rendered file lacks the statement {st!r}")
     return text
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    return ["implicit_check"]
+    return ["implicit_check", "coefficients"]
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

@@ -55,7 +55,19 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
                 "theta": th,
             }
         )
+    res = cert["result"]
+    trivial = not wit["layers"] and not wit["facts"]
+    orbit = [[as_rat(t, "orbit") for t in e] for e in res["orbit"]] if trivial else None
+    coeffs = (
+        [as_rat(c, "F_coefficients") for c in res["F_coefficients"]]
+        if res.get("F_coefficients") is not None
+        else None
+    )
     ctx = {
+        "trivial": trivial,
+        "cplx": "true" if complex_ else "false",
+        "orbit": pr(orbit) if trivial else None,
+        "coeffs": pr(coeffs) if coeffs is not None else None,
         "name": L.comment_safe(cert["name"]),
         "sha256": sha,
         "claim": L.comment_safe(cert["claim"]["text"]),
@@ -90,6 +102,18 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         stmt = f"{fn} inst {nat(s['layer'])} {nat(s['g'])} sym_t0_{j} = true"
         if stmt not in text:
             raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    extra = []
+    if trivial:
+        fn = "check_trivial_orbit" if coq else "NNCert.checkTrivialOrbit"
+        extra.append(("orbit", orbit, f"{fn} inst {ctx['cplx']} orbit = true"))
+    if coeffs is not None:
+        fn = "check_scalar_coeffs" if coq else "NNCert.checkScalarCoeffs"
+        extra.append(("f_coeffs", coeffs, f"{fn} inst f_coeffs = true"))
+    for field, value, stmt in extra:
+        if _norm(L.read_field(text, field)) != _norm(value):
+            raise RenderError(f"literal {field} does not read back as rendered")
+        if stmt not in text:
+            raise RenderError(f"rendered file lacks the statement {stmt!r}")
     for g in gens:
         i = g["index"]
         if _norm(L.read_field(text, f"t0_{i}")) != _norm(g["t0"]):
@@ -109,8 +133,14 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    syms = [f"sym_{j}" for j in range(len(cert["witness"]["layers"]))]
-    return syms + [f"gen_{i}" for i in range(len(cert["witness"]["facts"]))]
+    wit = cert["witness"]
+    syms = [f"sym_{j}" for j in range(len(wit["layers"]))]
+    names = syms + [f"gen_{i}" for i in range(len(wit["facts"]))]
+    if not wit["layers"] and not wit["facts"]:
+        names.append("trivial_orbit")
+    if cert["result"].get("F_coefficients") is not None:
+        names.append("coefficients")
+    return names
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

@@ -6,7 +6,8 @@ output space), an upper bound on the rank at every point. Critical: a rank certi
 theta with an exact integer kernel basis (upper bound u) and a rank certificate at a seeded
 random point with lower bound r > u. Both are attached as ordinary rank certificates (checked
 by the kernels like any other); this certificate records the decision and the diagnostic
-conditions (zero rows of W, dead layers), which the kernels recompute from theta."""
+conditions (zero rows of W, dead layers), which the kernels recompute from theta, and at
+width one the coefficients of F_theta, which the kernels recompute too."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import dataclasses
 from typing import Any
 
 from certify import __version__
-from certify.checker.claims_resnet import critical_claim, diagnostics
+from certify.checker.claims_resnet import coefficient_fields, critical_claim, diagnostics
 from certify.checker.ir import envelope
 from certify.errors import CertifyError
 from certify.families.mlp import model as M
@@ -76,7 +77,7 @@ def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
                 f"defective parametrisation; criticality not decided"
             )
     diag = diagnostics(rn, theta)
-    result = critical_result(rn, at, generic, diag)
+    result = {**critical_result(rn, at, generic, diag), **coefficient_fields(rn, theta)}
     cert = envelope(
         "resnet",
         "critical",

@@ -11,6 +11,7 @@ from certify.checker import kernel_resnet as KR
 from certify.checker.claims_resnet import (
     Term,
     canonical_terms,
+    coefficient_fields,
     coefficient_names,
     free_mask,
     implicit_claim,
@@ -41,7 +42,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             f"{req.name}: the equation does not vanish on the parametrisation: substituting the "
             f"coefficients leaves {residual} (in the parameters and x)"
         )
-    result = implicit_result(rn, terms, free)
+    result = {**implicit_result(rn, terms, free), **coefficient_fields(rn, list(spec.theta))}
     return envelope(
         "resnet",
         "implicit",
