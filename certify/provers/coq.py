@@ -28,6 +28,9 @@ LIBRARY = [
 ]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
 LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
+# What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15)
+# and the theorem from the simply verified check to r <= \rank of it.
+LIBRARY += ["Jacobian", "RankMeaning"]
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms:
 # they are kernel primitives (coq-guide.md §3e). Anything else fails the audit.
 ALLOWED_PREFIX = "PrimInt63."

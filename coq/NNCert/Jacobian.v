@@ -1,0 +1,302 @@
+(** What a rank certificate means, part 1 (plain Coq, no MathComp): the network functions
+    as generic evaluators over any ring-like [arith] (Arith.v), a parametricity lemma (related
+    inputs give related outputs, for any relation respecting [0], [1], [+], [*]), and a
+    second, simply verified lower-bound check used only to derive the mathematical theorem of
+    RankMeaning.v.
+    The kernel's fast check ([check_rank_lower], reverse mode and fraction-free elimination
+    on primitive integers) stays what every certificate computes first. The check here is a
+    Coq-only proof device, so it has no Python or Lean twin: it evaluates the minor of the
+    Jacobian by forward mode over the dual numbers [Z/p[eps]/(eps^2)] on [Z] (no primitive
+    integers, hence no axioms), computes an inverse by Gauss-Jordan elimination (untrusted:
+    nothing is proved about it) and checks [M * V = I (mod p)] entry by entry.
+    The MLP evaluator [mlp_value] is the network of Net.v: [theta] flat, layer by layer,
+    neuron by neuron, the incoming weights then the bias; [sigma] applied after every layer
+    but the last. *)
+From Coq Require Import ZArith List Bool Lia.
+From NNCert Require Import Lists Arith Net RankCore Rank.
+Import ListNotations.
+
+(** * The network function, generic in the arithmetic *)
+
+Section Eval.
+Context {A : Type} (ar : arith A).
+
+(** [sigma(a) = sum_k cs[k] a^k] by Horner. *)
+Fixpoint horner_val (cs : list A) (a : A) : A :=
+  match cs with
+  | [] => zero ar
+  | c :: cs' => add ar c (mul ar a (horner_val cs' a))
+  end.
+
+(** The layers of widths [rest] after a layer of width [prev], applied to [h]. *)
+Fixpoint mlp_forward (bias : bool) (prev : nat) (rest : list nat) (acts : list (list A))
+    (th h : list A) : list A :=
+  match rest with
+  | [] => h
+  | d :: rest' =>
+      let rowlen := (prev + (if bias then 1 else 0))%nat in
+      let pre := layer_vals ar rowlen d th (with_bias bias h (one ar)) in
+      match rest' with
+      | [] => pre
+      | _ :: _ =>
+          mlp_forward bias d rest' (tl acts) (drop_n (d * rowlen) th)
+            (map (horner_val (hd [] acts)) pre)
+      end
+  end.
+
+(** [f_theta(x)]: the network of widths [widths] at the parameters [th] and the input [x]. *)
+Definition mlp_value (widths : list nat) (acts : list (list A)) (bias : bool) (th x : list A)
+  : list A :=
+  match widths with
+  | [] => []
+  | d0 :: rest => mlp_forward bias d0 rest acts th x
+  end.
+
+End Eval.
+
+(** * Parametricity: evaluation respects any relation that respects the operations *)
+
+Section Rel.
+Context {A B : Type} (arA : arith A) (arB : arith B) (R : A -> B -> Prop).
+Hypothesis R0 : R (zero arA) (zero arB).
+Hypothesis R1 : R (one arA) (one arB).
+Hypothesis Radd : forall a a' b b', R a b -> R a' b' -> R (add arA a a') (add arB b b').
+Hypothesis Rmul : forall a a' b b', R a b -> R a' b' -> R (mul arA a a') (mul arB b b').
+
+Lemma take_n_rel : forall n xs ys, Forall2 R xs ys -> Forall2 R (take_n n xs) (take_n n ys).
+Proof.
+  induction n as [| n IH]; intros xs ys H; [constructor|].
+  destruct H; simpl; constructor; auto.
+Qed.
+
+Lemma drop_n_rel : forall n xs ys, Forall2 R xs ys -> Forall2 R (drop_n n xs) (drop_n n ys).
+Proof.
+  induction n as [| n IH]; intros xs ys H; [exact H|].
+  destruct H; simpl; [constructor| auto].
+Qed.
+
+Lemma dot_rel : forall ws ws' xs xs', Forall2 R ws ws' -> Forall2 R xs xs' ->
+  R (dot arA ws xs) (dot arB ws' xs').
+Proof.
+  intros ws ws' xs xs' H; revert xs xs'.
+  induction H as [| w w' ws ws' Hw Hws IH]; intros xs xs' Hx; [exact R0|].
+  destruct Hx; simpl; [exact R0|]. apply Radd; [apply Rmul|apply IH]; assumption.
+Qed.
+
+Lemma layer_vals_rel : forall rowlen d th th' hb hb', Forall2 R th th' -> Forall2 R hb hb' ->
+  Forall2 R (layer_vals arA rowlen d th hb) (layer_vals arB rowlen d th' hb').
+Proof.
+  intros rowlen d; induction d as [| d IH]; intros th th' hb hb' Ht Hh; simpl; constructor.
+  - apply dot_rel; [apply take_n_rel|]; assumption.
+  - apply IH; [apply drop_n_rel|]; assumption.
+Qed.
+
+Lemma with_bias_rel : forall b h h' v v', Forall2 R h h' -> R v v' ->
+  Forall2 R (with_bias b h v) (with_bias b h' v').
+Proof.
+  intros [|] h h' v v' Hh Hv; simpl; [apply Forall2_app; [exact Hh| constructor; auto]| exact Hh].
+Qed.
+
+Lemma horner_val_rel : forall cs cs' a a', Forall2 R cs cs' -> R a a' ->
+  R (horner_val arA cs a) (horner_val arB cs' a').
+Proof.
+  intros cs cs' a a' H Ha; induction H; simpl; [exact R0|].
+  apply Radd; [|apply Rmul]; assumption.
+Qed.
+
+Lemma map_rel : forall (f : A -> A) (g : B -> B) xs ys,
+  (forall a b, R a b -> R (f a) (g b)) -> Forall2 R xs ys -> Forall2 R (map f xs) (map g ys).
+Proof. intros f g xs ys Hf H; induction H; simpl; constructor; auto. Qed.
+
+Lemma hd_rel : forall (acts : list (list A)) acts', Forall2 (Forall2 R) acts acts' ->
+  Forall2 R (hd [] acts) (hd [] acts').
+Proof. intros acts acts' H; destruct H; simpl; [constructor| assumption]. Qed.
+
+Lemma tl_rel : forall (acts : list (list A)) acts', Forall2 (Forall2 R) acts acts' ->
+  Forall2 (Forall2 R) (tl acts) (tl acts').
+Proof. intros acts acts' H; destruct H; simpl; [constructor| assumption]. Qed.
+
+Lemma mlp_forward_rel : forall bias rest prev acts acts' th th' h h',
+  Forall2 (Forall2 R) acts acts' -> Forall2 R th th' -> Forall2 R h h' ->
+  Forall2 R (mlp_forward arA bias prev rest acts th h) (mlp_forward arB bias prev rest acts' th' h').
+Proof.
+  intros bias rest; induction rest as [| d rest IH]; intros prev acts acts' th th' h h' Ha Ht Hh;
+    simpl; [exact Hh|].
+  assert (Hpre : Forall2 R
+    (layer_vals arA (prev + (if bias then 1 else 0)) d th (with_bias bias h (one arA)))
+    (layer_vals arB (prev + (if bias then 1 else 0)) d th' (with_bias bias h' (one arB)))).
+  { apply layer_vals_rel; [exact Ht| apply with_bias_rel; assumption]. }
+  destruct rest as [| d' rest']; [exact Hpre|].
+  apply IH; [apply tl_rel; exact Ha| apply drop_n_rel; exact Ht|].
+  apply map_rel; [| exact Hpre]. intros a b Hab. apply horner_val_rel; [apply hd_rel|]; assumption.
+Qed.
+
+Lemma mlp_value_rel : forall widths acts acts' bias th th' x x',
+  Forall2 (Forall2 R) acts acts' -> Forall2 R th th' -> Forall2 R x x' ->
+  Forall2 R (mlp_value arA widths acts bias th x) (mlp_value arB widths acts' bias th' x').
+Proof.
+  intros [| d0 rest] acts acts' bias th th' x x' Ha Ht Hx; simpl; [constructor|].
+  apply mlp_forward_rel; assumption.
+Qed.
+
+Lemma nth_rel : forall k xs ys d d', Forall2 R xs ys -> R d d' -> R (nth k xs d) (nth k ys d').
+Proof.
+  induction k as [| k IH]; intros xs ys d d' H Hd; destruct H; simpl; auto.
+Qed.
+
+End Rel.
+
+(** * Dual numbers and Z/p on Z *)
+
+(** [A[eps]/(eps^2)]: [(a + da eps)(b + db eps) = a b + (a db + da b) eps]. *)
+Definition arith_dual {A : Type} (ar : arith A) : arith (A * A) :=
+  mk_arith (A * A)
+    (fun x y => (add ar (fst x) (fst y), add ar (snd x) (snd y)))
+    (fun x y => (mul ar (fst x) (fst y), add ar (mul ar (fst x) (snd y)) (mul ar (snd x) (fst y))))
+    (zero ar, zero ar) (one ar, zero ar).
+
+(** [Z/p] with representatives [x mod p] in [Z] (slower than primitive integers, but every
+    fact about it is a theorem of the standard library: no axioms). *)
+Definition arith_zmod (p : Z) : arith Z :=
+  mk_arith Z (fun a b => ((a + b) mod p)%Z) (fun a b => ((a * b) mod p)%Z) 0%Z 1%Z.
+
+(** The residue of [num/den] mod p, given the inverse [inv] of [den] ([Arith.rat_mod] on Z). *)
+Definition rat_zmod (p : Z) (r : Z * Z) (inv : Z) : Z := ((fst r mod p) * (inv mod p) mod p)%Z.
+
+(** Pointwise [rat_zmod] (to the shorter length). *)
+Fixpoint rats_zmod (p : Z) (rs : list (Z * Z)) (invs : list Z) : list Z :=
+  match rs, invs with
+  | r :: rs', i :: invs' => rat_zmod p r i :: rats_zmod p rs' invs'
+  | _, _ => []
+  end.
+
+(** [rats_zmod] for every activation. *)
+Fixpoint acts_zmod (p : Z) (acts : list (list (Z * Z))) (invs : list (list Z)) : list (list Z) :=
+  match acts, invs with
+  | a :: acts', i :: invs' => rats_zmod p a i :: acts_zmod p acts' invs'
+  | _, _ => []
+  end.
+
+(** The constant dual number [v + 0 eps]. *)
+Definition dconst (v : Z) : Z * Z := (v, 0%Z).
+
+(** The parameters [theta + eps e_j] as dual numbers, [i] the index of the head. *)
+Fixpoint dual_line (th : list Z) (i j : nat) : list (Z * Z) :=
+  match th with
+  | [] => []
+  | v :: th' => (v, if Nat.eqb i j then 1%Z else 0%Z) :: dual_line th' (S i) j
+  end.
+
+(** [d f_theta(x)[k] / d theta_j mod p] by one forward pass over the dual numbers mod p. *)
+Definition mlp_entry_mod (p : Z) (widths : list nat) (acts_m : list (list Z)) (bias : bool)
+    (th_m x_m : list Z) (k j : nat) : Z :=
+  snd (nth k (mlp_value (arith_dual (arith_zmod p)) widths (map (map dconst) acts_m) bias
+                (dual_line th_m 0 j) (map dconst x_m)) (0%Z, 0%Z)).
+
+(** * An inverse mod p (untrusted) and the check [M * V = I (mod p)] *)
+
+(** Extended Euclid: [(x, y)] with [a x + b y = gcd a b] (for [fuel] large enough). *)
+Fixpoint egcd (fuel : nat) (a b : Z) : Z * Z :=
+  match fuel with
+  | O => (1%Z, 0%Z)
+  | S f =>
+      if Z.eqb b 0 then (1%Z, 0%Z)
+      else let '(x, y) := egcd f b (a mod b)%Z in (y, (x - (a / b) * y)%Z)
+  end.
+
+(** [a^-1 mod p] when [gcd a p = 1]. *)
+Definition inv_zmod (p a : Z) : Z := (fst (egcd 100 (a mod p) p) mod p)%Z.
+
+(** [(c * row) mod p]. *)
+Definition scale_zrow (p c : Z) (row : list Z) : list Z := map (fun x => (c * x) mod p)%Z row.
+
+(** [(row - c * piv) mod p], to the shorter length. *)
+Fixpoint sub_zrow (p c : Z) (piv row : list Z) : list Z :=
+  match piv, row with
+  | x :: piv', y :: row' => ((y - c * x) mod p)%Z :: sub_zrow p c piv' row'
+  | _, _ => []
+  end.
+
+(** The first row whose entry [c] is nonzero mod p, and the others in order. *)
+Fixpoint pick_zrow (p : Z) (c : nat) (rows : list (list Z)) : option (list Z * list (list Z)) :=
+  match rows with
+  | [] => None
+  | row :: rows' =>
+      if negb (Z.eqb (nth_z row c mod p) 0) then Some (row, rows')
+      else match pick_zrow p c rows' with
+           | None => None
+           | Some (piv, rest) => Some (piv, row :: rest)
+           end
+  end.
+
+(** Gauss-Jordan elimination from column [c] on: [done] rows are reduced, [todo] not yet. *)
+Fixpoint gauss_jordan (p : Z) (fuel c : nat) (done todo : list (list Z)) : list (list Z) :=
+  match fuel with
+  | O => done
+  | S f =>
+      match pick_zrow p c todo with
+      | None => done
+      | Some (piv, rest) =>
+          let piv' := scale_zrow p (inv_zmod p (nth_z piv c)) piv in
+          let elim := fun row => sub_zrow p (nth_z row c) piv' row in
+          gauss_jordan p f (S c) (map elim done ++ [piv']) (map elim rest)
+      end
+  end.
+
+(** Row [i] of [M] followed by the unit row [e_i] of length [r], for [i = start, ...]. *)
+Fixpoint augment (r start : nat) (M : list (list Z)) : list (list Z) :=
+  match M with
+  | [] => []
+  | row :: M' => (row ++ unit_vec arith_z r start) :: augment r (S start) M'
+  end.
+
+(** Column [b] of [V], for every [b < r]: the transpose. *)
+Definition transpose_z (r : nat) (V : list (list Z)) : list (list Z) :=
+  map (fun b => map (fun row => nth_z row b) V) (seq 0 r).
+
+(** The transpose of an inverse of the [r x r] matrix [M] mod p (garbage if [M] is singular;
+    only [inverse_ok] below is trusted). *)
+Definition inverse_zmod_t (p : Z) (r : nat) (M : list (list Z)) : list (list Z) :=
+  transpose_z r (map (drop_n r) (gauss_jordan p r 0 [] (augment r 0 M))).
+
+(** [M] and [VT] are [r x r] and [M * VT^T = I (mod p)], entry by entry. *)
+Definition inverse_ok (p : Z) (r : nat) (M VT : list (list Z)) : bool :=
+  Nat.eqb (length M) r && Nat.eqb (length VT) r && rows_len r M && rows_len r VT &&
+  forallb (fun a => forallb (fun b =>
+    Z.eqb (dot (arith_zmod p) (nth_row M a) (nth_row VT b)) (if Nat.eqb a b then 1 else 0)%Z)
+    (seq 0 r)) (seq 0 r).
+
+(** The [r x r] minor on the Jacobian rows [labels] [(s, k)] and the columns [cols], given
+    the entry function [entry s k j] ([d f(x_s)[k] / d theta_j mod p]). *)
+Definition minor_of (entry : nat -> nat -> nat -> Z) (labels : list (nat * nat))
+    (cols : list nat) : list (list Z) :=
+  map (fun l => map (fun c => entry (fst l) (snd l) c) cols) labels.
+
+(** The minor is nonsingular mod p (an inverse exists and is checked). *)
+Definition minor_invertible (p : Z) (r : nat) (M : list (list Z)) : bool :=
+  inverse_ok p r M (inverse_zmod_t p r M).
+
+(** * The simply verified lower-bound check of an MLP rank certificate *)
+
+(** The minor of the Jacobian mod p on the witness's rows and columns, entry by entry by
+    forward mode ([mlp_entry_mod]), from the instance reduced mod p. *)
+Definition mlp_minor_mod (inst : rank_instance) (w : lower_witness) : list (list Z) :=
+  let p := lw_p w in
+  let acts_m := acts_zmod p (acts inst) (lw_acts_inv w) in
+  let th_m := rats_zmod p (theta inst) (lw_theta_inv w) in
+  minor_of (fun s k j => mlp_entry_mod p (widths inst) acts_m (bias inst) th_m
+                           (map (fun x => x mod p)%Z (nth_row (lw_samples w) s)) k j)
+    (lw_rows w) (lw_cols w).
+
+(** [p] usable, the denominators invertible mod p, [r] rows [(s, k)] in range, [r] columns
+    below [#params], and the minor invertible mod p: RankMeaning.v proves that then the
+    Jacobian of [theta -> (f_theta(x_s))_s] has rank [>= r] over Q. *)
+Definition check_rank_lower_meaning (inst : rank_instance) (w : lower_witness) (r : nat) : bool :=
+  let p := lw_p w in
+  p_ok p &&
+  rats_inv_ok p (theta inst) (lw_theta_inv w) &&
+  acts_inv_ok p (acts inst) (lw_acts_inv w) &&
+  Nat.eqb (length (lw_rows w)) r && Nat.eqb (length (lw_cols w)) r &&
+  rows_in_range (length (lw_samples w)) (last_width (widths inst)) (lw_rows w) &&
+  all_lt (length (theta inst)) (lw_cols w) &&
+  minor_invertible p r (mlp_minor_mod inst w).
