@@ -13,7 +13,7 @@
     neuron by neuron, the incoming weights then the bias; [sigma] applied after every layer
     but the last. *)
 From Coq Require Import ZArith List Bool Lia.
-From NNCert Require Import Lists Arith Net RankCore Rank.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU.
 Import ListNotations.
 
 (** * The network function, generic in the arithmetic *)
@@ -53,6 +53,67 @@ Definition mlp_value (widths : list nat) (acts : list (list A)) (bias : bool) (t
   end.
 
 End Eval.
+
+Section EvalFamilies.
+Context {A : Type} (ar : arith A).
+
+(** Entrywise sum (to the shorter length). *)
+Fixpoint vadd (a b : list A) : list A :=
+  match a, b with
+  | x :: a', y :: b' => add ar x y :: vadd a' b'
+  | _, _ => []
+  end.
+
+(** The ResNet layers [h <- h + sigma_l(W_l h + b_l)] (times [V_l] when [outer]) applied to [h];
+    the parameters of a layer: [W_l] row by row, each row's bias after it, then [V_l]. *)
+Fixpoint resnet_forward (n : nat) (outer : bool) (acts : list (list A)) (th h : list A)
+  : list A :=
+  match acts with
+  | [] => h
+  | cs :: acts' =>
+      let v := map (horner_val ar cs) (layer_vals ar (n + 1) n th (h ++ [one ar])) in
+      let th1 := drop_n (n * (n + 1)) th in
+      let out := if outer then layer_vals ar n n th1 v else v in
+      let th2 := if outer then drop_n (n * n) th1 else th1 in
+      resnet_forward n outer acts' th2 (vadd h out)
+  end.
+
+(** [x] where the pattern says active, [0] elsewhere (to the shorter length). *)
+Fixpoint mask_pat (pat : list bool) (xs : list A) : list A :=
+  match pat, xs with
+  | b :: pat', x :: xs' => (if b then x else zero ar) :: mask_pat pat' xs'
+  | _, _ => []
+  end.
+
+(** The affine layers of widths [rest] (MLP layout with biases), the hidden layers masked by
+    the fixed patterns [pats]: a polynomial network. *)
+Fixpoint relu_masked (prev : nat) (rest : list nat) (pats : list (list bool)) (th h : list A)
+  : list A :=
+  match rest with
+  | [] => h
+  | d :: rest' =>
+      let pre := layer_vals ar (prev + 1) d th (h ++ [one ar]) in
+      match rest' with
+      | [] => pre
+      | _ :: _ => relu_masked d rest' (tl pats) (drop_n (d * (prev + 1)) th) (mask_pat (hd [] pats) pre)
+      end
+  end.
+
+(** The hidden pre-activations of the ReLU network [A_L o ReLU o ... o ReLU o A_1] at [h],
+    [ReLU(a) = if pos a then a else 0]. *)
+Fixpoint relu_pres (pos : A -> bool) (prev : nat) (rest : list nat) (th h : list A)
+  : list (list A) :=
+  match rest with
+  | [] => []
+  | d :: rest' =>
+      let pre := layer_vals ar (prev + 1) d th (h ++ [one ar]) in
+      match rest' with
+      | [] => []
+      | _ :: _ => pre :: relu_pres pos d rest' (drop_n (d * (prev + 1)) th) (mask_pat (map pos pre) pre)
+      end
+  end.
+
+End EvalFamilies.
 
 (** * Parametricity: evaluation respects any relation that respects the operations *)
 
@@ -142,6 +203,71 @@ Qed.
 Lemma nth_rel : forall k xs ys d d', Forall2 R xs ys -> R d d' -> R (nth k xs d) (nth k ys d').
 Proof.
   induction k as [| k IH]; intros xs ys d d' H Hd; destruct H; simpl; auto.
+Qed.
+
+Lemma vadd_rel : forall a a' b b', Forall2 R a a' -> Forall2 R b b' ->
+  Forall2 R (vadd arA a b) (vadd arB a' b').
+Proof.
+  intros a a' b b' H; revert b b'; induction H; intros b b' Hb; [constructor|].
+  destruct Hb; simpl; constructor; auto.
+Qed.
+
+Lemma app_one_rel : forall h h', Forall2 R h h' -> Forall2 R (h ++ [one arA]) (h' ++ [one arB]).
+Proof. intros h h' H. apply Forall2_app; [exact H| constructor; auto]. Qed.
+
+Lemma resnet_forward_rel : forall n outer acts acts' th th' h h',
+  Forall2 (Forall2 R) acts acts' -> Forall2 R th th' -> Forall2 R h h' ->
+  Forall2 R (resnet_forward arA n outer acts th h) (resnet_forward arB n outer acts' th' h').
+Proof.
+  intros n outer acts acts' th th' h h' Ha; revert th th' h h'.
+  induction Ha as [| cs cs' acts acts' Hc Ha IH]; intros th th' h h' Ht Hh; simpl; [exact Hh|].
+  assert (Hv : Forall2 R (map (horner_val arA cs) (layer_vals arA (n + 1) n th (h ++ [one arA])))
+                         (map (horner_val arB cs') (layer_vals arB (n + 1) n th' (h' ++ [one arB])))).
+  { apply map_rel; [intros; apply horner_val_rel; assumption|].
+    apply layer_vals_rel; [exact Ht| apply app_one_rel; exact Hh]. }
+  destruct outer; apply IH.
+  - do 2 apply drop_n_rel; exact Ht.
+  - apply vadd_rel; [exact Hh| apply layer_vals_rel; [apply drop_n_rel; exact Ht| exact Hv]].
+  - apply drop_n_rel; exact Ht.
+  - apply vadd_rel; assumption.
+Qed.
+
+Lemma mask_pat_rel : forall pat xs xs', Forall2 R xs xs' ->
+  Forall2 R (mask_pat arA pat xs) (mask_pat arB pat xs').
+Proof.
+  induction pat as [| b pat IH]; intros xs xs' H; [constructor|].
+  destruct H; simpl; constructor; [destruct b; auto| auto].
+Qed.
+
+Lemma relu_masked_rel : forall rest prev pats th th' h h',
+  Forall2 R th th' -> Forall2 R h h' ->
+  Forall2 R (relu_masked arA prev rest pats th h) (relu_masked arB prev rest pats th' h').
+Proof.
+  induction rest as [| d rest IH]; intros prev pats th th' h h' Ht Hh; simpl; [exact Hh|].
+  assert (Hpre : Forall2 R (layer_vals arA (prev + 1) d th (h ++ [one arA]))
+                           (layer_vals arB (prev + 1) d th' (h' ++ [one arB]))).
+  { apply layer_vals_rel; [exact Ht| apply app_one_rel; exact Hh]. }
+  destruct rest as [| d' rest']; [exact Hpre|].
+  apply IH; [apply drop_n_rel; exact Ht| apply mask_pat_rel; exact Hpre].
+Qed.
+
+Lemma map_pos_rel : forall (posA : A -> bool) (posB : B -> bool) xs xs',
+  (forall a b, R a b -> posA a = posB b) -> Forall2 R xs xs' -> map posA xs = map posB xs'.
+Proof. intros posA posB xs xs' Hp H; induction H; simpl; [reflexivity| f_equal; auto]. Qed.
+
+Lemma relu_pres_rel : forall (posA : A -> bool) (posB : B -> bool) rest prev th th' h h',
+  (forall a b, R a b -> posA a = posB b) -> Forall2 R th th' -> Forall2 R h h' ->
+  Forall2 (Forall2 R) (relu_pres arA posA prev rest th h) (relu_pres arB posB prev rest th' h').
+Proof.
+  intros posA posB rest; induction rest as [| d rest IH]; intros prev th th' h h' Hp Ht Hh;
+    simpl; [constructor|].
+  assert (Hpre : Forall2 R (layer_vals arA (prev + 1) d th (h ++ [one arA]))
+                           (layer_vals arB (prev + 1) d th' (h' ++ [one arB]))).
+  { apply layer_vals_rel; [exact Ht| apply app_one_rel; exact Hh]. }
+  destruct rest as [| d' rest']; [constructor|].
+  constructor; [exact Hpre|].
+  rewrite (map_pos_rel posA posB _ _ Hp Hpre).
+  apply IH; [exact Hp| apply drop_n_rel; exact Ht| apply mask_pat_rel; exact Hpre].
 Qed.
 
 End Rel.
@@ -300,3 +426,77 @@ Definition check_rank_lower_meaning (inst : rank_instance) (w : lower_witness) (
   rows_in_range (length (lw_samples w)) (last_width (widths inst)) (lw_rows w) &&
   all_lt (length (theta inst)) (lw_cols w) &&
   minor_invertible p r (mlp_minor_mod inst w).
+
+(** * ResNets *)
+
+(** [d F_theta(x)[k] / d theta_j mod p] by one forward pass over the dual numbers mod p. *)
+Definition resnet_entry_mod (p : Z) (n : nat) (outer : bool) (acts_m : list (list Z))
+    (th_m x_m : list Z) (k j : nat) : Z :=
+  snd (nth k (resnet_forward (arith_dual (arith_zmod p)) n outer (map (map dconst) acts_m)
+                (dual_line th_m 0 j) (map dconst x_m)) (0%Z, 0%Z)).
+
+(** The minor of the ResNet Jacobian mod p on the witness's rows and columns. *)
+Definition resnet_minor_mod (inst : resnet_instance) (w : lower_witness) : list (list Z) :=
+  let p := lw_p w in
+  let acts_m := acts_zmod p (rn_acts inst) (lw_acts_inv w) in
+  let th_m := rats_zmod p (rn_theta inst) (lw_theta_inv w) in
+  minor_of (fun s k j => resnet_entry_mod p (rn_width inst) (rn_outer inst) acts_m th_m
+                           (map (fun x => x mod p)%Z (nth_row (lw_samples w) s)) k j)
+    (lw_rows w) (lw_cols w).
+
+(** As [check_rank_lower_meaning], for a ResNet ([d_out] = the width). *)
+Definition check_rank_lower_resnet_meaning (inst : resnet_instance) (w : lower_witness) (r : nat)
+  : bool :=
+  let p := lw_p w in
+  p_ok p &&
+  rats_inv_ok p (rn_theta inst) (lw_theta_inv w) &&
+  acts_inv_ok p (rn_acts inst) (lw_acts_inv w) &&
+  Nat.eqb (length (lw_rows w)) r && Nat.eqb (length (lw_cols w)) r &&
+  rows_in_range (length (lw_samples w)) (rn_width inst) (lw_rows w) &&
+  all_lt (length (rn_theta inst)) (lw_cols w) &&
+  minor_invertible p r (resnet_minor_mod inst w).
+
+(** * ReLU networks *)
+
+(** A positive rational (positive denominator). *)
+Definition qpos (a : Z * Z) : bool := (0 <? fst a)%Z.
+
+(** The activation patterns of the hidden layers at [z], recomputed exactly over Q. *)
+Definition relu_pattern_q (widths : list nat) (th z : list (Z * Z)) : list (list bool) :=
+  map (map qpos) (relu_pres arith_q qpos (first_width widths) (tl widths) th z).
+
+(** No hidden pre-activation at [z] is zero. *)
+Definition relu_nonzero_q (widths : list nat) (th z : list (Z * Z)) : bool :=
+  forallb (forallb (fun a => negb (Z.eqb (fst a) 0)))
+    (relu_pres arith_q qpos (first_width widths) (tl widths) th z).
+
+(** [d F(z)[k] / d theta_j mod p] with the pattern [pats] fixed, one forward pass. *)
+Definition relu_entry_mod (p : Z) (widths : list nat) (pats : list (list bool))
+    (th_m z_m : list Z) (k j : nat) : Z :=
+  snd (nth k (relu_masked (arith_dual (arith_zmod p)) (first_width widths) (tl widths) pats
+                (dual_line th_m 0 j) (map dconst z_m)) (0%Z, 0%Z)).
+
+(** The minor of the batch Jacobian mod p (pattern of each batch point fixed). *)
+Definition relu_minor_mod (inst : relu_instance) (w : relu_lower_witness) : list (list Z) :=
+  let p := rl_p w in
+  let th_m := rats_zmod p (ri_theta inst) (rl_theta_inv w) in
+  let z_m := acts_zmod p (rl_batch w) (rl_batch_inv w) in
+  minor_of (fun s k j => relu_entry_mod p (ri_widths inst)
+                           (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row (rl_batch w) s))
+                           th_m (nth_row z_m s) k j)
+    (rl_rows w) (rl_cols w).
+
+(** As [check_rank_lower_meaning], for a ReLU network at a batch no point of which lies on a
+    bent hyperplane (every hidden pre-activation nonzero). *)
+Definition check_relu_rank_lower_meaning (inst : relu_instance) (w : relu_lower_witness) (r : nat)
+  : bool :=
+  let p := rl_p w in
+  p_ok p &&
+  rats_pos (ri_theta inst) && acts_pos (rl_batch w) &&
+  forallb (relu_nonzero_q (ri_widths inst) (ri_theta inst)) (rl_batch w) &&
+  rats_inv_ok p (ri_theta inst) (rl_theta_inv w) &&
+  acts_inv_ok p (rl_batch w) (rl_batch_inv w) &&
+  Nat.eqb (length (rl_rows w)) r && Nat.eqb (length (rl_cols w)) r &&
+  rows_in_range (length (rl_batch w)) (last_width (ri_widths inst)) (rl_rows w) &&
+  all_lt (length (ri_theta inst)) (rl_cols w) &&
+  minor_invertible p r (relu_minor_mod inst w).

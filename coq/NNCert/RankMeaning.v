@@ -13,7 +13,7 @@
       determinant mod p then forces a nonzero rational determinant, an invertible [r x r] minor
       and [r <= \rank]. No axioms: MathComp's [rat], [poly] and matrices are constructive. *)
 From Coq Require Import ZArith List Bool Lia.
-From NNCert Require Import Lists Arith Net RankCore Rank Jacobian.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import bigop perm ssralg poly matrix mxalgebra zmodp rat ssrnum div.
@@ -107,6 +107,137 @@ Definition mlp_jacobian (inst : rank_instance) (samples : list (list Z)) :
   \matrix_(i, j) mlp_jac_entry inst (nth_row samples (i %/ last_width (widths inst)))
                    (i %% last_width (widths inst)) j.
 
+(** * The Jacobians of ResNets and ReLU networks, defined mathematically *)
+
+(** [d F_theta(x)[k] / d theta_j] for a ResNet: the derivative at [t = 0] of
+    [t -> F_(theta + t e_j)(x)[k]], the network evaluated over [{poly rat}]. *)
+Definition resnet_jac_entry (inst : resnet_instance) (x : list Z) (k j : nat) : rat :=
+  let P := List.nth k (resnet_forward (arith_ring [ringType of {poly rat}]) (rn_width inst)
+             (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
+             (theta_line (rn_theta inst) 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+(** The Jacobian of [theta -> (F_theta(x_s))_s] at the instance (rows [s * width + k]). *)
+Definition resnet_jacobian (inst : resnet_instance) (samples : list (list Z)) :
+  'M[rat]_(length samples * rn_width inst, length (rn_theta inst)) :=
+  \matrix_(i, j) resnet_jac_entry inst (nth_row samples (i %/ rn_width inst))
+                   (i %% rn_width inst) j.
+
+(** The hidden pre-activations of the ReLU network at the instance's [theta] and the rational
+    input [z], exactly over Q ([ReLU(a) = a] if [0 < a], else [0]). *)
+Definition relu_preacts (inst : relu_instance) (z : list (Z * Z)) : list (list rat) :=
+  relu_pres (arith_ring [ringType of rat]) (fun q => 0 < q) (first_width (ri_widths inst))
+    (tl (ri_widths inst)) (List.map q_of (ri_theta inst)) (List.map q_of z).
+
+(** No input of the batch lies on a bent hyperplane: every hidden pre-activation is nonzero, so
+    near [theta] the network at [z] is the polynomial network with [z]'s activation pattern. *)
+Definition relu_batch_generic (inst : relu_instance) (batch : list (list (Z * Z))) : Prop :=
+  forall z, In z batch -> forall l, In l (relu_preacts inst z) -> forall q, In q l -> q != 0.
+
+(** [d F_theta(z)[k] / d theta_j]: the derivative at [t = 0] of [t -> F_(theta + t e_j)(z)[k]]
+    with the activation pattern of [z] at [theta] fixed (the network near [theta] when
+    [relu_batch_generic] holds), evaluated over [{poly rat}]. *)
+Definition relu_jac_entry (inst : relu_instance) (z : list (Z * Z)) (k j : nat) : rat :=
+  let pats := List.map (List.map (fun q => 0 < q)) (relu_preacts inst z) in
+  let P := List.nth k (relu_masked (arith_ring [ringType of {poly rat}])
+             (first_width (ri_widths inst)) (tl (ri_widths inst)) pats
+             (theta_line (ri_theta inst) 0 j) (List.map (fun q => (q_of q)%:P) z)) 0 in
+  P^`().[0].
+
+(** The Jacobian of [theta -> (F_theta(z))_(z in batch)] at the instance. *)
+Definition relu_jacobian (inst : relu_instance) (batch : list (list (Z * Z))) :
+  'M[rat]_(length batch * last_width (ri_widths inst), length (ri_theta inst)) :=
+  \matrix_(i, j) relu_jac_entry inst (nth_row batch (i %/ last_width (ri_widths inst)))
+                   (i %% last_width (ri_widths inst)) j.
+
+(** * Exact rationals as pairs *)
+
+(** The pair [(n, d)], [d > 0], is the rational [q]. *)
+Definition RQ (q : rat) (a : Z * Z) : Prop := (0 < snd a)%Z /\ q = q_of a.
+
+Lemma zr_neq0 (d : Z) : (0 < d)%Z -> zr d != 0 :> rat.
+Proof. move=> Hd. apply/eqP => /zr_eq0. lia. Qed.
+
+Lemma zr_gt0 (n : Z) : (0 < zr n :> rat) = (0 <? n)%Z.
+Proof.
+  rewrite /zr. case: (Z.ltb_spec 0 n) => Hn.
+  - have -> : Z.to_nat (Z.opp n) = 0%N by lia.
+    rewrite subr0 ltr0n. apply/ltP. lia.
+  - have -> : Z.to_nat n = 0%N by lia.
+    by rewrite sub0r oppr_gt0 ltrn0.
+Qed.
+
+Lemma RQ0 : RQ 0 (0, 1)%Z.
+Proof. split; [done|]. by rewrite /q_of /= zr0 mul0r. Qed.
+
+Lemma RQ1 : RQ 1 (1, 1)%Z.
+Proof. split; [done|]. by rewrite /q_of /= zr1 divr1. Qed.
+
+Lemma RQadd q q' a b : RQ q a -> RQ q' b -> RQ (q + q') (qadd a b).
+Proof.
+  move=> [Ha ->] [Hb ->]. split; [rewrite /qadd /=; nia|].
+  rewrite /q_of /qadd /= addf_div ?zr_neq0 //. by rewrite zrD !zrM.
+Qed.
+
+Lemma RQmul q q' a b : RQ q a -> RQ q' b -> RQ (q * q') (qmul a b).
+Proof.
+  move=> [Ha ->] [Hb ->]. split; [rewrite /qmul /=; nia|].
+  by rewrite /q_of /qmul /= mulf_div !zrM.
+Qed.
+
+Lemma RQ_pos q a : RQ q a -> (0 < q) = qpos a.
+Proof.
+  move=> [Ha ->]. rewrite /q_of /qpos pmulr_lgt0 ?zr_gt0 //.
+  by rewrite invr_gt0 zr_gt0; apply/Z.ltb_lt.
+Qed.
+
+Lemma RQ_nonzero q a : RQ q a -> (q != 0) = negb (Z.eqb (fst a) 0).
+Proof.
+  move=> [Ha ->]. rewrite /q_of mulf_eq0 invr_eq0 negb_or (negbTE (zr_neq0 _ Ha)) andbT.
+  case: (Z.eqb_spec (fst a) 0) => [-> | Hn]; [by rewrite zr0 eqxx|].
+  apply/eqP => /zr_eq0. exact: Hn.
+Qed.
+
+Lemma rats_rel th : rats_pos th = true -> Forall2 RQ (List.map q_of th) th.
+Proof.
+  elim: th => [| v th IH] //= /andP [/Z.ltb_lt Hv Hth]. constructor; [by split| exact: IH].
+Qed.
+
+Lemma map_map_pos_rel pres pres' : Forall2 (Forall2 RQ) pres pres' ->
+  List.map (List.map (fun q => 0 < q)) pres = List.map (List.map qpos) pres'.
+Proof.
+  elim=> [| l l' ls ls' Hl _ IH] //=. rewrite IH. congr (_ :: _).
+  elim: Hl => [| q a qs as' Hq _ IHq] //=. by rewrite IHq (RQ_pos _ _ Hq).
+Qed.
+
+Lemma relu_pres_RQ inst z : rats_pos (ri_theta inst) = true -> rats_pos z = true ->
+  Forall2 (Forall2 RQ) (relu_preacts inst z)
+    (relu_pres arith_q qpos (first_width (ri_widths inst)) (tl (ri_widths inst)) (ri_theta inst) z).
+Proof.
+  move=> Ht Hz. apply: (relu_pres_rel (arith_ring [ringType of rat]) arith_q RQ RQ0 RQ1 RQadd RQmul).
+  - exact: RQ_pos.
+  - exact: rats_rel.
+  - exact: rats_rel.
+Qed.
+
+(** The pattern the check computes over Q pairs is the pattern of the mathematical network. *)
+Lemma relu_pattern_eq inst z : rats_pos (ri_theta inst) = true -> rats_pos z = true ->
+  List.map (List.map (fun q => 0 < q)) (relu_preacts inst z) =
+  relu_pattern_q (ri_widths inst) (ri_theta inst) z.
+Proof. move=> Ht Hz. rewrite /relu_pattern_q. apply: map_map_pos_rel. exact: relu_pres_RQ. Qed.
+
+Lemma relu_nonzero_sound inst z : rats_pos (ri_theta inst) = true -> rats_pos z = true ->
+  relu_nonzero_q (ri_widths inst) (ri_theta inst) z = true ->
+  forall l, In l (relu_preacts inst z) -> forall q, In q l -> q != 0.
+Proof.
+  move=> Ht Hz. rewrite /relu_nonzero_q. have := relu_pres_RQ inst z Ht Hz.
+  elim=> [| l l' ls ls' Hl _ IH] /=; first by move=> _ l0 [].
+  move=> /andP [Hl' Hls] l0 /= [E | Hin] q Hq; last exact: (IH Hls l0 Hin q Hq).
+  subst l0. elim: Hl Hl' Hq => [| q0 a qs as' Hqa _ IHq] /=; first by move=> _ [].
+  move=> /andP [Ha Has] [E | Hq]; last exact: (IHq Has Hq).
+  subst q. by rewrite (RQ_nonzero _ _ Hqa).
+Qed.
+
 (** The derivative at 0 is the coefficient of [t]. *)
 Lemma deriv_at0 (P : {poly rat}) : P^`().[0] = P`_1.
 Proof. by rewrite horner_coef0 coef_deriv mulr1n. Qed.
@@ -120,6 +251,54 @@ Proof.
   rewrite -mxrank_tr -[X in (_ <= X)%N]mxrank_tr.
   have -> : (mxsub id g J)^T = mxsub g id J^T by apply/matrixP => i j; rewrite !mxE.
   rewrite rowsubE. exact: mxrankM_maxr.
+Qed.
+
+(** * Indices *)
+
+Lemma nth_row_nth {A : Type} (rows : list (list A)) i : nth_row rows i = List.nth i rows nil.
+Proof. by elim: rows i => [| r rows IH] [| i] //=. Qed.
+
+
+Lemma nth_map_lt {A B : Type} (f : A -> B) (l : list A) n d d' :
+  (n < length l)%N -> List.nth n (List.map f l) d' = f (List.nth n l d).
+Proof. elim: l n => [| x l IH] [| n] //= H. exact: IH. Qed.
+
+Lemma minor_of_nth e (rows : list (nat * nat)) cols a b :
+  (a < length rows)%N -> (b < length cols)%N ->
+  List.nth b (nth_row (minor_of e rows cols) a) 0%Z =
+  e (fst (List.nth a rows (0, 0)%N)) (snd (List.nth a rows (0, 0)%N)) (List.nth b cols 0%N).
+Proof.
+  move=> Ha Hb. rewrite nth_row_nth /minor_of (nth_map_lt _ _ _ (0, 0)%N) //.
+  by rewrite (nth_map_lt _ _ _ 0%N).
+Qed.
+
+Lemma rows_in_range_nth m dout rows a :
+  rows_in_range m dout rows = true -> (a < length rows)%N ->
+  (fst (List.nth a rows (0, 0)%N) < m)%N /\ (snd (List.nth a rows (0, 0)%N) < dout)%N.
+Proof.
+  elim: rows a => [| l rows IH] [| a] //= /andP [/andP [/Nat.ltb_lt H1 /Nat.ltb_lt H2] H3] Ha.
+  - by split; apply/ltP.
+  - exact: IH.
+Qed.
+
+Lemma all_lt_nth k xs b : all_lt k xs = true -> (b < length xs)%N -> (List.nth b xs 0%N < k)%N.
+Proof.
+  elim: xs b => [| x xs IH] [| b] //= /andP [/Nat.ltb_lt H1 H2] Hb.
+  - by apply/ltP.
+  - exact: IH.
+Qed.
+
+(** Row [s * dout + k] of a Jacobian with [dout] outputs is output [k] at sample [s]. *)
+Lemma row_index s k dout : (k < dout)%N -> (s * dout + k) %/ dout = s /\ (s * dout + k) %% dout = k.
+Proof.
+  move=> Hk. have Hd : (0 < dout)%N by apply: leq_ltn_trans Hk.
+  by rewrite divnMDl // divn_small // addn0 modnMDl modn_small.
+Qed.
+
+Lemma row_index_lt s k m dout : (s < m)%N -> (k < dout)%N -> (s * dout + k < m * dout)%N.
+Proof.
+  move=> Hs Hk. apply: (@leq_trans (s.+1 * dout)); last by rewrite leq_mul2r Hs orbT.
+  by rewrite mulSnr ltn_add2l.
 Qed.
 
 Section ModP.
@@ -216,8 +395,6 @@ Proof.
     by rewrite big_ord_recl /= zr_mod zrD zr_mod zrM (IH ys r Hx Hy).
 Qed.
 
-Lemma nth_row_nth {A : Type} (rows : list (list A)) i : nth_row rows i = List.nth i rows nil.
-Proof. by elim: rows i => [| r rows IH] [| i] //=. Qed.
 
 (** The residues of [M] as a matrix over [Z/p]. *)
 Definition zmat (r : nat) (M : list (list Z)) : 'M['Z_pn]_r :=
@@ -377,51 +554,73 @@ Proof.
   - by rewrite -unitmxE.
 Qed.
 
+Lemma resnet_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
+  rats_inv_ok p (rn_theta inst) thi = true -> acts_inv_ok p (rn_acts inst) aci = true ->
+  Rq (resnet_jac_entry inst x k j)
+     (zr (resnet_entry_mod p (rn_width inst) (rn_outer inst) (acts_zmod p (rn_acts inst) aci)
+            (rats_zmod p (rn_theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
+Proof.
+  move=> Hth Hac.
+  have H := resnet_forward_rel (arith_ring [ringType of {poly rat}]) (arith_dual (arith_zmod p))
+              RD RD0 RD1 RDadd RDmul (rn_width inst) (rn_outer inst) _ _ _ _ _ _
+              (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
+  have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
+  rewrite /resnet_jac_entry deriv_at0. exact: H1.
+Qed.
+
+Lemma acts_inv_ok_nth acts invs s : acts_inv_ok p acts invs = true ->
+  rats_inv_ok p (nth_row acts s) (nth_row invs s) = true /\
+  nth_row (acts_zmod p acts invs) s = rats_zmod p (nth_row acts s) (nth_row invs s).
+Proof.
+  elim: acts invs s => [| a acts IH] [| i invs] [| s] //= /andP [Ha Has] //.
+  exact: IH.
+Qed.
+
+Lemma relu_entry_rel inst batch (thi : list Z) (bi : list (list Z)) s k j :
+  rats_pos (ri_theta inst) = true -> acts_pos batch = true ->
+  rats_inv_ok p (ri_theta inst) thi = true -> acts_inv_ok p batch bi = true ->
+  Rq (relu_jac_entry inst (nth_row batch s) k j)
+     (zr (relu_entry_mod p (ri_widths inst)
+            (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s))
+            (rats_zmod p (ri_theta inst) thi) (nth_row (acts_zmod p batch bi) s) k j)).
+Proof.
+  move=> Hpos Hbpos Hth Hb.
+  have Hz : rats_pos (nth_row batch s) = true.
+    elim: batch s Hbpos {Hb} => [| z batch IH] [| s] //= /andP [Hz Hzs] //. exact: IH.
+  have [Hzi ->] := acts_inv_ok_nth _ _ s Hb.
+  have H := relu_masked_rel (arith_ring [ringType of {poly rat}]) (arith_dual (arith_zmod p))
+              RD RD0 RD1 RDadd RDmul (tl (ri_widths inst)) (first_width (ri_widths inst))
+              (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _
+              (theta_line_rel _ _ 0 j Hth) (consts_rel _ _ Hzi).
+  have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
+  by rewrite /relu_jac_entry deriv_at0 relu_pattern_eq.
+Qed.
+
+(** The shared step of every family: the entries of the mathematical Jacobian (output [k] at
+    sample [s], parameter [j]) related to the residues the check computed, [r] labels in range,
+    [r] columns in range and the minor invertible mod p. *)
+Lemma lower_generic m dout n r (entryQ : nat -> nat -> nat -> rat)
+    (entryP : nat -> nat -> nat -> Z) (rows : list (nat * nat)) (cols : list nat) :
+  (forall s k j, (s < m)%N -> (k < dout)%N -> Rq (entryQ s k j) (zr (entryP s k j))) ->
+  length rows = r -> length cols = r -> rows_in_range m dout rows = true ->
+  all_lt n cols = true -> minor_invertible p r (minor_of entryP rows cols) = true ->
+  (r <= \rank (\matrix_(i < m * dout, j < n) entryQ (i %/ dout) (i %% dout) j))%N.
+Proof.
+  move=> HR Hlr Hlc Hrange Hcols Hinv.
+  apply: (@lower_from_minor _ _ r (fun i j => entryQ (i %/ dout) (i %% dout) j)
+            (fun a => fst (List.nth a rows (0, 0)) * dout + snd (List.nth a rows (0, 0)))%N
+            (fun b => List.nth b cols 0%N) (minor_of entryP rows cols)).
+  - move=> a Ha. rewrite -Hlr in Ha. have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
+    exact: row_index_lt.
+  - move=> b Hb. rewrite -Hlc in Hb. exact: all_lt_nth.
+  - move=> a b Ha Hb. rewrite -Hlr in Ha. rewrite -Hlc in Hb.
+    have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
+    have [E1 E2] := @row_index (fst (List.nth a rows (0, 0)%N)) _ _ H2.
+    rewrite minor_of_nth // E1 E2. exact: HR.
+  - exact: Hinv.
+Qed.
+
 End ModP.
-
-(** * The lower bound of an MLP rank certificate, in mathematical terms *)
-
-Lemma nth_map_lt {A B : Type} (f : A -> B) (l : list A) n d d' :
-  (n < length l)%N -> List.nth n (List.map f l) d' = f (List.nth n l d).
-Proof. elim: l n => [| x l IH] [| n] //= H. exact: IH. Qed.
-
-Lemma minor_of_nth e (rows : list (nat * nat)) cols a b :
-  (a < length rows)%N -> (b < length cols)%N ->
-  List.nth b (nth_row (minor_of e rows cols) a) 0%Z =
-  e (fst (List.nth a rows (0, 0)%N)) (snd (List.nth a rows (0, 0)%N)) (List.nth b cols 0%N).
-Proof.
-  move=> Ha Hb. rewrite nth_row_nth /minor_of (nth_map_lt _ _ _ (0, 0)%N) //.
-  by rewrite (nth_map_lt _ _ _ 0%N).
-Qed.
-
-Lemma rows_in_range_nth m dout rows a :
-  rows_in_range m dout rows = true -> (a < length rows)%N ->
-  (fst (List.nth a rows (0, 0)%N) < m)%N /\ (snd (List.nth a rows (0, 0)%N) < dout)%N.
-Proof.
-  elim: rows a => [| l rows IH] [| a] //= /andP [/andP [/Nat.ltb_lt H1 /Nat.ltb_lt H2] H3] Ha.
-  - by split; apply/ltP.
-  - exact: IH.
-Qed.
-
-Lemma all_lt_nth k xs b : all_lt k xs = true -> (b < length xs)%N -> (List.nth b xs 0%N < k)%N.
-Proof.
-  elim: xs b => [| x xs IH] [| b] //= /andP [/Nat.ltb_lt H1 H2] Hb.
-  - by apply/ltP.
-  - exact: IH.
-Qed.
-
-(** Row [s * dout + k] of a Jacobian with [dout] outputs is output [k] at sample [s]. *)
-Lemma row_index s k dout : (k < dout)%N -> (s * dout + k) %/ dout = s /\ (s * dout + k) %% dout = k.
-Proof.
-  move=> Hk. have Hd : (0 < dout)%N by apply: leq_ltn_trans Hk.
-  by rewrite divnMDl // divn_small // addn0 modnMDl modn_small.
-Qed.
-
-Lemma row_index_lt s k m dout : (s < m)%N -> (k < dout)%N -> (s * dout + k < m * dout)%N.
-Proof.
-  move=> Hs Hk. apply: (@leq_trans (s.+1 * dout)); last by rewrite leq_mul2r Hs orbT.
-  by rewrite mulSnr ltn_add2l.
-Qed.
 
 (** [check_rank_lower_meaning = true]: the Jacobian of [theta -> (f_theta(x_s))_s] at the
     instance, defined by derivatives of the network over [{poly rat}], has rank [>= r] over Q. *)
@@ -433,19 +632,50 @@ Proof.
   move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [Hp Hth] Hac] /Nat.eqb_eq Hlr]
     /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
   have Hp1 : (1 < lw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
-  set dout := last_width (widths inst).
-  rewrite /mlp_jacobian -/dout.
-  apply: (@lower_from_minor (lw_p w) Hp1 _ _ r
-            (fun i j => mlp_jac_entry inst (nth_row (lw_samples w) (i %/ dout)) (i %% dout) j)
-            (fun a => fst (List.nth a (lw_rows w) (0, 0)) * dout + snd (List.nth a (lw_rows w) (0, 0)))%N
-            (fun b => List.nth b (lw_cols w) 0%N) (mlp_minor_mod inst w)).
-  - move=> a Ha. rewrite -Hlr in Ha. have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
-    exact: row_index_lt.
-  - move=> b Hb. rewrite -Hlc in Hb. exact: all_lt_nth.
-  - move=> a b Ha Hb. rewrite -Hlr in Ha. rewrite -Hlc in Hb.
-    have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
-    have [E1 E2] := @row_index (fst (List.nth a (lw_rows w) (0, 0)%N)) _ _ H2.
-    rewrite /mlp_minor_mod minor_of_nth // E1 E2.
-    exact: mlp_entry_rel.
-  - exact: Hinv.
+  rewrite /mlp_minor_mod in Hinv. rewrite /mlp_jacobian.
+  apply: (@lower_generic (lw_p w) Hp1 _ _ _ r
+            (fun s k j => mlp_jac_entry inst (nth_row (lw_samples w) s) k j) _ _ _ _
+            Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
+  exact: mlp_entry_rel.
+Qed.
+
+(** [check_rank_lower_resnet_meaning = true]: the Jacobian of [theta -> (F_theta(x_s))_s] of
+    the ResNet at the instance, defined by derivatives over [{poly rat}], has rank [>= r]. *)
+Theorem resnet_rank_lower_meaning inst w r :
+  check_rank_lower_resnet_meaning inst w r = true ->
+  (r <= \rank (resnet_jacobian inst (lw_samples w)))%N.
+Proof.
+  rewrite /check_rank_lower_resnet_meaning.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [Hp Hth] Hac] /Nat.eqb_eq Hlr]
+    /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
+  have Hp1 : (1 < lw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
+  rewrite /resnet_minor_mod in Hinv. rewrite /resnet_jacobian.
+  apply: (@lower_generic (lw_p w) Hp1 _ _ _ r
+            (fun s k j => resnet_jac_entry inst (nth_row (lw_samples w) s) k j) _ _ _ _
+            Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
+  exact: resnet_entry_rel.
+Qed.
+
+(** [check_relu_rank_lower_meaning = true]: no batch point lies on a bent hyperplane, and the
+    Jacobian of [theta -> (F_theta(z))_(z in batch)] at the instance (each point's pattern
+    fixed, the network near [theta]) has rank [>= r] over Q. *)
+Theorem relu_rank_lower_meaning inst w r :
+  check_relu_rank_lower_meaning inst w r = true ->
+  relu_batch_generic inst (rl_batch w) /\
+  (r <= \rank (relu_jacobian inst (rl_batch w)))%N.
+Proof.
+  rewrite /check_relu_rank_lower_meaning.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP
+    [Hp Hpos] Hbpos] Hnz] Hth] Hb] /Nat.eqb_eq Hlr] /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
+  have Hp1 : (1 < rl_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
+  split.
+  - move=> z Hz. apply: relu_nonzero_sound => //.
+    + elim: (rl_batch w) Hbpos Hz => [| z0 b IH] /=; first by move=> _ [].
+      move=> /andP [H0 H1] [E | Hz]; [by subst z0 | exact: IH].
+    + move: Hnz => /forallb_forall. apply. exact: Hz.
+  - rewrite /relu_minor_mod in Hinv. rewrite /relu_jacobian.
+    apply: (@lower_generic (rl_p w) Hp1 _ _ _ r
+              (fun s k j => relu_jac_entry inst (nth_row (rl_batch w) s) k j) _ _ _ _
+              Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
+    exact: relu_entry_rel.
 Qed.
