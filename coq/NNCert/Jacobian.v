@@ -286,6 +286,14 @@ Definition arith_dual {A : Type} (ar : arith A) : arith (A * A) :=
 Definition arith_zmod (p : Z) : arith Z :=
   mk_arith Z (fun a b => ((a + b) mod p)%Z) (fun a b => ((a * b) mod p)%Z) 0%Z 1%Z.
 
+(** The dual numbers mod p on [Z], with the reductions a proof needs and no more: sums are
+    exact, products reduced mod p ([(a + da eps)(b + db eps) = ab + (a db + da b) eps]). *)
+Definition arith_dmod (p : Z) : arith (Z * Z) :=
+  mk_arith (Z * Z)
+    (fun x y => (fst x + fst y, snd x + snd y)%Z)
+    (fun x y => ((fst x * fst y) mod p, (fst x * snd y + snd x * fst y) mod p)%Z)
+    (0%Z, 0%Z) (1%Z, 0%Z).
+
 (** The residue of [num/den] mod p, given the inverse [inv] of [den] ([Arith.rat_mod] on Z). *)
 Definition rat_zmod (p : Z) (r : Z * Z) (inv : Z) : Z := ((fst r mod p) * (inv mod p) mod p)%Z.
 
@@ -313,10 +321,10 @@ Fixpoint dual_line (th : list Z) (i j : nat) : list (Z * Z) :=
   | v :: th' => (v, if Nat.eqb i j then 1%Z else 0%Z) :: dual_line th' (S i) j
   end.
 
-(** [d f_theta(x)[k] / d theta_j mod p] by one forward pass over the dual numbers mod p. *)
+(** [d f_theta(x)[k] / d theta_j] (mod p) by one forward pass over the dual numbers mod p. *)
 Definition mlp_entry_mod (p : Z) (widths : list nat) (acts_m : list (list Z)) (bias : bool)
     (th_m x_m : list Z) (k j : nat) : Z :=
-  snd (nth k (mlp_value (arith_dual (arith_zmod p)) widths (map (map dconst) acts_m) bias
+  snd (nth k (mlp_value (arith_dmod p) widths (map (map dconst) acts_m) bias
                 (dual_line th_m 0 j) (map dconst x_m)) (0%Z, 0%Z)).
 
 (** * An inverse mod p (untrusted) and the check [M * V = I (mod p)] *)
@@ -432,7 +440,7 @@ Definition check_rank_lower_meaning (inst : rank_instance) (w : lower_witness) (
 (** [d F_theta(x)[k] / d theta_j mod p] by one forward pass over the dual numbers mod p. *)
 Definition resnet_entry_mod (p : Z) (n : nat) (outer : bool) (acts_m : list (list Z))
     (th_m x_m : list Z) (k j : nat) : Z :=
-  snd (nth k (resnet_forward (arith_dual (arith_zmod p)) n outer (map (map dconst) acts_m)
+  snd (nth k (resnet_forward (arith_dmod p) n outer (map (map dconst) acts_m)
                 (dual_line th_m 0 j) (map dconst x_m)) (0%Z, 0%Z)).
 
 (** The minor of the ResNet Jacobian mod p on the witness's rows and columns. *)
@@ -473,7 +481,7 @@ Definition relu_nonzero_q (widths : list nat) (th z : list (Z * Z)) : bool :=
 (** [d F(z)[k] / d theta_j mod p] with the pattern [pats] fixed, one forward pass. *)
 Definition relu_entry_mod (p : Z) (widths : list nat) (pats : list (list bool))
     (th_m z_m : list Z) (k j : nat) : Z :=
-  snd (nth k (relu_masked (arith_dual (arith_zmod p)) (first_width widths) (tl widths) pats
+  snd (nth k (relu_masked (arith_dmod p) (first_width widths) (tl widths) pats
                 (dual_line th_m 0 j) (map dconst z_m)) (0%Z, 0%Z)).
 
 (** The minor of the batch Jacobian mod p (pattern of each batch point fixed). *)

@@ -439,11 +439,14 @@ Definition Rf (q : rat) (z : Z) : Prop := Rq q (zr z).
 (** [P] and the dual number [x] agree on the coefficients of [1] and [t]. *)
 Definition RD (P : {poly rat}) (x : Z * Z) : Prop := Rf (P`_0) (fst x) /\ Rf (P`_1) (snd x).
 
-Lemma Rf_add q z q' z' : Rf q z -> Rf q' z' -> Rf (q + q') ((z + z') mod p)%Z.
-Proof. rewrite /Rf zr_mod zrD. exact: RqD. Qed.
+Lemma Rf_add q z q' z' : Rf q z -> Rf q' z' -> Rf (q + q') (z + z')%Z.
+Proof. rewrite /Rf zrD. exact: RqD. Qed.
 
-Lemma Rf_mul q z q' z' : Rf q z -> Rf q' z' -> Rf (q * q') ((z * z') mod p)%Z.
-Proof. rewrite /Rf zr_mod zrM. exact: RqM. Qed.
+Lemma Rf_mulz q z q' z' : Rf q z -> Rf q' z' -> Rf (q * q') (z * z')%Z.
+Proof. rewrite /Rf zrM. exact: RqM. Qed.
+
+Lemma Rf_mod q z : Rf q z -> Rf q (z mod p)%Z.
+Proof. by rewrite /Rf zr_mod. Qed.
 
 Lemma Rf_int z : Rf (zr z) z.
 Proof. exact: Rq_int. Qed.
@@ -461,14 +464,13 @@ Lemma RD1 : RD 1 (1%Z, 0%Z).
 Proof. rewrite /RD !coef1 /= /Rf zr0 zr1. split; [exact: Rq1 | exact: Rq0]. Qed.
 
 Lemma RDadd P Q x y : RD P x -> RD Q y ->
-  RD (P + Q) (add (arith_dual (arith_zmod p)) x y).
+  RD (P + Q) (add (arith_dmod p) x y).
 Proof. move=> [H0 H1] [K0 K1]. rewrite /RD /= !coefD. split; exact: Rf_add. Qed.
 
-Lemma RDmul P Q x y : RD P x -> RD Q y ->
-  RD (P * Q) (mul (arith_dual (arith_zmod p)) x y).
+Lemma RDmul P Q x y : RD P x -> RD Q y -> RD (P * Q) (mul (arith_dmod p) x y).
 Proof.
   move=> [H0 H1] [K0 K1]. rewrite /RD /= coefM0 coefM1.
-  split; [exact: Rf_mul|]. apply: Rf_add; exact: Rf_mul.
+  split; apply: Rf_mod; [exact: Rf_mulz|]. apply: Rf_add; exact: Rf_mulz.
 Qed.
 
 Lemma Rf_rat v inv : rat_inv_ok p v inv = true -> Rf (q_of v) (rat_zmod p v inv).
@@ -527,7 +529,7 @@ Lemma mlp_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
             (rats_zmod p (theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
 Proof.
   move=> Hth Hac.
-  have H := mlp_value_rel (arith_ring [ringType of {poly rat}]) (arith_dual (arith_zmod p)) RD
+  have H := mlp_value_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p) RD
               RD0 RD1 RDadd RDmul (widths inst) _ _ (bias inst) _ _ _ _
               (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
   have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
@@ -561,7 +563,7 @@ Lemma resnet_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
             (rats_zmod p (rn_theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
 Proof.
   move=> Hth Hac.
-  have H := resnet_forward_rel (arith_ring [ringType of {poly rat}]) (arith_dual (arith_zmod p))
+  have H := resnet_forward_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p)
               RD RD0 RD1 RDadd RDmul (rn_width inst) (rn_outer inst) _ _ _ _ _ _
               (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
   have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
@@ -588,7 +590,7 @@ Proof.
   have Hz : rats_pos (nth_row batch s) = true.
     elim: batch s Hbpos {Hb} => [| z batch IH] [| s] //= /andP [Hz Hzs] //. exact: IH.
   have [Hzi ->] := acts_inv_ok_nth _ _ s Hb.
-  have H := relu_masked_rel (arith_ring [ringType of {poly rat}]) (arith_dual (arith_zmod p))
+  have H := relu_masked_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p)
               RD RD0 RD1 RDadd RDmul (tl (ri_widths inst)) (first_width (ri_widths inst))
               (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _
               (theta_line_rel _ _ 0 j Hth) (consts_rel _ _ Hzi).

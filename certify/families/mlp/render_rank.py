@@ -9,6 +9,7 @@ from certify.checker import kernel as K
 from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
+from certify.provers.coq import meaning_fits
 from certify.render import literals as L
 from certify.render.env import render
 from certify.spec import NAME_RE
@@ -114,6 +115,7 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         name=L.comment_safe(cert["name"]),
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
+        meaning=meaning_fits(data["rank_lower"], len(data["theta"])),
         **_printed(data, L.coq),
     )
     headers = ("Definition inst", "Definition lower", "Definition upper")
