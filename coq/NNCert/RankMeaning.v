@@ -95,7 +95,7 @@ Fixpoint theta_line (th : list (Z * Z)) (i j : nat) : list {poly rat} :=
 (** [d f_theta(x)[k] / d theta_j]: the derivative at [t = 0] of the polynomial
     [t -> f_(theta + t e_j)(x)[k]], the network evaluated over [{poly rat}]. *)
 Definition mlp_jac_entry (inst : rank_instance) (x : list Z) (k j : nat) : rat :=
-  let P := List.nth k (mlp_value (arith_ring [ringType of {poly rat}]) (widths inst)
+  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
              (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
              (theta_line (theta inst) 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
   P^`().[0].
@@ -112,7 +112,7 @@ Definition mlp_jacobian (inst : rank_instance) (samples : list (list Z)) :
 (** [d F_theta(x)[k] / d theta_j] for a ResNet: the derivative at [t = 0] of
     [t -> F_(theta + t e_j)(x)[k]], the network evaluated over [{poly rat}]. *)
 Definition resnet_jac_entry (inst : resnet_instance) (x : list Z) (k j : nat) : rat :=
-  let P := List.nth k (resnet_forward (arith_ring [ringType of {poly rat}]) (rn_width inst)
+  let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
              (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
              (theta_line (rn_theta inst) 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
   P^`().[0].
@@ -126,7 +126,7 @@ Definition resnet_jacobian (inst : resnet_instance) (samples : list (list Z)) :
 (** The hidden pre-activations of the ReLU network at the instance's [theta] and the rational
     input [z], exactly over Q ([ReLU(a) = a] if [0 < a], else [0]). *)
 Definition relu_preacts (inst : relu_instance) (z : list (Z * Z)) : list (list rat) :=
-  relu_pres (arith_ring [ringType of rat]) (fun q => 0 < q) (first_width (ri_widths inst))
+  relu_pres (arith_ring _ : arith rat) (fun q => 0 < q) (first_width (ri_widths inst))
     (tl (ri_widths inst)) (List.map q_of (ri_theta inst)) (List.map q_of z).
 
 (** No input of the batch lies on a bent hyperplane: every hidden pre-activation is nonzero, so
@@ -139,7 +139,7 @@ Definition relu_batch_generic (inst : relu_instance) (batch : list (list (Z * Z)
     [relu_batch_generic] holds), evaluated over [{poly rat}]. *)
 Definition relu_jac_entry (inst : relu_instance) (z : list (Z * Z)) (k j : nat) : rat :=
   let pats := List.map (List.map (fun q => 0 < q)) (relu_preacts inst z) in
-  let P := List.nth k (relu_masked (arith_ring [ringType of {poly rat}])
+  let P := List.nth k (relu_masked (arith_ring _ : arith {poly rat})
              (first_width (ri_widths inst)) (tl (ri_widths inst)) pats
              (theta_line (ri_theta inst) 0 j) (List.map (fun q => (q_of q)%:P) z)) 0 in
   P^`().[0].
@@ -214,7 +214,7 @@ Lemma relu_pres_RQ inst z : rats_pos (ri_theta inst) = true -> rats_pos z = true
   Forall2 (Forall2 RQ) (relu_preacts inst z)
     (relu_pres arith_q qpos (first_width (ri_widths inst)) (tl (ri_widths inst)) (ri_theta inst) z).
 Proof.
-  move=> Ht Hz. apply: (relu_pres_rel (arith_ring [ringType of rat]) arith_q RQ RQ0 RQ1 RQadd RQmul).
+  move=> Ht Hz. apply: (relu_pres_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQ1 RQadd RQmul).
   - exact: RQ_pos.
   - exact: rats_rel.
   - exact: rats_rel.
@@ -420,7 +420,7 @@ Proof.
   suff E : zmat r M *m V = 1%:M by case: (mulmx1_unit E).
   apply/matrixP => a b. rewrite !mxE.
   have Hb := forallb_seq _ _ (forallb_seq _ _ Hall a (ltn_ord a)) b (ltn_ord b).
-  move: Hb => /Z.eqb_eq /(congr1 (@zr [ringType of 'Z_pn])).
+  move: Hb => /Z.eqb_eq /(congr1 (fun z => zr z : 'Z_pn)).
   rewrite (zr_dot _ _ r); last first.
   - apply: rows_len_nth => //. by rewrite HV.
   - apply: rows_len_nth => //. by rewrite HM.
@@ -529,7 +529,7 @@ Lemma mlp_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
             (rats_zmod p (theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
 Proof.
   move=> Hth Hac.
-  have H := mlp_value_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p) RD
+  have H := mlp_value_rel (arith_ring _ : arith {poly rat}) (arith_dmod p) RD
               RD0 RD1 RDadd RDmul (widths inst) _ _ (bias inst) _ _ _ _
               (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
   have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
@@ -563,7 +563,7 @@ Lemma resnet_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
             (rats_zmod p (rn_theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
 Proof.
   move=> Hth Hac.
-  have H := resnet_forward_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p)
+  have H := resnet_forward_rel (arith_ring _ : arith {poly rat}) (arith_dmod p)
               RD RD0 RD1 RDadd RDmul (rn_width inst) (rn_outer inst) _ _ _ _ _ _
               (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
   have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
@@ -590,7 +590,7 @@ Proof.
   have Hz : rats_pos (nth_row batch s) = true.
     elim: batch s Hbpos {Hb} => [| z batch IH] [| s] //= /andP [Hz Hzs] //. exact: IH.
   have [Hzi ->] := acts_inv_ok_nth _ _ s Hb.
-  have H := relu_masked_rel (arith_ring [ringType of {poly rat}]) (arith_dmod p)
+  have H := relu_masked_rel (arith_ring _ : arith {poly rat}) (arith_dmod p)
               RD RD0 RD1 RDadd RDmul (tl (ri_widths inst)) (first_width (ri_widths inst))
               (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _
               (theta_line_rel _ _ 0 j Hth) (consts_rel _ _ Hzi).
