@@ -174,3 +174,44 @@ def test_a_certificate_too_large_for_the_z_check_says_so_instead(coq):
     text = render_certificate(cert).coq_text
     assert "Theorem rank_lower" not in text
     assert "is not\n   rendered for this size" in text
+
+
+# The plain evaluators of Jacobian.v (what RankMeaning.v differentiates) against the kernel's
+# own network semantics (Net.net_eval, ResNet.resnet_dual, ReLU.relu_eval and batch_patterns)
+# at every sample of the demo certificates, exactly over Q, decided by coqc.
+AGREE = {
+    "mlp": "forallb (fun x => qeq_all (mlp_value arith_q (widths inst) (acts inst) (bias inst) "
+    "(theta inst) (ints_q x)) (fst (net_eval arith_q (widths inst) (acts inst) (bias inst) "
+    "(theta inst) (zeros arith_q (length (theta inst))) (ints_q x) "
+    "(zeros arith_q (length x))))) (lw_samples lower)",
+    "resnet": "forallb (fun x => qeq_all (resnet_forward arith_q (rn_width inst) (rn_outer inst) "
+    "(rn_acts inst) (rn_theta inst) (ints_q x)) (fst (resnet_dual arith_q (rn_width inst) "
+    "(rn_outer inst) (rn_acts inst) (rn_theta inst) (zeros arith_q (length (rn_theta inst))) "
+    "(ints_q x) (zeros arith_q (length x))))) (lw_samples lower)",
+    "relu": "forallb (fun z => qeq_all (relu_masked arith_q (first_width (ri_widths inst)) "
+    "(tl (ri_widths inst)) (relu_pattern_q (ri_widths inst) (ri_theta inst) z) (ri_theta inst) "
+    "z) (fst (relu_eval (ri_widths inst) (ri_theta inst) z)) && "
+    "pats_eqb (relu_pattern_q (ri_widths inst) (ri_theta inst) z) "
+    "(nth 0 (batch_patterns (ri_widths inst) (ri_theta inst) [z]) [])) (rl_batch lower)",
+}
+PATS_EQB = """
+Definition pats_eqb (a b : list (list bool)) : bool :=
+  list_eqb (list_eqb Bool.eqb) a b.
+"""
+
+
+@pytest.mark.parametrize("key", ["mlp", "mlp-rational", "resnet", "relu"])
+def test_the_evaluators_differentiated_are_the_kernel_s_networks(key, certs, coq):
+    text = render_certificate(certs[key]).coq_text
+    head = text[: text.index("|}.", text.index("Definition lower")) + 3]
+    fam = family(certs[key])
+    lemma = f"Lemma agree : {AGREE[fam]} = true.\nProof. vm_cast_no_check (eq_refl true). Qed.\n"
+    extra = "From NNCert Require Import Jacobian.\nLocal Open Scope bool_scope.\n" + (
+        "Fixpoint list_eqb {A} (e : A -> A -> bool) (a b : list A) : bool :=\n"
+        "  match a, b with [], [] => true | x :: a', y :: b' => e x y && list_eqb e a' b'\n"
+        "  | _, _ => false end.\n" + PATS_EQB
+        if fam == "relu"
+        else ""
+    )
+    out = coqc(coq.proj, f"Agree_{key.replace('-', '_')}", head + "\n" + extra + lemma)
+    assert out.returncode == 0, out.stdout + out.stderr
