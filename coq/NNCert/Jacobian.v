@@ -508,3 +508,96 @@ Definition check_relu_rank_lower_meaning (inst : relu_instance) (w : relu_lower_
   rows_in_range (length (rl_batch w)) (last_width (ri_widths inst)) (rl_rows w) &&
   all_lt (length (ri_theta inst)) (rl_cols w) &&
   minor_invertible p r (relu_minor_mod inst w).
+
+(** * The evaluator is the kernel's network *)
+
+(** [mlp_value] and [resnet_forward] are the value parts of the kernel's forward modes
+    [net_eval] (Net.v) and [resnet_dual] (ResNet.v): the networks RankMeaning.v differentiates
+    are the networks the kernel evaluates. *)
+Section SameNet.
+Context {A : Type} (ar : arith A).
+
+Lemma horner_dual_fst : forall cs a da, fst (horner_dual ar cs a da) = horner_val ar cs a.
+Proof.
+  induction cs as [| c cs IH]; intros a da; simpl; [reflexivity|].
+  rewrite <- (IH a da). destruct (horner_dual ar cs a da); reflexivity.
+Qed.
+
+Lemma act_dual_spec : forall cs hs dhs, length hs = length dhs ->
+  fst (act_dual ar cs hs dhs) = map (horner_val ar cs) hs /\
+  length (snd (act_dual ar cs hs dhs)) = length hs.
+Proof.
+  intros cs; induction hs as [| h hs IH]; intros [| dh dhs] H; simpl in *; try discriminate;
+    [split; reflexivity|].
+  injection H as H. destruct (IH dhs H) as [H1 H2].
+  rewrite <- (horner_dual_fst cs h dh).
+  destruct (horner_dual ar cs h dh); destruct (act_dual ar cs hs dhs); simpl in *.
+  split; [rewrite H1; reflexivity| rewrite H2; reflexivity].
+Qed.
+
+Lemma layer_dual_spec : forall rowlen n th dth hb dhb,
+  fst (layer_dual ar rowlen n th dth hb dhb) = layer_vals ar rowlen n th hb /\
+  length (snd (layer_dual ar rowlen n th dth hb dhb)) = n /\
+  length (layer_vals ar rowlen n th hb) = n.
+Proof.
+  intros rowlen n; induction n as [| n IH]; intros th dth hb dhb; simpl; [auto|].
+  destruct (IH (drop_n rowlen th) (drop_n rowlen dth) hb dhb) as [H1 [H2 H3]].
+  destruct (layer_dual ar rowlen n (drop_n rowlen th) (drop_n rowlen dth) hb dhb); simpl in *.
+  rewrite H1, H2, H3. auto.
+Qed.
+
+Lemma net_dual_fst : forall bias rest prev acts th dth h dh,
+  fst (net_dual ar bias prev rest acts th dth h dh) = mlp_forward ar bias prev rest acts th h.
+Proof.
+  intros bias rest; induction rest as [| d rest IH]; intros prev acts th dth h dh; simpl;
+    [reflexivity|].
+  destruct (layer_dual_spec (prev + (if bias then 1 else 0)) d th dth
+              (with_bias bias h (one ar)) (with_bias bias dh (zero ar))) as [H1 [H2 H3]].
+  destruct (layer_dual ar (prev + (if bias then 1 else 0)) d th dth
+              (with_bias bias h (one ar)) (with_bias bias dh (zero ar))) as [pre dpre].
+  simpl in H1, H2. subst pre.
+  destruct rest as [| d' rest']; [reflexivity|].
+  destruct (act_dual_spec (hd [] acts) (layer_vals ar (prev + (if bias then 1 else 0)) d th
+              (with_bias bias h (one ar))) dpre) as [K1 _]; [rewrite H2, H3; reflexivity|].
+  destruct (act_dual ar (hd [] acts) _ dpre) as [h' dh']. simpl in K1. subst h'.
+  apply IH.
+Qed.
+
+(** The value of the kernel's forward mode at any tangents is [mlp_value]. *)
+Theorem mlp_value_net_eval : forall widths acts bias th dth x dx,
+  mlp_value ar widths acts bias th x = fst (net_eval ar widths acts bias th dth x dx).
+Proof.
+  intros [| d0 rest] acts bias th dth x dx; simpl; [reflexivity|].
+  symmetry. apply net_dual_fst.
+Qed.
+
+Lemma vadd_vec_add : forall a b, vadd ar a b = vec_add ar a b.
+Proof. induction a as [| x a IH]; intros [| y b]; simpl; try rewrite IH; reflexivity. Qed.
+
+Lemma resnet_dual_fst : forall n outer acts th dth h dh,
+  fst (resnet_dual ar n outer acts th dth h dh) = resnet_forward ar n outer acts th h.
+Proof.
+  intros n outer acts; induction acts as [| cs acts IH]; intros th dth h dh; simpl;
+    [reflexivity|].
+  destruct (layer_dual_spec (n + 1) n th dth (h ++ [one ar]) (dh ++ [zero ar])) as [H1 [H2 H3]].
+  destruct (layer_dual ar (n + 1) n th dth (h ++ [one ar]) (dh ++ [zero ar])) as [pre dpre].
+  simpl in H1, H2. subst pre.
+  destruct (act_dual_spec cs (layer_vals ar (n + 1) n th (h ++ [one ar])) dpre) as [K1 K2];
+    [rewrite H2, H3; reflexivity|].
+  destruct (act_dual ar cs _ dpre) as [v dv]. simpl in K1, K2. subst v.
+  destruct outer.
+  - destruct (layer_dual_spec n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth)
+                (map (horner_val ar cs) (layer_vals ar (n + 1) n th (h ++ [one ar]))) dv)
+      as [L1 _].
+    destruct (layer_dual ar n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth) _ dv)
+      as [w dw].
+    simpl in L1. subst w. rewrite IH. reflexivity.
+  - rewrite IH. reflexivity.
+Qed.
+
+(** The value of the kernel's ResNet forward mode is [resnet_forward]. *)
+Theorem resnet_forward_dual : forall n outer acts th dth x dx,
+  resnet_forward ar n outer acts th x = fst (resnet_dual ar n outer acts th dth x dx).
+Proof. intros. symmetry. apply resnet_dual_fst. Qed.
+
+End SameNet.
