@@ -215,3 +215,35 @@ def test_the_evaluators_differentiated_are_the_kernel_s_networks(key, certs, coq
     )
     out = coqc(coq.proj, f"Agree_{key.replace('-', '_')}", head + "\n" + extra + lemma)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def only_upper_meaning(text: str) -> str:
+    """The definitions and the upper-bound meaning part only (no kernel lemmas)."""
+    head = text[: text.index("|}.", text.index("Definition upper")) + 3]
+    imports = (
+        "From NNCert Require Import Jacobian RankMeaning.\n"
+        'Set Warnings "-notation-overridden,-ambiguous-paths".\n'
+        "From mathcomp Require Import ssrbool ssrnat ssralg matrix mxalgebra rat.\n"
+    )
+    lower_defs = head.replace(
+        head[head.index("Lemma rank_lower_check") : head.index("(* Upper")], ""
+    )
+    return lower_defs + "\n" + imports + text[text.index("Lemma rank_upper_meaning_check") :]
+
+
+def test_an_mlp_upper_bound_ends_with_its_mathematical_theorem_and_rejects_a_bad_tangent(
+    certs, coq
+):
+    cert = certs["mlp"]
+    text = render_certificate(cert).coq_text
+    assert "Theorem rank_upper :" in text and "mlp_dir_deriv inst x v k = 0%R" in text
+    out = coqc(coq.proj, "MeaningUpper", text)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert last_assumptions(out.stdout) == CLOSED
+    bad = copy.deepcopy(cert)
+    t = bad["witness"]["upper"]["tangents"][0]
+    j = next(i for i, v in enumerate(t) if v != 0)
+    t[j] += 1
+    out = coqc(coq.proj, "MeaningUpperBad", only_upper_meaning(render_certificate(bad).coq_text))
+    assert out.returncode != 0
+    assert "check_rank_upper_meaning inst upper" in out.stdout + out.stderr

@@ -53,6 +53,13 @@ def meaning_fits(r: int, n_params: int) -> bool:
     return 3 * r * r * n_params + 2 * r**3 <= MEANING_MAX_OPS
 
 
+def meaning_upper_fits(s: int, lattice_points: int, n_params: int) -> bool:
+    """Whether an MLP rank certificate's upper bound also gets its mathematical theorem
+    (mlp_rank_upper_meaning): s tangents times the lattice points, one exact forward pass of
+    about 3 n_params operations each, at most MEANING_MAX_OPS."""
+    return 3 * s * lattice_points * n_params <= MEANING_MAX_OPS
+
+
 def coqc_path() -> str | None:
     return shutil.which("coqc")
 

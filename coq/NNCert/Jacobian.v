@@ -601,3 +601,37 @@ Theorem resnet_forward_dual : forall n outer acts th dth x dx,
 Proof. intros. symmetry. apply resnet_dual_fst. Qed.
 
 End SameNet.
+
+(** * The upper bound of an MLP rank certificate, simply verified *)
+
+(** The parameters [theta + eps v] as exact dual rationals ([v] padded with zeros). *)
+Fixpoint dir_line_q (th : list (Z * Z)) (v : list Z) : list ((Z * Z) * (Z * Z)) :=
+  match th, v with
+  | [], _ => []
+  | t :: th', x :: v' => (t, (x, 1%Z)) :: dir_line_q th' v'
+  | t :: th', [] => (t, (0%Z, 1%Z)) :: dir_line_q th' []
+  end.
+
+(** [(f_theta(x), d/dt f_(theta + t v)(x) at t = 0)] exactly over Q, one forward pass. *)
+Definition mlp_dir_q (inst : rank_instance) (x v : list Z) : list ((Z * Z) * (Z * Z)) :=
+  mlp_value (arith_dual arith_q) (widths inst)
+    (map (map (fun c => (c, (0%Z, 1%Z)))) (acts inst)) (bias inst)
+    (dir_line_q (theta inst) v) (map (fun z => ((z, 1%Z), (0%Z, 1%Z))) x).
+
+(** The columns [cols] of every tangent. *)
+Definition tangent_minor (ts : list (list Z)) (cols : list nat) : list (list Z) :=
+  map (fun t => map (fun c => nth_z t c) cols) ts.
+
+(** Positive denominators, [u + s = #params], the tangents of length [#params], every
+    directional derivative along a tangent zero (exactly) at every point of the lattice
+    [{x in N^d0 : |x| <= D}], and a minor of the tangents invertible mod p. *)
+Definition check_rank_upper_meaning (inst : rank_instance) (w : upper_witness) (u : nat) : bool :=
+  let n := length (theta inst) in
+  let s := length (uw_tangents w) in
+  rats_pos (theta inst) && acts_pos (acts inst) && Nat.eqb (u + s) n &&
+  rows_len n (uw_tangents w) && p_ok (uw_p w) &&
+  Nat.eqb (length (uw_cols w)) s && all_lt n (uw_cols w) &&
+  forallb (fun v => forallb (fun x => forallb (fun y => Z.eqb (fst (snd y)) 0) (mlp_dir_q inst x v))
+                      (lattice (first_width (widths inst)) (degree_bound (acts inst))))
+    (uw_tangents w) &&
+  minor_invertible (uw_p w) s (tangent_minor (uw_tangents w) (uw_cols w)).

@@ -681,3 +681,114 @@ Proof.
               Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
     exact: relu_entry_rel.
 Qed.
+
+(** * The upper bound at theta of an MLP rank certificate, in mathematical terms *)
+
+(** The parameters [theta + t v] as polynomials in [t] ([v] padded with zeros). *)
+Fixpoint dir_line (th : list (Z * Z)) (v : list Z) : list {poly rat} :=
+  match th, v with
+  | nil, _ => nil
+  | t :: th', x :: v' => ((q_of t)%:P + (zr x)%:P * 'X) :: dir_line th' v'
+  | t :: th', nil => (q_of t)%:P :: dir_line th' nil
+  end.
+
+(** [d(theta -> f_theta(x)[k])(theta)(v)]: the derivative at [t = 0] of the polynomial
+    [t -> f_(theta + t v)(x)[k]] (the differential at [theta] applied to [v]). *)
+Definition mlp_dir_deriv (inst : rank_instance) (x v : list Z) (k : nat) : rat :=
+  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
+             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
+             (dir_line (theta inst) v) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+(** The tangents as the rows of a rational matrix. *)
+Definition tangent_matrix (ts : list (list Z)) (n : nat) : 'M[rat]_(length ts, n) :=
+  \matrix_(i, j) zr (List.nth j (nth_row ts i) 0%Z).
+
+(** A polynomial and an exact dual rational agree on the coefficients of [1] and [t]. *)
+Definition RDQ (P : {poly rat}) (a : (Z * Z) * (Z * Z)) : Prop :=
+  RQ (P`_0) (fst a) /\ RQ (P`_1) (snd a).
+
+Lemma RDQ0 : RDQ 0 ((0, 1), (0, 1))%Z.
+Proof. rewrite /RDQ !coef0. split; exact: RQ0. Qed.
+
+Lemma RDQ1 : RDQ 1 ((1, 1), (0, 1))%Z.
+Proof. rewrite /RDQ !coef1 /=. split; [exact: RQ1 | exact: RQ0]. Qed.
+
+Lemma RDQadd P Q x y : RDQ P x -> RDQ Q y -> RDQ (P + Q) (add (arith_dual arith_q) x y).
+Proof. move=> [H0 H1] [K0 K1]. rewrite /RDQ /= !coefD. split; exact: RQadd. Qed.
+
+Lemma RDQmul P Q x y : RDQ P x -> RDQ Q y -> RDQ (P * Q) (mul (arith_dual arith_q) x y).
+Proof.
+  move=> [H0 H1] [K0 K1]. rewrite /RDQ /= coefM0 coefM1.
+  split; [exact: RQmul|]. apply: RQadd; exact: RQmul.
+Qed.
+
+Lemma RQ_int z : RQ (zr z) (z, 1)%Z.
+Proof. split; [done|]. by rewrite /q_of /= zr1 divr1. Qed.
+
+Lemma dir_line_rel th v : rats_pos th = true -> Forall2 RDQ (dir_line th v) (dir_line_q th v).
+Proof.
+  elim: th v => [| t th IH] [| x v] //= /andP [/Z.ltb_lt Ht Hth]; constructor; auto.
+  - rewrite /RDQ /= !coefC /=. split; [by split | exact: RQ0].
+  - rewrite /RDQ /= !coefD !coefC !coefMX /= addr0 add0r coefC /=. split; [by split|].
+    exact: RQ_int.
+Qed.
+
+Lemma acts_rel_q acts : acts_pos acts = true ->
+  Forall2 (Forall2 RDQ) (List.map (List.map (fun c => (q_of c)%:P)) acts)
+    (List.map (List.map (fun c => (c, (0, 1)%Z))) acts).
+Proof.
+  elim: acts => [| a acts IH] //= /andP [Ha Hacts]. constructor; [| exact: IH].
+  elim: a Ha {IH Hacts} => [| c a IHa] //= /andP [/Z.ltb_lt Hc Ha]. constructor; [| exact: IHa].
+  rewrite /RDQ /= !coefC /=. split; [by split | exact: RQ0].
+Qed.
+
+Lemma ints_rel_q x : Forall2 RDQ (List.map (fun z => (zr z)%:P) x)
+  (List.map (fun z => ((z, 1), (0, 1))%Z) x).
+Proof.
+  elim: x => [| z x IH] //=. constructor; [| exact: IH].
+  rewrite /RDQ /= !coefC /=. split; [exact: RQ_int | exact: RQ0].
+Qed.
+
+Lemma nth_z_nth xs j : nth_z xs j = List.nth j xs 0%Z.
+Proof. by elim: xs j => [| x xs IH] [| j] //=. Qed.
+
+(** [check_rank_upper_meaning = true]: [u + s = #params]; the [s] tangents are linearly
+    independent over Q; and each lies in the kernel of the differential of
+    [theta -> f_theta(x)] at the instance's [theta] for every [x] of the lattice
+    [{x in N^d0 : |x| <= D}], [D] the degree of [f] in [x]. (That this lattice is unisolvent,
+    so the differential vanishes on [v] at every input and the rank at [theta] is [<= u], is
+    cited.) *)
+Theorem mlp_rank_upper_meaning inst w u :
+  check_rank_upper_meaning inst w u = true ->
+  Nat.add u (length (uw_tangents w)) = length (theta inst) /\
+  \rank (tangent_matrix (uw_tangents w) (length (theta inst))) = length (uw_tangents w) /\
+  (forall v, In v (uw_tangents w) ->
+   forall x, In x (lattice (first_width (widths inst)) (degree_bound (acts inst))) ->
+   forall k, mlp_dir_deriv inst x v k = 0).
+Proof.
+  rewrite /check_rank_upper_meaning.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [Ht Ha] /Nat.eqb_eq Hu] Hlen]
+    Hp] /Nat.eqb_eq Hlc] Hcols] Hkill] Hinv].
+  split; [exact: Hu|]. split.
+  - apply/eqP. rewrite eqn_leq rank_leq_row /=.
+    have Hp1 : (1 < uw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
+    rewrite /tangent_matrix.
+    apply: (@lower_from_minor (uw_p w) Hp1 _ _ _ (fun i j => zr (List.nth j (nth_row (uw_tangents w) i) 0%Z))
+              (fun a => a) (fun b => List.nth b (uw_cols w) 0%N) _ _ _ _ Hinv) => //.
+    + move=> b Hb. rewrite -Hlc in Hb. exact: all_lt_nth.
+    + move=> a b Ha' Hb. rewrite -Hlc in Hb.
+      rewrite /tangent_minor !nth_row_nth (nth_map_lt _ _ _ nil) //.
+      rewrite (nth_map_lt _ _ _ 0%N) // nth_z_nth. exact: Rq_int.
+  - move=> v Hv x Hx k.
+    have H := mlp_value_rel (arith_ring _ : arith {poly rat}) (arith_dual arith_q) RDQ
+                RDQ0 RDQ1 RDQadd RDQmul (widths inst) _ _ (bias inst) _ _ _ _
+                (acts_rel_q _ Ha) (dir_line_rel _ v Ht) (ints_rel_q x).
+    have [_ [_ H1]] := nth_rel RDQ k _ _ _ _ H RDQ0.
+    rewrite /mlp_dir_deriv deriv_at0 H1 /q_of.
+    have -> : fst (snd (List.nth k (mlp_dir_q inst x v) ((0, 1), (0, 1))%Z)) = 0%Z.
+      case: (nth_in_or_default k (mlp_dir_q inst x v) ((0, 1), (0, 1))%Z) => [Hin | ->] //.
+      move: Hkill => /forallb_forall /(_ v Hv) /forallb_forall /(_ x Hx) /forallb_forall.
+      move=> /(_ _ Hin) /Z.eqb_eq. done.
+    by rewrite zr0 mul0r.
+Qed.
