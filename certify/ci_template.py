@@ -18,7 +18,8 @@ VENV = ".nn-certify-venv"
 # $BUNDLE: the bundle directory; $NN_CERTIFY_PIP: what pip installs; $SUDO: sudo or empty.
 COMMANDS = [
     "$SUDO apt-get update",
-    "$SUDO apt-get install -y coq python3-venv python3-pip curl",
+    "$SUDO apt-get install -y coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra python3-venv "
+    "python3-pip curl",
     f"curl -sSfL {ELAN_INIT} | sh -s -- -y --default-toolchain "
     '"$(cat "$BUNDLE/lean/lean-toolchain")"',
     f"python3 -m venv {VENV}",

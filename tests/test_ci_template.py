@@ -70,7 +70,8 @@ chmod +x "$3/bin/pip" "$3/bin/certify\"""",
     assert r.returncode == 0, r.stdout + r.stderr
     assert log.read_text().splitlines() == [
         "apt-get update",
-        "apt-get install -y coq python3-venv python3-pip curl",
+        "apt-get install -y coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra python3-venv "
+        "python3-pip curl",
         "elan-init -y --default-toolchain leanprover/lean4:v4.36.0",
         "python3 -m venv .nn-certify-venv",
         "pip install nn-certify==0.1.0",

@@ -9,7 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE1 = (
-    "apt-get update && apt-get install -y coq python3-venv python3-pip && python3 -m venv .venv "
+    "apt-get update && apt-get install -y coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra "
+    "python3-venv python3-pip && python3 -m venv .venv "
     "&& .venv/bin/pip install '.[test]' && .venv/bin/certify demo --out demo-out"
 )
 

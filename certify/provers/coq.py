@@ -28,6 +28,13 @@ LIBRARY = [
 ]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
 LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
+# What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15)
+# and the theorem from the simply verified check to r <= \rank of it.
+LIBRARY += ["Jacobian", "RankMeaning"]
+# The check behind that theorem (check_rank_lower_meaning and its ResNet/ReLU twins) computes
+# on Z in the VM (no primitive integers, so no axioms): about 60 us per multiply-and-reduce on
+# this machine kind, so it is rendered only where its estimated count stays below this.
+MEANING_MAX_OPS = 100_000
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms:
 # they are kernel primitives (coq-guide.md §3e). Anything else fails the audit.
 ALLOWED_PREFIX = "PrimInt63."
@@ -36,6 +43,21 @@ _ERR = re.compile(
 )
 CACHE_FORMAT = "nn-certify-coq-cache/1"
 STAMP = "nn-certify-cache.json"
+
+
+def meaning_fits(r: int, n_params: int) -> bool:
+    """Whether a rank certificate's Coq file ends with the mathematical theorem of
+    NNCert/RankMeaning.v (r <= rank of the Jacobian over Q): the estimated operation count of
+    its check, r^2 forward passes of about 3 n_params reductions each plus the Gauss-Jordan
+    inverse and the product check (about 2 r^3), is at most MEANING_MAX_OPS."""
+    return 3 * r * r * n_params + 2 * r**3 <= MEANING_MAX_OPS
+
+
+def meaning_upper_fits(s: int, lattice_points: int, n_params: int) -> bool:
+    """Whether an MLP rank certificate's upper bound also gets its mathematical theorem
+    (mlp_rank_upper_meaning): s tangents times the lattice points, one exact forward pass of
+    about 3 n_params operations each, at most MEANING_MAX_OPS."""
+    return 3 * s * lattice_points * n_params <= MEANING_MAX_OPS
 
 
 def coqc_path() -> str | None:
