@@ -417,7 +417,7 @@ def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertR
     if not isinstance(upper, bool):
         raise SpecError(src, f"{where}.upper", "true or false", upper)
     max_grid = int_field(c.get("max_grid", 4096), src, f"{where}.max_grid", 1, 10**6)
-    attempts = int_field(c.get("attempts", 3), src, f"{where}.attempts", 1, 20)
+    attempts = int_field(c.get("attempts", 3), src, f"{where}.attempts", 1, 1000)
     options: dict[str, Any] = {}
     for line in registry.KINDS:
         if line.kind == kind and line.options:

@@ -127,3 +127,20 @@ def test_polynomial_parser_reads_rational_polynomials_exactly(text, coeffs):
     from fractions import Fraction
 
     assert parse_univariate(text) == [Fraction(c) for c in coeffs]
+
+
+def test_a_relu_spec_may_ask_for_more_theta_attempts_than_the_search_default():
+    """The cap on `attempts` (1000) lies above the ReLU search's default of 128, so a user can
+    widen the search as well as narrow it."""
+    from certify.spec import parse_spec
+
+    spec = parse_spec(
+        {
+            "name": "r",
+            "network": {"family": "relu", "widths": [1, 2, 1]},
+            "parameters": {"seed": 1},
+            "certificate": [{"kind": "rank", "attempts": 500}],
+        }
+    )
+    assert spec.certificates[0].attempts == 500
+    assert spec.certificates[0].attempts_given
