@@ -17,8 +17,8 @@ Example (a notebook cell)::
     ... activation = "t^2"
     ... bias = false
     ... ''')
-    >>> c.passed, c.result["rank_lower"], c.result["expected_dim"]
-    (True, 5, 6)
+    >>> c.passed, c.result["rank_lower"], c.result["expected_dim"], c.result["functional_dimension"]
+    (True, 5, 5, 5)
     >>> c.claim["text"][:12]
     'Kernel-check'
 
