@@ -168,6 +168,7 @@ def test_a_row_fills_a_column_exactly_when_the_result_has_the_field(widths, powe
     r = table.row(entry, cert)
     assert r["rank_lower"] == res["rank_lower"] and r["params"] == res["params"]
     assert r["widths"] == "-".join(map(str, widths)) and r["bias"] is bias
+
     def cell(v: object) -> object:
         return "" if v is None else v
 
