@@ -226,3 +226,13 @@ def test_the_default_theta_search_reaches_d_minus_h_and_records_every_attempt(wi
     assert all(a["rank"] < r["expected_dim"] for a in g["attempts"][:-1])
     assert g["attempts"][-1]["rank"] == r["expected_dim"]
     assert check_certificate(cert) == []
+
+
+def test_one_dimensional_input_searches_past_the_general_default_until_d_minus_h():
+    """(1, 4, 4, 1) at seed 0 reaches D - H = 25 only after more than the general default of
+    128 attempts; one-dimensional input gets 1000 (an attempt is cheap there)."""
+    cert = cert_of([1, 4, 4, 1], {"seed": 0})
+    r, g = cert["result"], cert["generator"]
+    assert r["rank_lower"] == r["expected_dim"] == 25
+    assert 128 < len(g["attempts"]) <= 1000
+    assert check_certificate(cert) == []
