@@ -67,6 +67,17 @@ class Options:
         return Path(self.cache_dir) if self.cache_dir is not None else coqp.default_cache_base()
 
 
+def _library_timing(seconds: float | None, lib: Any) -> dict[str, Any]:
+    """logs/timings.json's entry for the NNCert Coq library (compiled or taken from the cache)."""
+    return {
+        "seconds": seconds,
+        "compile_seconds": lib.verdict.seconds,
+        "cache": lib.cache,
+        "key": lib.key,
+        "path": str(lib.root) if lib.cache in ("hit", "built") else None,
+    }
+
+
 def _dist(name: str) -> str | None:
     try:
         return dist_version(name)
@@ -272,13 +283,7 @@ def _run_coq(
         shutil.copyfile(src / rel, work / rel)
     with prog.phase("coq library NNCert") as ph:
         lib = coqp.prepare_library(src, scratch / "coq-lib", opts.cache_base(), opts.timeout)
-    prog.timings["library"]["coq"] = {
-        "seconds": ph.seconds,
-        "compile_seconds": lib.verdict.seconds,
-        "cache": lib.cache,
-        "key": lib.key,
-        "path": str(lib.root) if lib.cache in ("hit", "built") else None,
-    }
+    prog.timings["library"]["coq"] = _library_timing(ph.seconds, lib)
     if lib.verdict.status != PASSED:
         msg = f"NNCert library: {lib.verdict.message}"
         return {it.cert["name"]: Verdict(lib.verdict.status, msg) for it in items}
@@ -605,13 +610,7 @@ def _build(
                 lib = coqp.prepare_library(resource_dir("coq"), Path(td), cache, opts.timeout)
                 if lib.cache not in ("hit", "built"):
                     cache = None  # no usable cache: each task compiles in its own scratch
-        prog.timings["library"]["coq"] = {
-            "seconds": ph.seconds,
-            "compile_seconds": lib.verdict.seconds,
-            "cache": lib.cache,
-            "key": lib.key,
-            "path": str(lib.root) if lib.cache in ("hit", "built") else None,
-        }
+        prog.timings["library"]["coq"] = _library_timing(ph.seconds, lib)
     tasks = [(spec, req, opts.run_coq, opts.timeout, None if cache is None else str(cache))
              for spec, req in requests]  # fmt: skip
     outcomes: list[TaskOutcome | None] = [None] * len(tasks)
