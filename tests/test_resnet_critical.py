@@ -10,6 +10,7 @@ from fractions import Fraction
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sympy.polys.matrices import DomainMatrix
 
 from certify.checker import check_certificate, cross_check
 from certify.checker.claims_resnet import PYTHON_ONLY, quadratic_locus
@@ -36,7 +37,17 @@ def test_the_quadratic_locus_is_the_gcd_of_the_jacobian_minors():
     h = x + sig(w1 * x + b1)
     F = sp.expand(h + sig(w2 * h + b2))
     J = sp.Matrix([[sp.diff(F.coeff(x, k), v) for v in (w1, b1, w2, b2)] for k in range(5)])
-    minors = [J.extract([i for i in range(5) if i != r], [0, 1, 2, 3]).det() for r in range(5)]
+    # determinants over the polynomial ring ZZ[w1, b1, w2, b2, a, b, c] (DomainMatrix): exact
+    # like Matrix.det, but 0.2 s instead of about 100 s
+    ring = sp.ZZ[w1, b1, w2, b2, a, b, c]
+    minors = [
+        ring.to_sympy(
+            DomainMatrix.from_Matrix(J.extract([i for i in range(5) if i != r], [0, 1, 2, 3]))
+            .convert_to(ring)
+            .det()
+        )
+        for r in range(5)
+    ]
     g = sp.gcd_list([sp.expand(m) for m in minors if sp.expand(m) != 0])
     q = quadratic_locus((c, b, a), [w1, b1, w2, b2])
     assert sp.simplify(sp.factor(g) / sp.factor(q)).free_symbols <= {a}
