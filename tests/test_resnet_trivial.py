@@ -19,18 +19,10 @@ from certify.checker import check_certificate
 from certify.checker import kernel_resnet as KR
 from certify.checker.ir import ResNet
 from certify.checker.orbits import layer_symmetry, symmetries
-from certify.families import generate_certificates
-from certify.spec import parse_rat_str, parse_spec
+from certify.spec import parse_rat_str
 from tests.conftest import run_cli
 from tests.test_resnet import sympy_resnet
-
-
-def certs_for(net: dict, req: dict, params: dict | None = None) -> list[dict]:
-    data = {"name": "s", "network": {"family": "resnet", **net}, "certificate": [req]}
-    if params is not None:
-        data["parameters"] = params
-    spec = parse_spec(data, "<test>")
-    return generate_certificates(spec, spec.certificates[0])
+from tests.test_resnet_symmetry import certs_for
 
 
 def sympy_coefficients(cert: dict) -> list[sp.Rational]:
