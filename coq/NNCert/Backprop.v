@@ -84,7 +84,7 @@ End Lengths.
 (** * Coefficients 0 and 1 of polynomial expressions, and the kernel's linear algebra over [R] *)
 
 Section Blocks.
-Variable R : comRingType.
+Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
 
@@ -133,6 +133,9 @@ Lemma coefs1_polyC (x : list R) : coefs 1 (List.map polyC x) = zeros ar (length 
 Proof. by elim: x => [|v x IH] //=; rewrite coefC IH. Qed.
 
 (** ** The dot product [sum_i xs[i] ys[i]] over the shorter length *)
+
+Lemma nth_zeros n k : List.nth k (zeros ar n) 0 = 0.
+Proof. by elim: n k => [|n IH] [|k] //=. Qed.
 
 Lemma dot_nil_r xs : dot ar xs [::] = 0.
 Proof. by case: xs. Qed.
@@ -260,7 +263,7 @@ Qed.
     [g . pre' = (g (x) (h, 1)) . W' + (W^T g)[0 .. prev) . h'] at [t = 0]. *)
 Lemma layer_back prev (b : bool) d g TH H :
   length g = d -> length H = prev ->
-  (Nat.mul d (prev + (if b then 1%N else 0%N)) <= length TH)%coq_nat ->
+  (Nat.mul d (prev + (if b then 1%N else 0%N))%coq_nat <= length TH)%coq_nat ->
   dot ar g (coefs 1 (layer_vals arP (prev + (if b then 1%N else 0%N))%coq_nat d TH
                        (with_bias b H (one arP)))) =
   dot ar (scale_each ar g (with_bias b (coefs 0 H) (one ar))) (coefs 1 TH) +
@@ -299,6 +302,9 @@ Proof.
   rewrite IH -(horner_dual_fst ar cs h (one ar)).
   by case: (horner_dual ar cs h (one ar)).
 Qed.
+
+Lemma act_vd_fst cs hs : fst (act_vd ar cs hs) = List.map (horner_val ar cs) hs.
+Proof. by rewrite act_vd_eq. Qed.
 
 Lemma coefs_horner0 cs Ps :
   coefs 0 (List.map (horner_val arP (List.map polyC cs)) Ps) =
@@ -345,3 +351,167 @@ Proof.
 Qed.
 
 End Blocks.
+
+(** * Multilayer perceptrons *)
+
+(** One unfolding of the kernel's MLP evaluator and reverse mode (any arithmetic). *)
+Section Unfold.
+Context {A : Type} (ar : arith A).
+
+Lemma mlp_forward_last bias prev d acts (th h : list A) :
+  mlp_forward ar bias prev [:: d] acts th h =
+  layer_vals ar (prev + (if bias then 1%N else 0%N))%coq_nat d th (with_bias bias h (one ar)).
+Proof. by []. Qed.
+
+Lemma mlp_forward_step bias prev d d' rest acts (th h : list A) :
+  mlp_forward ar bias prev (d :: d' :: rest) acts th h =
+  mlp_forward ar bias d (d' :: rest) (tl acts)
+    (drop_n (Nat.mul d (prev + (if bias then 1%N else 0%N))%coq_nat) th)
+    (List.map (horner_val ar (hd [::] acts))
+       (layer_vals ar (prev + (if bias then 1%N else 0%N))%coq_nat d th
+          (with_bias bias h (one ar)))).
+Proof. by []. Qed.
+
+Lemma net_back_last bias prev d acts (th h : list A) k :
+  net_back ar bias prev [:: d] acts th h k =
+  (scale_each ar (unit_vec ar d k) (with_bias bias h (one ar)),
+   take_n prev (back_rows ar (prev + (if bias then 1%N else 0%N))%coq_nat (unit_vec ar d k) th
+                  (zeros ar (prev + (if bias then 1%N else 0%N))%coq_nat))).
+Proof. by []. Qed.
+
+(** A hidden layer: values [v] and slopes [dv] of [sigma] at the pre-activations, the pass
+    through the later layers, and the gradient [g = dv o gh] of the pre-activations. *)
+Lemma net_back_step bias prev d d' rest acts (th h : list A) k :
+  net_back ar bias prev (d :: d' :: rest) acts th h k =
+  let rowlen := (prev + (if bias then 1%N else 0%N))%coq_nat in
+  let hb := with_bias bias h (one ar) in
+  let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
+  let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
+  let g := hadamard ar (snd vd) (snd nb) in
+  (scale_each ar g hb ++ fst nb, take_n prev (back_rows ar rowlen g th (zeros ar rowlen))).
+Proof.
+  move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
+  destruct (act_vd ar (hd [::] acts) (layer_vals ar (prev + (if bias then 1%N else 0%N))%coq_nat
+              d th (with_bias bias h (one ar)))) as [v dv].
+  cbv beta iota delta [fst snd].
+  by destruct (net_back ar bias d (d'' :: rs') (tl acts)
+                 (drop_n (Nat.mul d (prev + (if bias then 1%N else 0%N))%coq_nat) th) v k).
+Qed.
+
+Lemma net_back_step_fst bias prev d d' rest acts (th h : list A) k :
+  fst (net_back ar bias prev (d :: d' :: rest) acts th h k) =
+  let rowlen := (prev + (if bias then 1%N else 0%N))%coq_nat in
+  let hb := with_bias bias h (one ar) in
+  let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
+  let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
+  scale_each ar (hadamard ar (snd vd) (snd nb)) hb ++ fst nb.
+Proof. by rewrite net_back_step. Qed.
+
+Lemma net_back_step_snd bias prev d d' rest acts (th h : list A) k :
+  snd (net_back ar bias prev (d :: d' :: rest) acts th h k) =
+  let rowlen := (prev + (if bias then 1%N else 0%N))%coq_nat in
+  let hb := with_bias bias h (one ar) in
+  let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
+  let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
+  take_n prev (back_rows ar rowlen (hadamard ar (snd vd) (snd nb)) th (zeros ar rowlen)).
+Proof. by rewrite net_back_step. Qed.
+
+End Unfold.
+
+Section NetLengths.
+Context {A : Type} (ar : arith A).
+
+(** Reverse mode returns one entry per parameter and one per input. *)
+Lemma net_back_length bias k : forall rest d prev acts (th h : list A),
+  length h = prev -> length th = n_params_from prev (d :: rest) (if bias then 1%N else 0%N) ->
+  length (fst (net_back ar bias prev (d :: rest) acts th h k)) = length th /\
+  length (snd (net_back ar bias prev (d :: rest) acts th h k)) = prev.
+Proof.
+  elim=> [|d' rest IH] d prev acts th h Hh Hth.
+  - rewrite net_back_last /= length_scale_each length_unit_vec length_with_bias Hh.
+    rewrite length_take_n length_back_rows ?length_zeros ?length_unit_vec;
+      move: Hth => /= Hth; try split; lia.
+  - rewrite net_back_step. cbv zeta. simpl in Hth.
+    set rowlen := (prev + _)%coq_nat in Hth *. set hb := with_bias bias h (one ar).
+    have [Lv Ldv] := length_act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb).
+    rewrite length_layer_vals in Lv Ldv.
+    move: (act_vd ar _ _) Lv Ldv => vd Lv Ldv.
+    have [L1 L2] := IH d' d (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) Lv
+                      ltac:(rewrite length_drop_n /=; lia).
+    move: (net_back _ _ _ _ _ _ _ _) L1 L2 => nb L1 L2 /=.
+    rewrite app_length length_scale_each length_hadamard length_with_bias Hh L1 L2 Ldv
+      length_drop_n Nat.min_id length_take_n length_back_rows ?length_zeros
+      ?length_hadamard ?L2 ?Ldv ?Nat.min_id //; rewrite /rowlen; try split; lia.
+Qed.
+
+End NetLengths.
+
+Section MLP.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+Lemma hd_map_polyC (acts : list (list R)) :
+  hd [::] (List.map (List.map polyC) acts) = List.map polyC (hd [::] acts).
+Proof. by case: acts. Qed.
+
+Lemma tl_map {B C : Type} (f : B -> C) xs : tl (List.map f xs) = List.map f (tl xs).
+Proof. by case: xs. Qed.
+
+(** The adjoint identity of reverse mode through the layers [d :: rest] after a layer of width
+    [prev]: for polynomial parameters [TH] and inputs [H] (in [t]), with
+    [(gth, gh) = net_back (TH(0)) (H(0)) k],
+    [f_k(TH, H)'(0) = gth . TH'(0) + gh . H'(0)]. *)
+Lemma mlp_adjoint bias k : forall rest d prev acts TH H,
+  length H = prev -> length TH = n_params_from prev (d :: rest) (if bias then 1%N else 0%N) ->
+  (List.nth k (mlp_forward arP bias prev (d :: rest) (List.map (List.map polyC) acts) TH H) 0)`_1 =
+  dot ar (fst (net_back ar bias prev (d :: rest) acts (coefs 0 TH) (coefs 0 H) k)) (coefs 1 TH) +
+  dot ar (snd (net_back ar bias prev (d :: rest) acts (coefs 0 TH) (coefs 0 H) k)) (coefs 1 H).
+Proof.
+  elim=> [|d' rest IH] d prev acts TH H Hh Hth.
+  - rewrite mlp_forward_last net_back_last nth_coefs -(dot_unit_vec d k); last first.
+    { by rewrite length_coefs length_layer_vals. }
+    by rewrite layer_back ?length_unit_vec // Hth /=; lia.
+  - rewrite mlp_forward_step net_back_step_fst net_back_step_snd hd_map_polyC tl_map. cbv zeta. simpl in Hth.
+    rewrite IH; last first.
+    { rewrite length_drop_n /=. lia. }
+    { by rewrite map_length length_layer_vals. }
+    rewrite coefs_drop coefs_horner0 coefs_horner1 layer_vals_c0 coefs_with_bias0.
+    set rowlen := (prev + _)%coq_nat in Hth *.
+    set hb := with_bias bias (coefs 0 H) (one ar).
+    have [Lv Ldv] := length_act_vd ar (hd [::] acts) (layer_vals ar rowlen d (coefs 0 TH) hb).
+    rewrite length_layer_vals in Lv Ldv.
+    rewrite -act_vd_fst.
+    move: (act_vd ar _ _) Lv Ldv => vd Lv Ldv.
+    have [L1 L2] := net_back_length ar bias k rest d' d (tl acts)
+                      (drop_n (Nat.mul d rowlen) (coefs 0 TH)) (fst vd) Lv
+                      ltac:(rewrite length_drop_n length_coefs Hth /=; lia).
+    move: (net_back _ _ _ _ _ _ _ _) L1 L2 => nb L1 L2.
+    have Lg : length (hadamard ar (snd vd) (snd nb)) = d.
+    { by rewrite length_hadamard Ldv L2 Nat.min_id. }
+    rewrite -dot_hadamard layer_back // ?Hth; last lia.
+    rewrite dot_app length_scale_each Lg length_with_bias length_coefs Hh -coefs_drop.
+    by rewrite addrCA addrA.
+Qed.
+
+(** Reverse mode computes derivatives (MLP): entry [j] of the kernel's row
+    [net_row ... th x k] is [d f_theta(x)[k] / d theta_j], the coefficient of [t] of the network
+    evaluated over [{poly R}] at [theta + t e_j] and the constant input [x]. The hypotheses are
+    checked by the kernel's [shape_ok]; no bound on [k] or [j] is needed (both sides are [0]
+    past the end). *)
+Theorem mlp_backprop widths acts bias (th x : list R) k j :
+  length th = n_params widths bias -> length x = first_width widths ->
+  List.nth j (net_row ar widths acts bias th x k) 0 =
+  (List.nth k (mlp_value arP widths (List.map (List.map polyC) acts) bias (line th 0 j)
+                 (List.map polyC x)) 0)`_1.
+Proof.
+  rewrite /net_row /mlp_value.
+  case: widths => [|d0 [|d rest]] Hth Hx; cbv beta iota.
+  - by rewrite nth_coefs /=; case: j; case: k.
+  - by rewrite /= nth_coefs coefs1_polyC nth_zeros; case: j.
+  - rewrite mlp_adjoint ?map_length ?length_line // coefs0_line coefs0_polyC coefs1_polyC.
+    rewrite dot_zeros_r addr0 dot_line ?Nat.sub_0_r //; last lia.
+    by case: (net_back_length ar bias k rest d d0 acts th x Hx Hth).
+Qed.
+
+End MLP.
