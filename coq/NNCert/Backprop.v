@@ -160,7 +160,7 @@ Proof. by elim: xs ys => [|x xs IH] [|y ys] //=; rewrite IH mulrC. Qed.
 
 (** [(xs ++ ys) . zs = xs . zs + ys . (zs without its first |xs| entries)]. *)
 Lemma dot_app xs ys zs :
-  dot ar (xs ++ ys) zs = dot ar xs zs + dot ar ys (drop_n (length xs) zs).
+  dot ar (xs ++ ys)%list zs = dot ar xs zs + dot ar ys (drop_n (length xs) zs).
 Proof.
   elim: xs zs => [|x xs IH] [|z zs] /=; rewrite ?add0r ?dot_nil_r ?addr0 //.
   by rewrite IH addrA.
@@ -388,7 +388,7 @@ Lemma net_back_step bias prev d d' rest acts (th h : list A) k :
   let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
   let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
   let g := hadamard ar (snd vd) (snd nb) in
-  (scale_each ar g hb ++ fst nb, take_n prev (back_rows ar rowlen g th (zeros ar rowlen))).
+  ((scale_each ar g hb ++ fst nb)%list, take_n prev (back_rows ar rowlen g th (zeros ar rowlen))).
 Proof.
   move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
   destruct (act_vd ar (hd [::] acts) (layer_vals ar (prev + (if bias then 1%N else 0%N))%coq_nat
@@ -404,7 +404,7 @@ Lemma net_back_step_fst bias prev d d' rest acts (th h : list A) k :
   let hb := with_bias bias h (one ar) in
   let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
   let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
-  scale_each ar (hadamard ar (snd vd) (snd nb)) hb ++ fst nb.
+  (scale_each ar (hadamard ar (snd vd) (snd nb)) hb ++ fst nb)%list.
 Proof. by rewrite net_back_step. Qed.
 
 Lemma net_back_step_snd bias prev d d' rest acts (th h : list A) k :
@@ -515,3 +515,163 @@ Proof.
 Qed.
 
 End MLP.
+
+(** * ReLU networks with a fixed activation pattern *)
+
+(** Every hidden layer of the widths [rest] (all but the last) has a pattern at least as long
+    as the layer: the patterns the kernel and the Jacobian use (computed from the hidden
+    pre-activations) have exactly these lengths ([relu_pres_fit], [relu_eval_fit]). *)
+Fixpoint pats_fit (rest : list nat) (pats : list (list bool)) : Prop :=
+  match rest with
+  | [::] => True
+  | d :: rest' =>
+      match rest' with
+      | [::] => True
+      | _ :: _ => (d <= length (hd [::] pats))%coq_nat /\ pats_fit rest' (tl pats)
+      end
+  end.
+
+Lemma pats_fit_step d d' rest pats :
+  pats_fit (d :: d' :: rest) pats =
+  ((d <= length (hd [::] pats))%coq_nat /\ pats_fit (d' :: rest) (tl pats)).
+Proof. by []. Qed.
+
+Section ReLUUnfold.
+Context {A : Type} (ar : arith A).
+
+Lemma relu_masked_last prev d pats (th h : list A) :
+  relu_masked ar prev [:: d] pats th h =
+  layer_vals ar (prev + 1%N)%coq_nat d th (with_bias true h (one ar)).
+Proof. by []. Qed.
+
+Lemma relu_masked_step prev d d' rest pats (th h : list A) :
+  relu_masked ar prev (d :: d' :: rest) pats th h =
+  relu_masked ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+    (mask_pat ar (hd [::] pats)
+       (layer_vals ar (prev + 1%N)%coq_nat d th (with_bias true h (one ar)))).
+Proof. by []. Qed.
+
+Lemma relu_back_last prev d pats (th h : list A) k :
+  relu_back ar prev [:: d] pats th h k =
+  (scale_each ar (unit_vec ar d k) (with_bias true h (one ar)),
+   take_n prev (back_rows ar (prev + 1%N)%coq_nat (unit_vec ar d k) th
+                  (zeros ar (prev + 1%N)%coq_nat))).
+Proof. by []. Qed.
+
+(** A hidden layer: the pass through the later layers at the masked values, and the gradient
+    [D gh] of the pre-activations ([D] the 0/1 diagonal of the pattern). *)
+Lemma relu_back_step prev d d' rest pats (th h : list A) k :
+  relu_back ar prev (d :: d' :: rest) pats th h k =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  let g := mask_vals ar pat (snd rb) in
+  ((scale_each ar g hb ++ fst rb)%list,
+   take_n prev (back_rows ar (prev + 1%N)%coq_nat g th (zeros ar (prev + 1%N)%coq_nat))).
+Proof.
+  move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
+  by destruct (relu_back ar d (d'' :: rs') (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+      (mask_vals ar (hd [::] pats) (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list)) k).
+Qed.
+
+Lemma relu_back_step_fst prev d d' rest pats (th h : list A) k :
+  fst (relu_back ar prev (d :: d' :: rest) pats th h k) =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  (scale_each ar (mask_vals ar pat (snd rb)) hb ++ fst rb)%list.
+Proof. by rewrite relu_back_step. Qed.
+
+Lemma relu_back_step_snd prev d d' rest pats (th h : list A) k :
+  snd (relu_back ar prev (d :: d' :: rest) pats th h k) =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  take_n prev (back_rows ar (prev + 1%N)%coq_nat (mask_vals ar pat (snd rb)) th
+                 (zeros ar (prev + 1%N)%coq_nat)).
+Proof. by rewrite relu_back_step. Qed.
+
+(** ReLU reverse mode returns one entry per parameter and one per input. *)
+Lemma relu_back_length k : forall rest d prev pats (th h : list A),
+  length h = prev -> length th = n_params_from prev (d :: rest) 1%N -> pats_fit (d :: rest) pats ->
+  length (fst (relu_back ar prev (d :: rest) pats th h k)) = length th /\
+  length (snd (relu_back ar prev (d :: rest) pats th h k)) = prev.
+Proof.
+  elim=> [|d' rest IH] d prev pats th h Hh Hth Hp.
+  - rewrite relu_back_last; cbv beta iota delta [fst snd].
+    rewrite length_scale_each length_unit_vec length_with_bias Hh.
+    rewrite length_take_n length_back_rows ?length_zeros ?length_unit_vec;
+      simpl in Hth; try split; lia.
+  - rewrite relu_back_step_fst relu_back_step_snd. cbv zeta. simpl in Hth.
+    rewrite pats_fit_step in Hp. case: Hp => Hp1 Hp2.
+    set hb := with_bias true h (one ar).
+    have Lm : length (mask_vals ar (hd [::] pats) (layer_vals ar (prev + 1%N)%coq_nat d th hb)) = d.
+    { rewrite length_mask_vals length_layer_vals. lia. }
+    have [L1 L2] := IH d' d (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th) _ Lm
+                      ltac:(rewrite length_drop_n /=; lia) Hp2.
+    move: (relu_back _ _ _ _ _ _ _) L1 L2 => rb L1 L2.
+    have Lg : length (mask_vals ar (hd [::] pats) (snd rb)) = d.
+    { rewrite length_mask_vals L2. lia. }
+    rewrite app_length length_scale_each Lg length_with_bias Hh L1 length_drop_n length_take_n
+      length_back_rows ?length_zeros ?Lg //; try split; lia.
+Qed.
+
+End ReLUUnfold.
+
+(** ** The patterns of the kernel and of the Jacobian fit the layers *)
+
+Section Fit.
+Context {A : Type} (ar : arith A).
+
+Lemma relu_pres_step (pos : A -> bool) prev d d' rest (th h : list A) :
+  relu_pres ar pos prev (d :: d' :: rest) th h =
+  layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list ::
+  relu_pres ar pos d (d' :: rest) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+    (mask_pat ar (List.map pos (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))
+       (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list)).
+Proof. by []. Qed.
+
+(** The patterns of the hidden pre-activations ([relu_pres], as in [relu_jac_entry]). *)
+Lemma relu_pres_fit (pos : A -> bool) : forall rest prev (th h : list A),
+  pats_fit rest (List.map (List.map pos) (relu_pres ar pos prev rest th h)).
+Proof.
+  case=> [//|d rest]. elim: rest d => [//|d' rest IH] d prev th h.
+  rewrite relu_pres_step pats_fit_step.
+  move: (IH d' d (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+           (mask_pat ar (List.map pos (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))
+              (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))).
+  move: (relu_pres _ _ _ _ _ _) => Y HY /=.
+  by rewrite map_length length_layer_vals.
+Qed.
+
+End Fit.
+
+Lemma relu_forward_snd_step prev d d' rest (th h : list (Z * Z)) :
+  snd (relu_forward prev (d :: d' :: rest) th h) =
+  layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list ::
+  snd (relu_forward d (d' :: rest) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+         (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+Proof.
+  move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
+  by destruct (relu_forward d (d'' :: rs') (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+      (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+Qed.
+
+Lemma relu_forward_fit : forall rest prev (th h : list (Z * Z)),
+  pats_fit rest (pattern_of (snd (relu_forward prev rest th h))).
+Proof.
+  case=> [//|d rest]. elim: rest d => [//|d' rest IH] d prev th h.
+  rewrite relu_forward_snd_step pats_fit_step.
+  move: (IH d' d (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+           (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+  rewrite /pattern_of. move: (snd (relu_forward _ _ _ _)) => Y HY /=.
+  by rewrite map_length length_layer_vals.
+Qed.
+
+(** The patterns the kernel computes ([pattern_of] of [relu_eval], as in [batch_patterns]). *)
+Lemma relu_eval_fit widths (th x : list (Z * Z)) :
+  pats_fit (tl widths) (pattern_of (snd (relu_eval widths th x))).
+Proof. case: widths => [//|d0 rest]. exact: relu_forward_fit. Qed.
