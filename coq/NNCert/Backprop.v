@@ -675,3 +675,71 @@ Qed.
 Lemma relu_eval_fit widths (th x : list (Z * Z)) :
   pats_fit (tl widths) (pattern_of (snd (relu_eval widths th x))).
 Proof. case: widths => [//|d0 rest]. exact: relu_forward_fit. Qed.
+
+Section ReLUBackprop.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+(** The adjoint identity of ReLU reverse mode with the pattern fixed, through the layers
+    [d :: rest] after a layer of width [prev]: for polynomial parameters [TH] and inputs [H],
+    with [(gth, gh) = relu_back (TH(0)) (H(0)) k],
+    [F_k(TH, H)'(0) = gth . TH'(0) + gh . H'(0)]. *)
+Lemma relu_adjoint k : forall rest d prev pats TH H,
+  length H = prev -> length TH = n_params_from prev (d :: rest) 1%N -> pats_fit (d :: rest) pats ->
+  (List.nth k (relu_masked arP prev (d :: rest) pats TH H) 0)`_1 =
+  dot ar (fst (relu_back ar prev (d :: rest) pats (coefs 0 TH) (coefs 0 H) k)) (coefs 1 TH) +
+  dot ar (snd (relu_back ar prev (d :: rest) pats (coefs 0 TH) (coefs 0 H) k)) (coefs 1 H).
+Proof.
+  elim=> [|d' rest IH] d prev pats TH H Hh Hth Hp.
+  - rewrite relu_masked_last relu_back_last nth_coefs -(dot_unit_vec d k); last first.
+    { by rewrite length_coefs length_layer_vals. }
+    by rewrite (layer_back prev true) ?length_unit_vec // Hth /=; lia.
+  - rewrite relu_masked_step relu_back_step_fst relu_back_step_snd. cbv zeta. simpl in Hth.
+    rewrite pats_fit_step in Hp. case: Hp => Hp1 Hp2.
+    have LH' : length (mask_pat arP (hd [::] pats)
+                 (layer_vals arP (prev + 1%N)%coq_nat d TH (with_bias true H (one arP)))) = d.
+    { rewrite -(length_coefs 0) coefs_mask_pat length_mask_vals length_coefs length_layer_vals.
+      lia. }
+    have LTH' : length (drop_n (Nat.mul d (prev + 1%N)%coq_nat) TH) = n_params_from d (d' :: rest) 1%N.
+    { rewrite length_drop_n Hth /=. lia. }
+    rewrite (IH d' d (tl pats) _ _ LH' LTH' Hp2).
+    rewrite coefs_drop !coefs_mask_pat layer_vals_c0 coefs_with_bias0.
+    set hb := with_bias true (coefs 0 H) (one ar).
+    have Lm : length (mask_vals ar (hd [::] pats)
+                (layer_vals ar (prev + 1%N)%coq_nat d (coefs 0 TH) hb)) = d.
+    { rewrite length_mask_vals length_layer_vals. lia. }
+    have [L1 L2] := relu_back_length ar k rest d' d (tl pats)
+                      (drop_n (Nat.mul d (prev + 1%N)%coq_nat) (coefs 0 TH)) _ Lm
+                      ltac:(rewrite length_drop_n length_coefs Hth /=; lia) Hp2.
+    move: (relu_back _ _ _ _ _ _ _) L1 L2 => rb L1 L2.
+    have Lg : length (mask_vals ar (hd [::] pats) (snd rb)) = d.
+    { rewrite length_mask_vals L2. lia. }
+    rewrite dot_mask_vals (layer_back prev true) // ?Hth; last lia.
+    rewrite dot_app length_scale_each Lg length_with_bias length_coefs Hh -coefs_drop.
+    by rewrite addrCA addrA.
+Qed.
+
+(** Reverse mode computes derivatives (ReLU network, activation pattern [pats] fixed): entry
+    [j] of the kernel's row [relu_back ... th x k] is [d F_theta(x)[k] / d theta_j] for the
+    polynomial network [relu_masked] with the same patterns, the coefficient of [t] of its
+    value over [{poly R}] at [theta + t e_j] and the constant input [x]. The first two
+    hypotheses are checked by the kernel's [relu_shape_ok]; [pats_fit] holds for the patterns
+    of the kernel ([relu_eval_fit]) and of the Jacobian ([relu_pres_fit]). *)
+Theorem relu_backprop widths pats (th x : list R) k j :
+  length th = n_params widths true -> length x = first_width widths ->
+  pats_fit (tl widths) pats ->
+  List.nth j (fst (relu_back ar (first_width widths) (tl widths) pats th x k)) 0 =
+  (List.nth k (relu_masked arP (first_width widths) (tl widths) pats (line th 0 j)
+                 (List.map polyC x)) 0)`_1.
+Proof.
+  case: widths => [|d0 [|d rest]] Hth Hx Hp.
+  - by rewrite /= nth_coefs coefs1_polyC nth_zeros; case: j.
+  - by rewrite /= nth_coefs coefs1_polyC nth_zeros; case: j.
+  - rewrite [first_width _]/= [tl _]/=.
+    rewrite relu_adjoint ?map_length ?length_line // coefs0_line coefs0_polyC coefs1_polyC.
+    rewrite dot_zeros_r addr0 dot_line ?Nat.sub_0_r //; last lia.
+    by case: (relu_back_length ar k rest d d0 pats th x Hx Hth Hp).
+Qed.
+
+End ReLUBackprop.
