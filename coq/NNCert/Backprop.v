@@ -6,7 +6,7 @@ From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop ssralg poly.
+From mathcomp Require Import bigop ssralg poly rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
@@ -743,3 +743,53 @@ Proof.
 Qed.
 
 End ReLUBackprop.
+
+(** * What the kernel's checks give, and links to the other files *)
+
+(** [shape_ok] gives the hypotheses of [mlp_backprop] ([rows_len]: every sample has the input
+    width), and more. *)
+Lemma shape_ok_lengths widths acts bias th samples :
+  shape_ok widths acts bias th samples = true ->
+  length th = n_params widths bias /\ rows_len (first_width widths) samples = true /\
+  (2 <= length widths)%coq_nat /\ (length acts + 2)%coq_nat = length widths.
+Proof.
+  rewrite /shape_ok => /andP [/andP [/andP [/andP [/andP [H1 _] H3] _] H5] H6].
+  by move/Nat.leb_le: H1; move/Nat.eqb_eq: H3; move/Nat.eqb_eq: H5.
+Qed.
+
+(** [relu_shape_ok] gives the first two hypotheses of [relu_backprop], and more. *)
+Lemma relu_shape_ok_lengths widths th batch :
+  relu_shape_ok widths th batch = true ->
+  length th = n_params widths true /\ rows_len (first_width widths) batch = true /\
+  (2 <= length widths)%coq_nat.
+Proof.
+  rewrite /relu_shape_ok => /andP [/andP [/andP [/andP [/andP [H1 _] H3] _] H5] _].
+  by move/Nat.leb_le: H1; move/Nat.eqb_eq: H3.
+Qed.
+
+(** RankMeaning.v's [theta_line] is the [line] of the rationals [q_of theta]. *)
+Lemma theta_line_line th i j : theta_line th i j = line (List.map q_of th) i j.
+Proof. by elim: th i => [|v th IH] i //=; rewrite IH. Qed.
+
+(** Entrywise sums (ResNet.v [vec_add]): coefficients and dot products. *)
+Section VecAdd.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+Lemma coefs_vec_add i (a b : list {poly R}) :
+  coefs i (vec_add arP a b) = vec_add ar (coefs i a) (coefs i b).
+Proof. by elim: a b => [|x a IH] [|y b] //=; rewrite coefD IH. Qed.
+
+(** [(a + b) . c = a . c + b . c] for [|a| = |b|]. *)
+Lemma dot_vec_add a b c : length a = length b ->
+  dot ar (vec_add ar a b) c = dot ar a c + dot ar b c.
+Proof.
+  elim: a b c => [|x a IH] [|y b] [|z c] //= Hl; rewrite ?addr0 //.
+  case: Hl => Hl. by rewrite IH // mulrDl addrACA.
+Qed.
+
+Lemma length_vec_add (a b : list R) : length (vec_add ar a b) = Nat.min (length a) (length b).
+Proof. by elim: a b => [|x a IH] [|y b] //=; rewrite IH. Qed.
+
+End VecAdd.
