@@ -1,7 +1,16 @@
 (** Reverse mode computes derivatives (MathComp 1.15): over any commutative ring [R], entry [j]
     of the kernel's reverse-mode row [d f(x)[k] / d theta] (Net.v, ReLU.v) is the coefficient of
     [t] of the network evaluated over [{poly R}] at the parameters [theta + t e_j] ([line]).
-    Instantiated at [R = rat] this is the Jacobian entry of RankMeaning.v. *)
+    Instantiated at [R = rat] this is the Jacobian entry of RankMeaning.v.
+    Main theorems: [mlp_backprop] (Net.v [net_row]) and [relu_backprop] (ReLU.v [relu_back],
+    the activation pattern fixed). Proof: the adjoint identity, by induction on the layers. For
+    polynomial parameters [TH] and inputs [H], with [(g_th, g_h)] the reverse-mode gradients at
+    the constant coefficients [TH(0)], [H(0)],
+    [f_k(TH, H)'(0) = g_th . TH'(0) + g_h . H'(0)] ([mlp_adjoint], [relu_adjoint]); at
+    [TH = theta + t e_j] and constant [H = x] the right side is [g_th[j]]. The blocks: Leibniz
+    for [dot] ([dot_c1]), the chain rule for [horner_val] ([horner_val_c1]), the one-layer
+    identity [g . (W hb)' = (g (x) hb) . W' + (W^T g) . hb'] ([layer_adjoint], [layer_back]),
+    and the entrywise products [hadamard] / ReLU masks as diagonal matrices. No axioms. *)
 From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
