@@ -1,0 +1,290 @@
+(** Reverse mode computes derivatives, for ResNets (MathComp 1.15): over any commutative ring
+    [R], entry [j] of the kernel's reverse-mode row [resnet_row] (ResNet.v) of output [k] is
+    the coefficient of [t] of [F_(theta + t e_j)(x)[k]], the ResNet evaluated over [{poly R}]
+    ([resnet_forward], Jacobian.v) at the parameters [line th 0 j] (Backprop.v).
+    The proof is the adjoint identity of one reverse pass: for polynomial parameters [TH] and a
+    polynomial input [H], writing [P_0], [P_1] for the coefficients of [1] and [t],
+      [F(TH, H)[k]_1 = g_theta . TH_1 + g_h . H_1],
+    where [(g_theta, g_h) = resnet_back (TH_0) (H_0) k] is the reverse pass at the constant
+    coefficients; it follows layer by layer from [(P Q)_1 = P_0 Q_1 + P_1 Q_0],
+    [sigma(P)_1 = sigma'(P_0) P_1] and the transposition identities
+    [g . (W x) = (W^T g) . x = (g (x) x) . W]. *)
+From Coq Require Import ZArith List Bool Lia.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning Backprop.
+Set Warnings "-notation-overridden,-ambiguous-paths".
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
+From mathcomp Require Import bigop ssralg poly.
+Import GRing.Theory.
+Local Open Scope ring_scope.
+
+(** [lia] on goals stated with MathComp's [addn], [muln], [subn]. *)
+Local Ltac rn_lia :=
+  repeat match goal with H : is_true (leq _ _) |- _ => apply (elimT leP) in H end;
+  try apply/leP; unfold addn, muln, subn, addn_rec, muln_rec, subn_rec in *; lia.
+
+(** * Lists *)
+
+Section Lists.
+Variable A : Type.
+
+Lemma rn_map_take_n {B : Type} (f : A -> B) m xs :
+  List.map f (take_n m xs) = take_n m (List.map f xs).
+Proof. by elim: m xs => [| m IH] [| x xs] //=; rewrite IH. Qed.
+
+Lemma rn_map_drop_n {B : Type} (f : A -> B) m xs :
+  List.map f (drop_n m xs) = drop_n m (List.map f xs).
+Proof. by elim: m xs => [| m IH] [| x xs] //=. Qed.
+
+Lemma rn_drop_n_nil m : drop_n m (@nil A) = nil.
+Proof. by case: m. Qed.
+
+(** [drop (a + b) = drop b o drop a]. *)
+Lemma rn_drop_n_add a b (xs : list A) : drop_n (a + b) xs = drop_n b (drop_n a xs).
+Proof. by elim: a xs => [| a IH] [| x xs] //=; rewrite rn_drop_n_nil. Qed.
+
+Lemma rn_length_take_n m (xs : list A) : (m <= length xs)%N -> length (take_n m xs) = m.
+Proof. by elim: m xs => [| m IH] [| x xs] //= H; rewrite IH. Qed.
+
+Lemma rn_length_drop_n m (xs : list A) : length (drop_n m xs) = (length xs - m)%N.
+Proof. by elim: m xs => [| m IH] [| x xs] //=; rewrite ?subn0 ?IH. Qed.
+
+End Lists.
+
+(** * Dot products over a commutative ring *)
+
+Section Dot.
+Variable R : comRingType.
+Local Notation ar := (arith_ring R).
+
+Lemma rn_dot_nil_r (ws : list R) : dot ar ws nil = 0.
+Proof. by case: ws. Qed.
+
+(** [a . b = b . a]. *)
+Lemma rn_dotC (a b : list R) : dot ar a b = dot ar b a.
+Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH mulrC. Qed.
+
+(** Entries of [x] past the length of [a] do not count. *)
+Lemma rn_dot_take_r (a x : list R) : dot ar a (take_n (length a) x) = dot ar a x.
+Proof. by elim: a x => [| y a IH] [| z x] //=; rewrite IH. Qed.
+
+Lemma rn_dot_take_l (a x : list R) : dot ar (take_n (length x) a) x = dot ar a x.
+Proof. by rewrite rn_dotC rn_dot_take_r rn_dotC. Qed.
+
+(** [(a ++ b) . c = a . c + b . (c without its first |a| entries)]. *)
+Lemma rn_dot_app (a b c : list R) :
+  dot ar (a ++ b) c = dot ar a c + dot ar b (drop_n (length a) c).
+Proof.
+  elim: a c => [| x a IH] [| z c] /=; rewrite ?add0r ?rn_dot_nil_r ?rn_drop_n_nil ?addr0 //.
+  by rewrite IH addrA.
+Qed.
+
+(** A trailing [0] of [x] does not count. *)
+Lemma rn_dot_app_zero (a x : list R) : dot ar a (x ++ [:: 0]) = dot ar (take_n (length x) a) x.
+Proof.
+  elim: x a => [| z x IH] [| y a] //=; first by rewrite mulr0 rn_dot_nil_r addr0.
+  by rewrite IH.
+Qed.
+
+Lemma rn_dot_zeros m (x : list R) : dot ar (zeros ar m) x = 0.
+Proof. by elim: m x => [| m IH] [| z x] //=; rewrite IH mul0r addr0. Qed.
+
+(** [e_k . x = x[k]] for [x] of length [m]. *)
+Lemma rn_dot_unit_vec m k (x : list R) : length x = m -> dot ar (unit_vec ar m k) x = List.nth k x 0.
+Proof.
+  elim: m k x => [| m IH] k [| z x] //=; first by case: k.
+  case=> Hx. case: k => [| k] /=; first by rewrite rn_dot_zeros mul1r addr0.
+  by rewrite IH // mul0r add0r.
+Qed.
+
+(** [(a + b) . x = a . x + b . x] when [x] is not longer than [a] and [b]. *)
+Lemma rn_dot_vec_add (a b x : list R) : (length x <= length a)%N -> (length x <= length b)%N ->
+  dot ar (vec_add ar a b) x = dot ar a x + dot ar b x.
+Proof.
+  elim: a b x => [| y a IH] [| z b] [| w x] //=; rewrite ?addr0 // => Ha Hb.
+  by rewrite IH // mulrDl addrACA.
+Qed.
+
+(** [(c a) . x = c (a . x)]. *)
+Lemma rn_dot_scale (c : R) (a x : list R) :
+  dot ar (List.map (fun v => c * v) a) x = c * dot ar a x.
+Proof. by elim: a x => [| y a IH] [| z x] //=; rewrite ?mulr0 // IH mulrDr mulrA. Qed.
+
+(** [(z r + acc) . x = z (r . x) + acc . x] for [r] and [acc] of the same length. *)
+Lemma rn_dot_add_scaled_row (z : R) (r acc x : list R) : length r = length acc ->
+  dot ar (add_scaled_row ar z r acc) x = z * dot ar r x + dot ar acc x.
+Proof.
+  elim: r acc x => [| y r IH] [| w acc] x //= H; first by rewrite mulr0 addr0.
+  case: H => H. case: x => [| u x] /=; first by rewrite mulr0 addr0.
+  by rewrite IH // mulrDl mulrDr -mulrA addrACA.
+Qed.
+
+Lemma rn_length_add_scaled_row (z : R) (r acc : list R) : length r = length acc ->
+  length (add_scaled_row ar z r acc) = length r.
+Proof. by elim: r acc => [| y r IH] [| w acc] //= [H]; rewrite IH. Qed.
+
+Lemma rn_length_layer_vals rowlen d (th hb : list R) : length (layer_vals ar rowlen d th hb) = d.
+Proof. by elim: d th => [| d IH] th //=; rewrite IH. Qed.
+
+Lemma rn_length_scale_each (g hb : list R) :
+  length (scale_each ar g hb) = (length g * length hb)%N.
+Proof. by elim: g => [| y g IH] //=; rewrite app_length map_length IH mulSn. Qed.
+
+Lemma rn_length_hadamard (a b : list R) : length (hadamard ar a b) = minn (length a) (length b).
+Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
+
+Lemma rn_length_vec_add (a b : list R) : length (vec_add ar a b) = minn (length a) (length b).
+Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
+
+Lemma rn_length_zeros m : length (zeros ar m) = m.
+Proof. by elim: m => [| m IH] //=; rewrite IH. Qed.
+
+Lemma rn_length_unit_vec m k : length (unit_vec ar m k) = m.
+Proof. by elim: m k => [| m IH] [| k] //=; rewrite ?rn_length_zeros ?IH. Qed.
+
+(** [back_rows] keeps the length [r] of its accumulator when every row is complete. *)
+Lemma rn_length_back_rows r (g th acc : list R) : length acc = r ->
+  (length g * r <= length th)%N -> length (back_rows ar r g th acc) = r.
+Proof.
+  elim: g th acc => [| y g IH] th acc //= Hacc Hth.
+  have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
+  apply: IH; first by rewrite rn_length_add_scaled_row // Ht.
+  rewrite rn_length_drop_n. rn_lia.
+Qed.
+
+(** Transposition: [back_rows r g W acc . x = acc . x + g . (W x)] ([W] of [d >= |g|] rows of
+    [r] entries, [W x] = [layer_vals]): reverse mode computes [W^T g]. *)
+Lemma rn_dot_back_rows r d (g th acc x : list R) : length acc = r -> (length g <= d)%N ->
+  (length g * r <= length th)%N ->
+  dot ar (back_rows ar r g th acc) x = dot ar acc x + dot ar g (layer_vals ar r d th x).
+Proof.
+  elim: g d th acc => [| y g IH] d th acc /= Hacc Hd Hth; first by rewrite addr0.
+  case: d Hd => [| d] // Hd /=.
+  have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
+  rewrite (IH d) //; last by rewrite rn_length_drop_n; rn_lia.
+  - by rewrite rn_dot_add_scaled_row ?Ht // addrA [_ + dot _ acc _]addrC.
+  - by rewrite rn_length_add_scaled_row // Ht.
+Qed.
+
+(** [(g (x) x) . W = g . (W x)] for [x] of length [r]: [scale_each] is the gradient of the
+    weights of a layer. *)
+Lemma rn_dot_scale_each r d (g x th : list R) : length x = r -> (length g <= d)%N ->
+  dot ar (scale_each ar g x) th = dot ar g (layer_vals ar r d th x).
+Proof.
+  move=> Hx. elim: g d th => [| y g IH] [| d] th //= Hd.
+  rewrite rn_dot_app map_length Hx (IH d) // rn_dot_scale.
+  by rewrite -Hx rn_dot_take_l [dot _ th x]rn_dotC.
+Qed.
+
+(** [act_vd cs hs = (sigma(hs), sigma'(hs))] entrywise, [sigma'(a) = snd (horner_dual cs a 1)]. *)
+Lemma rn_act_vd (cs hs : list R) :
+  act_vd ar cs hs = (List.map (horner_val ar cs) hs,
+                     List.map (fun a => snd (horner_dual ar cs a 1)) hs).
+Proof.
+  rewrite /act_vd. elim: hs => [| h hs IH] //=.
+  rewrite IH -(horner_dual_fst ar cs h 1). by case: (horner_dual ar cs h 1).
+Qed.
+
+(** [(a * b) . g = b . (a * g)] entrywise products ([hadamard]). *)
+Lemma rn_dot_hadamard (a b g : list R) :
+  dot ar g (hadamard ar a b) = dot ar (hadamard ar a g) b.
+Proof.
+  elim: a b g => [| x a IH] [| y b] [| z g] //=; rewrite ?rn_dot_nil_r //.
+  by rewrite IH mulrCA mulrA.
+Qed.
+
+End Dot.
+
+(** * Coefficients of [1] and [t] *)
+
+Section Coefs.
+Variable R : comRingType.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+(** The coefficients of [t^i] of a list of polynomials. *)
+Definition rn_cf (i : nat) (xs : list {poly R}) : list R := List.map (fun P : {poly R} => P`_i) xs.
+
+Lemma rn_length_cf i xs : length (rn_cf i xs) = length xs.
+Proof. exact: map_length. Qed.
+
+Lemma rn_coefM0 (P Q : {poly R}) : (P * Q)`_0 = P`_0 * Q`_0.
+Proof. by rewrite coefM big_ord_recl big_ord0 addr0. Qed.
+
+(** [(P Q)_1 = P_0 Q_1 + P_1 Q_0]. *)
+Lemma rn_coefM1 (P Q : {poly R}) : (P * Q)`_1 = P`_0 * Q`_1 + P`_1 * Q`_0.
+Proof. by rewrite coefM !big_ord_recl big_ord0 addr0. Qed.
+
+Lemma rn_coef0_dot (ws xs : list {poly R}) :
+  (dot arP ws xs)`_0 = dot ar (rn_cf 0 ws) (rn_cf 0 xs).
+Proof. by elim: ws xs => [| w ws IH] [| x xs] //=; rewrite ?coef0 // coefD rn_coefM0 IH. Qed.
+
+(** [(w . x)_1 = w_0 . x_1 + w_1 . x_0]. *)
+Lemma rn_coef1_dot (ws xs : list {poly R}) :
+  (dot arP ws xs)`_1 = dot ar (rn_cf 0 ws) (rn_cf 1 xs) + dot ar (rn_cf 1 ws) (rn_cf 0 xs).
+Proof.
+  elim: ws xs => [| w ws IH] [| x xs] //=; rewrite ?coef0 ?addr0 //.
+  by rewrite coefD rn_coefM1 IH addrACA.
+Qed.
+
+Lemma rn_cf0_layer_vals rowlen d (th hb : list {poly R}) :
+  rn_cf 0 (layer_vals arP rowlen d th hb) = layer_vals ar rowlen d (rn_cf 0 th) (rn_cf 0 hb).
+Proof.
+  elim: d th => [| d IH] th //=. rewrite /rn_cf in IH *.
+  by rewrite IH rn_coef0_dot /rn_cf rn_map_take_n rn_map_drop_n.
+Qed.
+
+(** [g . (W x)_1 = g . (W_0 x_1) + g . (W_1 x_0)]. *)
+Lemma rn_dot_cf1_layer_vals rowlen d (g : list R) (th hb : list {poly R}) :
+  dot ar g (rn_cf 1 (layer_vals arP rowlen d th hb)) =
+  dot ar g (layer_vals ar rowlen d (rn_cf 0 th) (rn_cf 1 hb)) +
+  dot ar g (layer_vals ar rowlen d (rn_cf 1 th) (rn_cf 0 hb)).
+Proof.
+  elim: d g th => [| d IH] [| y g] th //=; rewrite ?addr0 //.
+  rewrite /rn_cf in IH *. rewrite IH rn_coef1_dot /rn_cf !rn_map_take_n !rn_map_drop_n.
+  by rewrite mulrDr addrACA.
+Qed.
+
+(** [sigma(P)_0 = sigma(P_0)] and [sigma(P)_1 = sigma'(P_0) P_1] for [sigma] with constant
+    coefficients [cs]. *)
+Lemma rn_coef_horner (cs : list R) (P : {poly R}) :
+  (horner_val arP (List.map polyC cs) P)`_0 = horner_val ar cs P`_0 /\
+  (horner_val arP (List.map polyC cs) P)`_1 = snd (horner_dual ar cs P`_0 1) * P`_1.
+Proof.
+  elim: cs => [| c cs [IH0 IH1]] /=; first by rewrite !coef0 mul0r.
+  rewrite !coefD !coefC rn_coefM0 rn_coefM1 IH0 IH1 /= add0r.
+  rewrite -(horner_dual_fst ar cs P`_0 1). case: (horner_dual ar cs P`_0 1) => s ds /=.
+  by split; [| rewrite mul1r mulrDl -mulrA [s * _]mulrC].
+Qed.
+
+Lemma rn_cf0_horner_map (cs : list R) (ps : list {poly R}) :
+  rn_cf 0 (List.map (horner_val arP (List.map polyC cs)) ps) =
+  List.map (horner_val ar cs) (rn_cf 0 ps).
+Proof. by elim: ps => [| P ps IH] //=; rewrite IH (rn_coef_horner cs P).1. Qed.
+
+(** [g . sigma(p)_1 = (sigma'(p_0) * g) . p_1] (chain rule, entrywise). *)
+Lemma rn_dot_cf1_horner_map (cs : list R) (g : list R) (ps : list {poly R}) :
+  dot ar g (rn_cf 1 (List.map (horner_val arP (List.map polyC cs)) ps)) =
+  dot ar (hadamard ar (List.map (fun a => snd (horner_dual ar cs a 1)) (rn_cf 0 ps)) g)
+    (rn_cf 1 ps).
+Proof.
+  elim: ps g => [| P ps IH] [| y g] //=. rewrite /rn_cf in IH *.
+  by rewrite IH (rn_coef_horner cs P).2 mulrCA mulrA.
+Qed.
+
+Lemma rn_cf0_vadd (a b : list {poly R}) :
+  rn_cf 0 (vadd arP a b) = vec_add ar (rn_cf 0 a) (rn_cf 0 b).
+Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite -IH coefD. Qed.
+
+Lemma rn_dot_cf1_vadd (g : list R) (a b : list {poly R}) : length a = length b ->
+  dot ar g (rn_cf 1 (vadd arP a b)) = dot ar g (rn_cf 1 a) + dot ar g (rn_cf 1 b).
+Proof.
+  elim: a b g => [| x a IH] [| y b] g //= H; first by rewrite rn_dot_nil_r addr0.
+  case: H => H. case: g => [| z g] /=; first by rewrite addr0.
+  rewrite /rn_cf in IH *. by rewrite IH // coefD mulrDr addrACA.
+Qed.
+
+Lemma rn_cf_app_one (h : list {poly R}) :
+  rn_cf 0 (h ++ [:: 1]) = rn_cf 0 h ++ [:: 1] /\ rn_cf 1 (h ++ [:: 1]) = rn_cf 1 h ++ [:: 0].
+Proof. by rewrite /rn_cf !map_app /= !coef1. Qed.
+
+End Coefs.
