@@ -39,7 +39,7 @@ Lemma rn_drop_n_nil m : drop_n m (@nil A) = nil.
 Proof. by case: m. Qed.
 
 (** [drop (a + b) = drop b o drop a]. *)
-Lemma rn_drop_n_add a b (xs : list A) : drop_n (a + b) xs = drop_n b (drop_n a xs).
+Lemma rn_drop_n_add a b (xs : list A) : drop_n (a + b)%coq_nat xs = drop_n b (drop_n a xs).
 Proof. by elim: a xs => [| a IH] [| x xs] //=; rewrite rn_drop_n_nil. Qed.
 
 Lemma rn_length_take_n m (xs : list A) : (m <= length xs)%N -> length (take_n m xs) = m.
@@ -72,14 +72,15 @@ Proof. by rewrite rn_dotC rn_dot_take_r rn_dotC. Qed.
 
 (** [(a ++ b) . c = a . c + b . (c without its first |a| entries)]. *)
 Lemma rn_dot_app (a b c : list R) :
-  dot ar (a ++ b) c = dot ar a c + dot ar b (drop_n (length a) c).
+  dot ar (a ++ b)%list c = dot ar a c + dot ar b (drop_n (length a) c).
 Proof.
   elim: a c => [| x a IH] [| z c] /=; rewrite ?add0r ?rn_dot_nil_r ?rn_drop_n_nil ?addr0 //.
   by rewrite IH addrA.
 Qed.
 
 (** A trailing [0] of [x] does not count. *)
-Lemma rn_dot_app_zero (a x : list R) : dot ar a (x ++ [:: 0]) = dot ar (take_n (length x) a) x.
+Lemma rn_dot_app_zero (a x : list R) :
+  dot ar a (x ++ [:: 0])%list = dot ar (take_n (length x) a) x.
 Proof.
   elim: x a => [| z x IH] [| y a] //=; first by rewrite mulr0 rn_dot_nil_r addr0.
   by rewrite IH.
@@ -163,6 +164,14 @@ Proof.
   rewrite (IH d) //; last by rewrite rn_length_drop_n; rn_lia.
   - by rewrite rn_dot_add_scaled_row ?Ht // addrA [_ + dot _ acc _]addrC.
   - by rewrite rn_length_add_scaled_row // Ht.
+Qed.
+
+(** [g . (W x) = (W^T g) . x]. *)
+Lemma rn_dot_layer_vals_T r d (g th x : list R) : (length g <= d)%N ->
+  (length g * r <= length th)%N ->
+  dot ar g (layer_vals ar r d th x) = dot ar (back_rows ar r g th (zeros ar r)) x.
+Proof.
+  move=> Hd Hth. by rewrite (rn_dot_back_rows r d) ?rn_length_zeros // rn_dot_zeros add0r.
 Qed.
 
 (** [(g (x) x) . W = g . (W x)] for [x] of length [r]: [scale_each] is the gradient of the
@@ -284,7 +293,68 @@ Proof.
 Qed.
 
 Lemma rn_cf_app_one (h : list {poly R}) :
-  rn_cf 0 (h ++ [:: 1]) = rn_cf 0 h ++ [:: 1] /\ rn_cf 1 (h ++ [:: 1]) = rn_cf 1 h ++ [:: 0].
-Proof. by rewrite /rn_cf !map_app /= !coef1. Qed.
+  rn_cf 0 (h ++ [:: 1])%list = (rn_cf 0 h ++ [:: 1])%list /\
+  rn_cf 1 (h ++ [:: 1])%list = (rn_cf 1 h ++ [:: 0])%list.
+Proof. by rewrite /rn_cf !List.map_app /= !coef1. Qed.
+
+Lemma rn_cf_drop_n i m (xs : list {poly R}) : rn_cf i (drop_n m xs) = drop_n m (rn_cf i xs).
+Proof. exact: rn_map_drop_n. Qed.
+
+Lemma rn_nth_cf i k (xs : list {poly R}) : List.nth k (rn_cf i xs) 0 = (List.nth k xs 0)`_i.
+Proof. by elim: xs k => [| P xs IH] [| k] //=; rewrite coef0. Qed.
 
 End Coefs.
+
+(** * The reverse pass *)
+
+Section Back.
+Variable R : comRingType.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+(** The reverse pass over [h] of length [n] and [th] of [#layers * layer_size] parameters
+    returns a gradient of [th] of its length and a gradient of [h] of length [n]. *)
+Lemma rn_back_len n outer (acts : list (list R)) k : forall (th h : list R),
+  length th = (length acts * layer_size n outer)%N -> length h = n ->
+  length (fst (resnet_back ar n outer acts th h k)) = length th /\
+  length (snd (resnet_back ar n outer acts th h k)) = n.
+Proof.
+  elim: acts => [| cs acts IH] th h Hth Hh; first by rewrite /= rn_length_unit_vec.
+  have HS : (layer_size n outer <= length th)%N by rewrite Hth /= mulSn leq_addr.
+  cbn [resnet_back]. rewrite rn_act_vd. cbv beta iota zeta.
+  set B := resnet_back ar n outer acts _ _ k.
+  have [L1 L2] : length B.1 = length (drop_n (layer_size n outer) th) /\ length B.2 = n.
+    rewrite /B; apply: (IH).
+    - by rewrite rn_length_drop_n Hth /= mulSn addKn.
+    - rewrite rn_length_vec_add Hh. case: outer {B HS Hth IH} => /=;
+        by rewrite ?map_length rn_length_layer_vals minnn.
+  case: B L1 L2 => [grest gh] /= L1 L2. clear IH.
+  rewrite /layer_size in HS L1. rewrite rn_length_drop_n in L1.
+  have Lhb : length (h ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length Hh.
+  case: outer HS Hth L1 => /= HS Hth L1.
+  - set gv := take_n n _.
+    set gpre := hadamard ar _ gv.
+    have Lgv : length gv = n.
+      apply: rn_length_take_n.
+      rewrite rn_length_back_rows ?rn_length_zeros ?L2 ?rn_length_drop_n //. rn_lia.
+    have Lgp : length gpre = n.
+      by rewrite rn_length_hadamard map_length rn_length_layer_vals Lgv minnn.
+    have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
+        (n + 1)%coq_nat.
+      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp //. rn_lia.
+    split.
+    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb map_length rn_length_layer_vals L2.
+      rn_lia.
+    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+  - set gpre := hadamard ar _ gh.
+    have Lgp : length gpre = n.
+      by rewrite rn_length_hadamard map_length rn_length_layer_vals L2 minnn.
+    have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
+        (n + 1)%coq_nat.
+      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp //. rn_lia.
+    split.
+    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb. rn_lia.
+    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+Qed.
+
+End Back.
