@@ -25,7 +25,7 @@ Local Ltac rn_lia :=
 (** * Lists *)
 
 Section Lists.
-Variable A : Type.
+Context {A : Type}.
 
 Lemma rn_map_take_n {B : Type} (f : A -> B) m xs :
   List.map f (take_n m xs) = take_n m (List.map f xs).
@@ -53,7 +53,7 @@ End Lists.
 (** * Dot products over a commutative ring *)
 
 Section Dot.
-Variable R : comRingType.
+Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 
 Lemma rn_dot_nil_r (ws : list R) : dot ar ws nil = 0.
@@ -201,12 +201,20 @@ Proof.
   by rewrite IH mulrCA mulrA.
 Qed.
 
+(** Rearranging the five terms of the adjoint identity of a layer with [V]. *)
+Lemma rn_sum5 (g a b c d : R) : g + (a + (b + c + d)) = c + d + g + (a + b).
+Proof. by rewrite [g + _]addrC -!addrA addrA addrC -!addrA. Qed.
+
+(** Rearranging the four terms of the adjoint identity of a layer without [V]. *)
+Lemma rn_sum4 (g a b c : R) : g + (a + (b + c)) = c + g + (a + b).
+Proof. by rewrite -!addrA (addrA a) (addrC (a + b)) addrCA. Qed.
+
 End Dot.
 
 (** * Coefficients of [1] and [t] *)
 
 Section Coefs.
-Variable R : comRingType.
+Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
 
@@ -308,7 +316,7 @@ End Coefs.
 (** * The reverse pass *)
 
 Section Back.
-Variable R : comRingType.
+Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
 
@@ -355,6 +363,109 @@ Proof.
     split.
     + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb. rn_lia.
     + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+Qed.
+
+(** The adjoint identity of one reverse pass: for polynomial parameters [TH] and input [H]
+    with [|TH| = #layers * layer_size] and [|H| = n], writing [P_i] for the coefficients of
+    [t^i], [F(TH, H)[k]_1 = g_theta . TH_1 + g_h . H_1] where
+    [(g_theta, g_h) = resnet_back TH_0 H_0 k] (the network's activations have constant
+    coefficients). *)
+Lemma rn_adjoint n outer (acts : list (list R)) k : forall (TH H : list {poly R}),
+  length TH = (length acts * layer_size n outer)%N -> length H = n ->
+  (List.nth k (resnet_forward arP n outer (List.map (List.map polyC) acts) TH H) 0)`_1 =
+  dot ar (resnet_back ar n outer acts (rn_cf 0 TH) (rn_cf 0 H) k).1 (rn_cf 1 TH) +
+  dot ar (resnet_back ar n outer acts (rn_cf 0 TH) (rn_cf 0 H) k).2 (rn_cf 1 H).
+Proof.
+  elim: acts => [| cs acts IH] TH H HTH HH.
+    by rewrite /= add0r rn_dot_unit_vec ?rn_length_cf // rn_nth_cf.
+  have HS : (layer_size n outer <= length TH)%N by rewrite HTH /= mulSn leq_addr.
+  have HTH' : length (drop_n (layer_size n outer) TH) = (length acts * layer_size n outer)%N.
+    by rewrite rn_length_drop_n HTH /= mulSn addKn.
+  have Lpre : length (layer_vals arP (n + 1)%coq_nat n TH (H ++ [:: 1])%list) = n.
+    exact: rn_length_layer_vals.
+  have LT0 : length (rn_cf 0 TH) = length TH by exact: rn_length_cf.
+  have LT1 : length (rn_cf 1 TH) = length TH by exact: rn_length_cf.
+  have LH0 : length (rn_cf 0 H) = n by rewrite rn_length_cf.
+  have LH1 : length (rn_cf 1 H) = n by rewrite rn_length_cf.
+  case: outer HS HTH HTH' IH => HS HTH HTH' IH.
+  - cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+    have E : layer_size n true = Nat.add (Nat.mul n (Nat.add n 1)) (Nat.mul n n) by [].
+    rewrite E rn_drop_n_add in HTH'. rewrite E in HS.
+    rewrite IH; [| exact: HTH' |
+      by rewrite vadd_vec_add rn_length_vec_add rn_length_layer_vals HH minnn].
+    rewrite E rn_drop_n_add rn_cf0_vadd rn_cf0_layer_vals rn_cf0_horner_map rn_cf0_layer_vals.
+    rewrite !rn_cf_drop_n (rn_cf_app_one H).1.
+    set B := resnet_back ar n true acts _ _ k.
+    have [L1 L2] : length B.1 = length (drop_n (n * n)%coq_nat
+        (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH))) /\ length B.2 = n.
+      apply: rn_back_len; first by rewrite !rn_length_drop_n LT0 -!rn_length_drop_n.
+      by rewrite rn_length_vec_add rn_length_layer_vals LH0 minnn.
+    case: B L1 L2 => [grest gh] /= L1 L2.
+    have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) = (length TH - n * (n + 1)%coq_nat)%N.
+      by rewrite rn_length_drop_n LT0.
+    rewrite rn_dot_cf1_vadd; last by rewrite rn_length_layer_vals.
+    rewrite rn_dot_cf1_layer_vals !rn_cf_drop_n rn_cf0_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite [dot _ gh (layer_vals _ n n (drop_n _ (rn_cf 0 TH)) _)]rn_dot_layer_vals_T; first last.
+    - rewrite Lthv L2. rn_lia.
+    - by rewrite L2.
+    rewrite -(rn_dot_take_l (back_rows _ _ _ _ _) (rn_cf 1 _)) rn_length_cf map_length Lpre.
+    rewrite rn_dot_cf1_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite rn_dot_cf1_layer_vals (rn_cf_app_one H).1 (rn_cf_app_one H).2.
+    set T0 := rn_cf 0 TH. set T1 := rn_cf 1 TH. set H0 := rn_cf 0 H. set H1 := rn_cf 1 H.
+    set pre := layer_vals ar (n + 1)%coq_nat n T0 (H0 ++ [:: 1])%list.
+    set gv := take_n n (back_rows ar n gh _ (zeros ar n)).
+    set gpre := hadamard ar _ gv.
+    have Lgv : length gv = n.
+      apply: rn_length_take_n. rewrite rn_length_back_rows ?rn_length_zeros ?L2 //.
+      rewrite Lthv. rn_lia.
+    have Lgp : length gpre = n.
+      by rewrite rn_length_hadamard map_length rn_length_layer_vals Lgv minnn.
+    have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
+    have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
+        (n + 1)%coq_nat.
+      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp ?LT0 //; rn_lia.
+    rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
+      [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
+    rewrite rn_dot_app_zero LH1.
+    rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
+    rewrite -(@rn_dot_scale_each _ n n gh) //; try by rewrite ?L2 ?map_length ?rn_length_layer_vals.
+    rewrite !rn_dot_app rn_dot_vec_add;
+      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
+    rewrite !rn_length_scale_each Lhb app_length !rn_length_scale_each Lhb Lgp L2 map_length.
+    rewrite rn_length_layer_vals.
+    rewrite rn_drop_n_add. exact: rn_sum5.
+  - cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+    have E0 : layer_size n false = Nat.add (Nat.mul n (Nat.add n 1)) 0 by [].
+    rewrite E0 Nat.add_0_r in HS.
+    rewrite IH; [| by rewrite E0 Nat.add_0_r in HTH' * |
+      by rewrite vadd_vec_add rn_length_vec_add map_length rn_length_layer_vals HH minnn].
+    rewrite E0 Nat.add_0_r rn_cf0_vadd rn_cf0_horner_map rn_cf0_layer_vals.
+    rewrite !rn_cf_drop_n (rn_cf_app_one H).1.
+    set B := resnet_back ar n false acts _ _ k.
+    have [L1 L2] : length B.1 = length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) /\
+        length B.2 = n.
+      apply: rn_back_len; last first.
+        by rewrite rn_length_vec_add LH0 map_length rn_length_layer_vals minnn.
+      rewrite !rn_length_drop_n LT0 -!rn_length_drop_n. by rewrite E0 Nat.add_0_r in HTH' *.
+    case: B L1 L2 => [grest gh] /= L1 L2.
+    rewrite rn_dot_cf1_vadd; last by rewrite map_length rn_length_layer_vals HH.
+    rewrite rn_dot_cf1_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite rn_dot_cf1_layer_vals (rn_cf_app_one H).1 (rn_cf_app_one H).2.
+    set T0 := rn_cf 0 TH. set T1 := rn_cf 1 TH. set H0 := rn_cf 0 H. set H1 := rn_cf 1 H.
+    set gpre := hadamard ar _ gh.
+    have Lgp : length gpre = n.
+      by rewrite rn_length_hadamard map_length rn_length_layer_vals L2 minnn.
+    have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
+    have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
+        (n + 1)%coq_nat.
+      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp ?LT0 //; rn_lia.
+    rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
+      [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
+    rewrite rn_dot_app_zero LH1.
+    rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
+    rewrite !rn_dot_app rn_dot_vec_add;
+      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
+    rewrite !rn_length_scale_each Lhb Lgp. exact: rn_sum4.
 Qed.
 
 End Back.
