@@ -469,3 +469,44 @@ Proof.
 Qed.
 
 End Back.
+
+(** * Reverse mode computes derivatives (ResNets) *)
+
+Section ResNetBackprop.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+(** [rn_cf] is Backprop.v's [coefs]. *)
+Lemma rn_cf_coefs i (xs : list {poly R}) : rn_cf i xs = coefs i xs.
+Proof. by []. Qed.
+
+(** Reverse mode computes derivatives (ResNet): entry [j] of the kernel's row
+    [resnet_row ... th x k] is [d F_theta(x)[k] / d theta_j], the coefficient of [t] of the
+    ResNet evaluated over [{poly R}] at [theta + t e_j] ([line th 0 j]) and the constant input
+    [x]. The hypotheses follow from the kernel's [resnet_shape_ok] ([length acts * layer_size]
+    is [resnet_params] of the instance's activations); no bound on [k] or [j] is needed (both
+    sides are [0] past the end). *)
+Theorem resnet_backprop n outer (acts : list (list R)) (th x : list R) k j :
+  length th = (length acts * layer_size n outer)%N -> length x = n ->
+  List.nth j (resnet_row ar n outer acts th x k) 0 =
+  (List.nth k (resnet_forward arP n outer (List.map (List.map polyC) acts) (line th 0 j)
+                 (List.map polyC x)) 0)`_1.
+Proof.
+  move=> Hth Hx.
+  rewrite rn_adjoint ?map_length ?length_line // !rn_cf_coefs coefs0_line coefs0_polyC.
+  rewrite coefs1_polyC dot_zeros_r addr0 /resnet_row dot_line ?Nat.sub_0_r //; last lia.
+  by case: (rn_back_len n outer acts k th x Hth Hx).
+Qed.
+
+(** [resnet_backprop] under the hypothesis of the kernel's [resnet_shape_ok] on an instance
+    with activations [acts0] (one per layer, as [acts]): [length th = resnet_params]. *)
+Corollary resnet_backprop_params n outer (acts0 : list (list (Z * Z))) (acts : list (list R))
+    (th x : list R) k j :
+  length acts = length acts0 -> length th = resnet_params n acts0 outer -> length x = n ->
+  List.nth j (resnet_row ar n outer acts th x k) 0 =
+  (List.nth k (resnet_forward arP n outer (List.map (List.map polyC) acts) (line th 0 j)
+                 (List.map polyC x)) 0)`_1.
+Proof. move=> Ha Hth. apply: resnet_backprop. by rewrite Hth /resnet_params Ha. Qed.
+
+End ResNetBackprop.
