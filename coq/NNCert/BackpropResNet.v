@@ -13,7 +13,7 @@ From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning Backprop.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop ssralg poly.
+From mathcomp Require Import bigop ssralg poly rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
@@ -510,3 +510,42 @@ Corollary resnet_backprop_params n outer (acts0 : list (list (Z * Z))) (acts : l
 Proof. move=> Ha Hth. apply: resnet_backprop. by rewrite Hth /resnet_params Ha. Qed.
 
 End ResNetBackprop.
+
+(** * The Jacobian entry of RankMeaning.v is entry [j] of the kernel's reverse-mode row *)
+
+(** RankMeaning.v's [theta + t e_j] is [line] at the rationals [q_of theta]. *)
+Lemma rn_theta_line th i j : theta_line th i j = line (List.map q_of th) i j.
+Proof. by elim: th i => [| v th IH] i //=; rewrite IH. Qed.
+
+(** [d F_theta(x)[k] / d theta_j] of RankMeaning.v ([resnet_jac_entry], defined by the
+    ResNet over [{poly rat}]) is entry [j] of [resnet_row] over [Q] at the instance (the
+    rationals [q_of theta], [q_of] of the activations, the integers [x]). *)
+Corollary resnet_jac_entry_row inst x k j :
+  length (rn_theta inst) = resnet_params (rn_width inst) (rn_acts inst) (rn_outer inst) ->
+  length x = rn_width inst ->
+  resnet_jac_entry inst x k j =
+  List.nth j (resnet_row (arith_ring _ : arith rat) (rn_width inst) (rn_outer inst)
+                (List.map (List.map q_of) (rn_acts inst)) (List.map q_of (rn_theta inst))
+                (List.map zr x) k) 0.
+Proof.
+  move=> Hth Hx. rewrite (@resnet_backprop_params _ _ _ (rn_acts inst)) ?map_length //.
+  rewrite /resnet_jac_entry deriv_at0 rn_theta_line.
+  have -> : List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst) =
+            List.map (List.map polyC) (List.map (List.map q_of) (rn_acts inst)).
+    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
+  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
+    by rewrite List.map_map.
+  by [].
+Qed.
+
+(** The same at every sample of a well-formed instance ([resnet_shape_ok]). *)
+Corollary resnet_jac_entry_shape inst samples s k j :
+  resnet_shape_ok inst samples = true -> (s < length samples)%N ->
+  resnet_jac_entry inst (nth_row samples s) k j =
+  List.nth j (resnet_row (arith_ring _ : arith rat) (rn_width inst) (rn_outer inst)
+                (List.map (List.map q_of) (rn_acts inst)) (List.map q_of (rn_theta inst))
+                (List.map zr (nth_row samples s)) k) 0.
+Proof.
+  rewrite /resnet_shape_ok => /andP [/andP [_ /Nat.eqb_eq Hth] Hrows] Hs.
+  apply: resnet_jac_entry_row => //. exact: rows_len_nth.
+Qed.
