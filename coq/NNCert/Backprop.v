@@ -1,12 +1,21 @@
 (** Reverse mode computes derivatives (MathComp 1.15): over any commutative ring [R], entry [j]
     of the kernel's reverse-mode row [d f(x)[k] / d theta] (Net.v, ReLU.v) is the coefficient of
     [t] of the network evaluated over [{poly R}] at the parameters [theta + t e_j] ([line]).
-    Instantiated at [R = rat] this is the Jacobian entry of RankMeaning.v. *)
+    Instantiated at [R = rat] this is the Jacobian entry of RankMeaning.v.
+    Main theorems: [mlp_backprop] (Net.v [net_row]) and [relu_backprop] (ReLU.v [relu_back],
+    the activation pattern fixed). Proof: the adjoint identity, by induction on the layers. For
+    polynomial parameters [TH] and inputs [H], with [(g_th, g_h)] the reverse-mode gradients at
+    the constant coefficients [TH(0)], [H(0)],
+    [f_k(TH, H)'(0) = g_th . TH'(0) + g_h . H'(0)] ([mlp_adjoint], [relu_adjoint]); at
+    [TH = theta + t e_j] and constant [H = x] the right side is [g_th[j]]. The blocks: Leibniz
+    for [dot] ([dot_c1]), the chain rule for [horner_val] ([horner_val_c1]), the one-layer
+    identity [g . (W hb)' = (g (x) hb) . W' + (W^T g) . hb'] ([layer_adjoint], [layer_back]),
+    and the entrywise products [hadamard] / ReLU masks as diagonal matrices. No axioms. *)
 From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop ssralg poly.
+From mathcomp Require Import bigop ssralg poly rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
@@ -160,7 +169,7 @@ Proof. by elim: xs ys => [|x xs IH] [|y ys] //=; rewrite IH mulrC. Qed.
 
 (** [(xs ++ ys) . zs = xs . zs + ys . (zs without its first |xs| entries)]. *)
 Lemma dot_app xs ys zs :
-  dot ar (xs ++ ys) zs = dot ar xs zs + dot ar ys (drop_n (length xs) zs).
+  dot ar (xs ++ ys)%list zs = dot ar xs zs + dot ar ys (drop_n (length xs) zs).
 Proof.
   elim: xs zs => [|x xs IH] [|z zs] /=; rewrite ?add0r ?dot_nil_r ?addr0 //.
   by rewrite IH addrA.
@@ -388,7 +397,7 @@ Lemma net_back_step bias prev d d' rest acts (th h : list A) k :
   let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
   let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
   let g := hadamard ar (snd vd) (snd nb) in
-  (scale_each ar g hb ++ fst nb, take_n prev (back_rows ar rowlen g th (zeros ar rowlen))).
+  ((scale_each ar g hb ++ fst nb)%list, take_n prev (back_rows ar rowlen g th (zeros ar rowlen))).
 Proof.
   move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
   destruct (act_vd ar (hd [::] acts) (layer_vals ar (prev + (if bias then 1%N else 0%N))%coq_nat
@@ -404,7 +413,7 @@ Lemma net_back_step_fst bias prev d d' rest acts (th h : list A) k :
   let hb := with_bias bias h (one ar) in
   let vd := act_vd ar (hd [::] acts) (layer_vals ar rowlen d th hb) in
   let nb := net_back ar bias d (d' :: rest) (tl acts) (drop_n (Nat.mul d rowlen) th) (fst vd) k in
-  scale_each ar (hadamard ar (snd vd) (snd nb)) hb ++ fst nb.
+  (scale_each ar (hadamard ar (snd vd) (snd nb)) hb ++ fst nb)%list.
 Proof. by rewrite net_back_step. Qed.
 
 Lemma net_back_step_snd bias prev d d' rest acts (th h : list A) k :
@@ -515,3 +524,281 @@ Proof.
 Qed.
 
 End MLP.
+
+(** * ReLU networks with a fixed activation pattern *)
+
+(** Every hidden layer of the widths [rest] (all but the last) has a pattern at least as long
+    as the layer: the patterns the kernel and the Jacobian use (computed from the hidden
+    pre-activations) have exactly these lengths ([relu_pres_fit], [relu_eval_fit]). *)
+Fixpoint pats_fit (rest : list nat) (pats : list (list bool)) : Prop :=
+  match rest with
+  | [::] => True
+  | d :: rest' =>
+      match rest' with
+      | [::] => True
+      | _ :: _ => (d <= length (hd [::] pats))%coq_nat /\ pats_fit rest' (tl pats)
+      end
+  end.
+
+Lemma pats_fit_step d d' rest pats :
+  pats_fit (d :: d' :: rest) pats =
+  ((d <= length (hd [::] pats))%coq_nat /\ pats_fit (d' :: rest) (tl pats)).
+Proof. by []. Qed.
+
+Section ReLUUnfold.
+Context {A : Type} (ar : arith A).
+
+Lemma relu_masked_last prev d pats (th h : list A) :
+  relu_masked ar prev [:: d] pats th h =
+  layer_vals ar (prev + 1%N)%coq_nat d th (with_bias true h (one ar)).
+Proof. by []. Qed.
+
+Lemma relu_masked_step prev d d' rest pats (th h : list A) :
+  relu_masked ar prev (d :: d' :: rest) pats th h =
+  relu_masked ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+    (mask_pat ar (hd [::] pats)
+       (layer_vals ar (prev + 1%N)%coq_nat d th (with_bias true h (one ar)))).
+Proof. by []. Qed.
+
+Lemma relu_back_last prev d pats (th h : list A) k :
+  relu_back ar prev [:: d] pats th h k =
+  (scale_each ar (unit_vec ar d k) (with_bias true h (one ar)),
+   take_n prev (back_rows ar (prev + 1%N)%coq_nat (unit_vec ar d k) th
+                  (zeros ar (prev + 1%N)%coq_nat))).
+Proof. by []. Qed.
+
+(** A hidden layer: the pass through the later layers at the masked values, and the gradient
+    [D gh] of the pre-activations ([D] the 0/1 diagonal of the pattern). *)
+Lemma relu_back_step prev d d' rest pats (th h : list A) k :
+  relu_back ar prev (d :: d' :: rest) pats th h k =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  let g := mask_vals ar pat (snd rb) in
+  ((scale_each ar g hb ++ fst rb)%list,
+   take_n prev (back_rows ar (prev + 1%N)%coq_nat g th (zeros ar (prev + 1%N)%coq_nat))).
+Proof.
+  move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
+  by destruct (relu_back ar d (d'' :: rs') (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+      (mask_vals ar (hd [::] pats) (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list)) k).
+Qed.
+
+Lemma relu_back_step_fst prev d d' rest pats (th h : list A) k :
+  fst (relu_back ar prev (d :: d' :: rest) pats th h k) =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  (scale_each ar (mask_vals ar pat (snd rb)) hb ++ fst rb)%list.
+Proof. by rewrite relu_back_step. Qed.
+
+Lemma relu_back_step_snd prev d d' rest pats (th h : list A) k :
+  snd (relu_back ar prev (d :: d' :: rest) pats th h k) =
+  let hb := with_bias true h (one ar) in
+  let pat := hd [::] pats in
+  let rb := relu_back ar d (d' :: rest) (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+              (mask_vals ar pat (layer_vals ar (prev + 1%N)%coq_nat d th hb)) k in
+  take_n prev (back_rows ar (prev + 1%N)%coq_nat (mask_vals ar pat (snd rb)) th
+                 (zeros ar (prev + 1%N)%coq_nat)).
+Proof. by rewrite relu_back_step. Qed.
+
+(** ReLU reverse mode returns one entry per parameter and one per input. *)
+Lemma relu_back_length k : forall rest d prev pats (th h : list A),
+  length h = prev -> length th = n_params_from prev (d :: rest) 1%N -> pats_fit (d :: rest) pats ->
+  length (fst (relu_back ar prev (d :: rest) pats th h k)) = length th /\
+  length (snd (relu_back ar prev (d :: rest) pats th h k)) = prev.
+Proof.
+  elim=> [|d' rest IH] d prev pats th h Hh Hth Hp.
+  - rewrite relu_back_last; cbv beta iota delta [fst snd].
+    rewrite length_scale_each length_unit_vec length_with_bias Hh.
+    rewrite length_take_n length_back_rows ?length_zeros ?length_unit_vec;
+      simpl in Hth; try split; lia.
+  - rewrite relu_back_step_fst relu_back_step_snd. cbv zeta. simpl in Hth.
+    rewrite pats_fit_step in Hp. case: Hp => Hp1 Hp2.
+    set hb := with_bias true h (one ar).
+    have Lm : length (mask_vals ar (hd [::] pats) (layer_vals ar (prev + 1%N)%coq_nat d th hb)) = d.
+    { rewrite length_mask_vals length_layer_vals. lia. }
+    have [L1 L2] := IH d' d (tl pats) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th) _ Lm
+                      ltac:(rewrite length_drop_n /=; lia) Hp2.
+    move: (relu_back _ _ _ _ _ _ _) L1 L2 => rb L1 L2.
+    have Lg : length (mask_vals ar (hd [::] pats) (snd rb)) = d.
+    { rewrite length_mask_vals L2. lia. }
+    rewrite app_length length_scale_each Lg length_with_bias Hh L1 length_drop_n length_take_n
+      length_back_rows ?length_zeros ?Lg //; try split; lia.
+Qed.
+
+End ReLUUnfold.
+
+(** ** The patterns of the kernel and of the Jacobian fit the layers *)
+
+Section Fit.
+Context {A : Type} (ar : arith A).
+
+Lemma relu_pres_step (pos : A -> bool) prev d d' rest (th h : list A) :
+  relu_pres ar pos prev (d :: d' :: rest) th h =
+  layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list ::
+  relu_pres ar pos d (d' :: rest) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+    (mask_pat ar (List.map pos (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))
+       (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list)).
+Proof. by []. Qed.
+
+(** The patterns of the hidden pre-activations ([relu_pres], as in [relu_jac_entry]). *)
+Lemma relu_pres_fit (pos : A -> bool) : forall rest prev (th h : list A),
+  pats_fit rest (List.map (List.map pos) (relu_pres ar pos prev rest th h)).
+Proof.
+  case=> [//|d rest]. elim: rest d => [//|d' rest IH] d prev th h.
+  rewrite relu_pres_step pats_fit_step.
+  move: (IH d' d (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+           (mask_pat ar (List.map pos (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))
+              (layer_vals ar (prev + 1%N)%coq_nat d th (h ++ [:: one ar])%list))).
+  move: (relu_pres _ _ _ _ _ _) => Y HY /=.
+  by rewrite map_length length_layer_vals.
+Qed.
+
+End Fit.
+
+Lemma relu_forward_snd_step prev d d' rest (th h : list (Z * Z)) :
+  snd (relu_forward prev (d :: d' :: rest) th h) =
+  layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list ::
+  snd (relu_forward d (d' :: rest) (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+         (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+Proof.
+  move E: (d' :: rest) => rs /=. case: rs E => [//|d'' rs'] _. cbv beta iota zeta.
+  by destruct (relu_forward d (d'' :: rs') (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+      (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+Qed.
+
+Lemma relu_forward_fit : forall rest prev (th h : list (Z * Z)),
+  pats_fit rest (pattern_of (snd (relu_forward prev rest th h))).
+Proof.
+  case=> [//|d rest]. elim: rest d => [//|d' rest IH] d prev th h.
+  rewrite relu_forward_snd_step pats_fit_step.
+  move: (IH d' d (drop_n (Nat.mul d (prev + 1%N)%coq_nat) th)
+           (relu_vec_q (layer_vals arith_q (prev + 1%N)%coq_nat d th (h ++ [:: (1%Z, 1%Z)])%list))).
+  rewrite /pattern_of. move: (snd (relu_forward _ _ _ _)) => Y HY /=.
+  by rewrite map_length length_layer_vals.
+Qed.
+
+(** The patterns the kernel computes ([pattern_of] of [relu_eval], as in [batch_patterns]). *)
+Lemma relu_eval_fit widths (th x : list (Z * Z)) :
+  pats_fit (tl widths) (pattern_of (snd (relu_eval widths th x))).
+Proof. case: widths => [//|d0 rest]. exact: relu_forward_fit. Qed.
+
+Section ReLUBackprop.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+(** The adjoint identity of ReLU reverse mode with the pattern fixed, through the layers
+    [d :: rest] after a layer of width [prev]: for polynomial parameters [TH] and inputs [H],
+    with [(gth, gh) = relu_back (TH(0)) (H(0)) k],
+    [F_k(TH, H)'(0) = gth . TH'(0) + gh . H'(0)]. *)
+Lemma relu_adjoint k : forall rest d prev pats TH H,
+  length H = prev -> length TH = n_params_from prev (d :: rest) 1%N -> pats_fit (d :: rest) pats ->
+  (List.nth k (relu_masked arP prev (d :: rest) pats TH H) 0)`_1 =
+  dot ar (fst (relu_back ar prev (d :: rest) pats (coefs 0 TH) (coefs 0 H) k)) (coefs 1 TH) +
+  dot ar (snd (relu_back ar prev (d :: rest) pats (coefs 0 TH) (coefs 0 H) k)) (coefs 1 H).
+Proof.
+  elim=> [|d' rest IH] d prev pats TH H Hh Hth Hp.
+  - rewrite relu_masked_last relu_back_last nth_coefs -(dot_unit_vec d k); last first.
+    { by rewrite length_coefs length_layer_vals. }
+    by rewrite (layer_back prev true) ?length_unit_vec // Hth /=; lia.
+  - rewrite relu_masked_step relu_back_step_fst relu_back_step_snd. cbv zeta. simpl in Hth.
+    rewrite pats_fit_step in Hp. case: Hp => Hp1 Hp2.
+    have LH' : length (mask_pat arP (hd [::] pats)
+                 (layer_vals arP (prev + 1%N)%coq_nat d TH (with_bias true H (one arP)))) = d.
+    { rewrite -(length_coefs 0) coefs_mask_pat length_mask_vals length_coefs length_layer_vals.
+      lia. }
+    have LTH' : length (drop_n (Nat.mul d (prev + 1%N)%coq_nat) TH) = n_params_from d (d' :: rest) 1%N.
+    { rewrite length_drop_n Hth /=. lia. }
+    rewrite (IH d' d (tl pats) _ _ LH' LTH' Hp2).
+    rewrite coefs_drop !coefs_mask_pat layer_vals_c0 coefs_with_bias0.
+    set hb := with_bias true (coefs 0 H) (one ar).
+    have Lm : length (mask_vals ar (hd [::] pats)
+                (layer_vals ar (prev + 1%N)%coq_nat d (coefs 0 TH) hb)) = d.
+    { rewrite length_mask_vals length_layer_vals. lia. }
+    have [L1 L2] := relu_back_length ar k rest d' d (tl pats)
+                      (drop_n (Nat.mul d (prev + 1%N)%coq_nat) (coefs 0 TH)) _ Lm
+                      ltac:(rewrite length_drop_n length_coefs Hth /=; lia) Hp2.
+    move: (relu_back _ _ _ _ _ _ _) L1 L2 => rb L1 L2.
+    have Lg : length (mask_vals ar (hd [::] pats) (snd rb)) = d.
+    { rewrite length_mask_vals L2. lia. }
+    rewrite dot_mask_vals (layer_back prev true) // ?Hth; last lia.
+    rewrite dot_app length_scale_each Lg length_with_bias length_coefs Hh -coefs_drop.
+    by rewrite addrCA addrA.
+Qed.
+
+(** Reverse mode computes derivatives (ReLU network, activation pattern [pats] fixed): entry
+    [j] of the kernel's row [relu_back ... th x k] is [d F_theta(x)[k] / d theta_j] for the
+    polynomial network [relu_masked] with the same patterns, the coefficient of [t] of its
+    value over [{poly R}] at [theta + t e_j] and the constant input [x]. The first two
+    hypotheses are checked by the kernel's [relu_shape_ok]; [pats_fit] holds for the patterns
+    of the kernel ([relu_eval_fit]) and of the Jacobian ([relu_pres_fit]). *)
+Theorem relu_backprop widths pats (th x : list R) k j :
+  length th = n_params widths true -> length x = first_width widths ->
+  pats_fit (tl widths) pats ->
+  List.nth j (fst (relu_back ar (first_width widths) (tl widths) pats th x k)) 0 =
+  (List.nth k (relu_masked arP (first_width widths) (tl widths) pats (line th 0 j)
+                 (List.map polyC x)) 0)`_1.
+Proof.
+  case: widths => [|d0 [|d rest]] Hth Hx Hp.
+  - by rewrite /= nth_coefs coefs1_polyC nth_zeros; case: j.
+  - by rewrite /= nth_coefs coefs1_polyC nth_zeros; case: j.
+  - rewrite [first_width _]/= [tl _]/=.
+    rewrite relu_adjoint ?map_length ?length_line // coefs0_line coefs0_polyC coefs1_polyC.
+    rewrite dot_zeros_r addr0 dot_line ?Nat.sub_0_r //; last lia.
+    by case: (relu_back_length ar k rest d d0 pats th x Hx Hth Hp).
+Qed.
+
+End ReLUBackprop.
+
+(** * What the kernel's checks give, and links to the other files *)
+
+(** [shape_ok] gives the hypotheses of [mlp_backprop] ([rows_len]: every sample has the input
+    width), and more. *)
+Lemma shape_ok_lengths widths acts bias th samples :
+  shape_ok widths acts bias th samples = true ->
+  length th = n_params widths bias /\ rows_len (first_width widths) samples = true /\
+  (2 <= length widths)%coq_nat /\ (length acts + 2)%coq_nat = length widths.
+Proof.
+  rewrite /shape_ok => /andP [/andP [/andP [/andP [/andP [H1 _] H3] _] H5] H6].
+  by move/Nat.leb_le: H1; move/Nat.eqb_eq: H3; move/Nat.eqb_eq: H5.
+Qed.
+
+(** [relu_shape_ok] gives the first two hypotheses of [relu_backprop], and more. *)
+Lemma relu_shape_ok_lengths widths th batch :
+  relu_shape_ok widths th batch = true ->
+  length th = n_params widths true /\ rows_len (first_width widths) batch = true /\
+  (2 <= length widths)%coq_nat.
+Proof.
+  rewrite /relu_shape_ok => /andP [/andP [/andP [/andP [/andP [H1 _] H3] _] H5] _].
+  by move/Nat.leb_le: H1; move/Nat.eqb_eq: H3.
+Qed.
+
+(** RankMeaning.v's [theta_line] is the [line] of the rationals [q_of theta]. *)
+Lemma theta_line_line th i j : theta_line th i j = line (List.map q_of th) i j.
+Proof. by elim: th i => [|v th IH] i //=; rewrite IH. Qed.
+
+(** Entrywise sums (ResNet.v [vec_add]): coefficients and dot products. *)
+Section VecAdd.
+Context {R : comRingType}.
+Local Notation ar := (arith_ring R).
+Local Notation arP := (arith_ring _ : arith {poly R}).
+
+Lemma coefs_vec_add i (a b : list {poly R}) :
+  coefs i (vec_add arP a b) = vec_add ar (coefs i a) (coefs i b).
+Proof. by elim: a b => [|x a IH] [|y b] //=; rewrite coefD IH. Qed.
+
+(** [(a + b) . c = a . c + b . c] for [|a| = |b|]. *)
+Lemma dot_vec_add a b c : length a = length b ->
+  dot ar (vec_add ar a b) c = dot ar a c + dot ar b c.
+Proof.
+  elim: a b c => [|x a IH] [|y b] [|z c] //= Hl; rewrite ?addr0 //.
+  case: Hl => Hl. by rewrite IH // mulrDl addrACA.
+Qed.
+
+Lemma length_vec_add (a b : list R) : length (vec_add ar a b) = Nat.min (length a) (length b).
+Proof. by elim: a b => [|x a IH] [|y b] //=; rewrite IH. Qed.
+
+End VecAdd.
