@@ -2,6 +2,7 @@
     [R], entry [j] of the kernel's reverse-mode row [resnet_row] (ResNet.v) of output [k] is
     the coefficient of [t] of [F_(theta + t e_j)(x)[k]], the ResNet evaluated over [{poly R}]
     ([resnet_forward], Jacobian.v) at the parameters [line th 0 j] (Backprop.v).
+    At [R = rat] this is RankMeaning.v's [resnet_jac_entry] ([resnet_jac_entry_shape]).
     The proof is the adjoint identity of one reverse pass: for polynomial parameters [TH] and a
     polynomial input [H], writing [P_0], [P_1] for the coefficients of [1] and [t],
       [F(TH, H)[k]_1 = g_theta . TH_1 + g_h . H_1],
@@ -90,7 +91,8 @@ Lemma rn_dot_zeros m (x : list R) : dot ar (zeros ar m) x = 0.
 Proof. by elim: m x => [| m IH] [| z x] //=; rewrite IH mul0r addr0. Qed.
 
 (** [e_k . x = x[k]] for [x] of length [m]. *)
-Lemma rn_dot_unit_vec m k (x : list R) : length x = m -> dot ar (unit_vec ar m k) x = List.nth k x 0.
+Lemma rn_dot_unit_vec m k (x : list R) :
+  length x = m -> dot ar (unit_vec ar m k) x = List.nth k x 0.
 Proof.
   elim: m k x => [| m IH] k [| z x] //=; first by case: k.
   case=> Hx. case: k => [| k] /=; first by rewrite rn_dot_zeros mul1r addr0.
@@ -191,14 +193,6 @@ Lemma rn_act_vd (cs hs : list R) :
 Proof.
   rewrite /act_vd. elim: hs => [| h hs IH] //=.
   rewrite IH -(horner_dual_fst ar cs h 1). by case: (horner_dual ar cs h 1).
-Qed.
-
-(** [(a * b) . g = b . (a * g)] entrywise products ([hadamard]). *)
-Lemma rn_dot_hadamard (a b g : list R) :
-  dot ar g (hadamard ar a b) = dot ar (hadamard ar a g) b.
-Proof.
-  elim: a b g => [| x a IH] [| y b] [| z g] //=; rewrite ?rn_dot_nil_r //.
-  by rewrite IH mulrCA mulrA.
 Qed.
 
 (** Rearranging the five terms of the adjoint identity of a layer with [V]. *)
@@ -388,7 +382,9 @@ Proof.
   have LH0 : length (rn_cf 0 H) = n by rewrite rn_length_cf.
   have LH1 : length (rn_cf 1 H) = n by rewrite rn_length_cf.
   case: outer HS HTH HTH' IH => HS HTH HTH' IH.
-  - cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+  - (* With [V]: [h' = h + V sigma(W [h; 1])]. The induction hypothesis on the remaining
+       layers, whose reverse pass at the constant coefficients is the kernel's. *)
+    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
     have E : layer_size n true = Nat.add (Nat.mul n (Nat.add n 1)) (Nat.mul n n) by [].
     rewrite E rn_drop_n_add in HTH'. rewrite E in HS.
     rewrite IH; [| exact: HTH' |
@@ -401,14 +397,19 @@ Proof.
       apply: rn_back_len; first by rewrite !rn_length_drop_n LT0 -!rn_length_drop_n.
       by rewrite rn_length_vec_add rn_length_layer_vals LH0 minnn.
     case: B L1 L2 => [grest gh] /= L1 L2.
-    have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) = (length TH - n * (n + 1)%coq_nat)%N.
-      by rewrite rn_length_drop_n LT0.
+    have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) =
+        (length TH - n * (n + 1)%coq_nat)%N by rewrite rn_length_drop_n LT0.
+    (* [g_h . h'_1 = g_h . h_1 + g_h . (V_0 v_1) + g_h . (V_1 v_0)], and
+       [g_h . (V_0 v_1) = (V_0^T g_h) . v_1 = g_v . v_1]. *)
     rewrite rn_dot_cf1_vadd; last by rewrite rn_length_layer_vals.
-    rewrite rn_dot_cf1_layer_vals !rn_cf_drop_n rn_cf0_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite rn_dot_cf1_layer_vals !rn_cf_drop_n rn_cf0_horner_map rn_cf0_layer_vals.
+    rewrite (rn_cf_app_one H).1.
     rewrite [dot _ gh (layer_vals _ n n (drop_n _ (rn_cf 0 TH)) _)]rn_dot_layer_vals_T; first last.
     - rewrite Lthv L2. rn_lia.
     - by rewrite L2.
     rewrite -(rn_dot_take_l (back_rows _ _ _ _ _) (rn_cf 1 _)) rn_length_cf map_length Lpre.
+    (* Chain rule: [g_v . sigma(pre)_1 = (sigma'(pre_0) * g_v) . pre_1 = g_pre . pre_1], and
+       [pre_1 = W_0 [h_1; 0] + W_1 [h_0; 1]]. *)
     rewrite rn_dot_cf1_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
     rewrite rn_dot_cf1_layer_vals (rn_cf_app_one H).1 (rn_cf_app_one H).2.
     set T0 := rn_cf 0 TH. set T1 := rn_cf 1 TH. set H0 := rn_cf 0 H. set H1 := rn_cf 1 H.
@@ -424,17 +425,21 @@ Proof.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
       apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp ?LT0 //; rn_lia.
+    (* [g_pre . (W_0 [h_1; 0]) = (W_0^T g_pre)[..n] . h_1]; the weight terms are
+       [(g_pre (x) [h_0; 1]) . W_1] and [(g_h (x) v_0) . V_1]. *)
     rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
       [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
     rewrite rn_dot_app_zero LH1.
     rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
     rewrite -(@rn_dot_scale_each _ n n gh) //; try by rewrite ?L2 ?map_length ?rn_length_layer_vals.
+    (* The kernel's gradients: [(g_W ++ g_V) ++ g_rest] and [g_h + (W_0^T g_pre)[..n]]. *)
     rewrite !rn_dot_app rn_dot_vec_add;
       [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
     rewrite !rn_length_scale_each Lhb app_length !rn_length_scale_each Lhb Lgp L2 map_length.
     rewrite rn_length_layer_vals.
     rewrite rn_drop_n_add. exact: rn_sum5.
-  - cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+  - (* Without [V]: [h' = h + sigma(W [h; 1])], the same steps. *)
+    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
     have E0 : layer_size n false = Nat.add (Nat.mul n (Nat.add n 1)) 0 by [].
     rewrite E0 Nat.add_0_r in HS.
     rewrite IH; [| by rewrite E0 Nat.add_0_r in HTH' * |
