@@ -118,3 +118,102 @@ Proof.
     have Ek : k = 2%Z by lia. subst k.
     move: Hodd. rewrite Hz Z_mod_mult. done.
 Qed.
+
+(** * The relation between Q and residues on primitive integers *)
+
+Section Residues.
+Variable p : Z.
+Hypothesis Hp : p_ok p = true.
+Local Notation pn := (Z.to_nat p).
+Local Notation P := (Uint63.of_Z p).
+
+Lemma p_bounds : (1 < p < 2147483648)%Z.
+Proof. move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? /Z.ltb_lt ?]. lia. Qed.
+
+Lemma p_gt1 : (1 < p)%Z.
+Proof. have := p_bounds. lia. Qed.
+
+Lemma phiP : φ P = p.
+Proof. apply: phi_of_Z. have := p_bounds. lia. Qed.
+
+(** The rational [q] and the residue [x] in [[0, p)]: [q = n/d] and [x = n d^-1] mod p. *)
+Definition RK (q : rat) (x : int) : Prop := (φ x < p)%Z /\ Rq p q (zr (φ x)).
+
+Lemma RK_Rq q x : RK q x -> Rq p q (zr (φ x)).
+Proof. by case. Qed.
+
+Lemma phi_mod x : φ (PrimInt63.mod x P) = (φ x mod p)%Z.
+Proof. by rewrite Uint63.mod_spec phiP. Qed.
+
+Lemma phi_mod_lt x : (φ (PrimInt63.mod x P) < p)%Z.
+Proof. rewrite phi_mod. have := Z.mod_pos_bound (φ x) p. have := p_gt1. lia. Qed.
+
+Lemma phi_add_small x y : (φ x < p)%Z -> (φ y < p)%Z -> φ (PrimInt63.add x y) = (φ x + φ y)%Z.
+Proof.
+  move=> Hx Hy. have := phi_bounded x. have := phi_bounded y. have := p_bounds.
+  rewrite Uint63.add_spec wB_eq => ? ? ?. rewrite Z.mod_small //. lia.
+Qed.
+
+Lemma phi_mul_small x y : (φ x < p)%Z -> (φ y < p)%Z -> φ (PrimInt63.mul x y) = (φ x * φ y)%Z.
+Proof.
+  move=> Hx Hy. have := phi_bounded x. have := phi_bounded y. have := p_bounds.
+  rewrite Uint63.mul_spec wB_eq => ? ? ?. rewrite Z.mod_small //. nia.
+Qed.
+
+Lemma RK0 : RK 0 (zero (arith_mod P)).
+Proof. rewrite /RK /= Uint63.to_Z_0 zr0. split; [have := p_gt1; lia | exact: Rq0]. Qed.
+
+Lemma RK1 : RK 1 (one (arith_mod P)).
+Proof. rewrite /RK /= Uint63.to_Z_1 zr1. split; [exact: p_gt1 | exact: Rq1]. Qed.
+
+Lemma RK_add : forall a a' b b', RK a b -> RK a' b' ->
+  RK (add (arith_ring _ : arith rat) a a') (add (arith_mod P) b b').
+Proof.
+  move=> a a' b b' [Hb Rb] [Hb' Rb'] /=. split; first exact: phi_mod_lt.
+  rewrite phi_mod phi_add_small // zr_mod; last exact: p_gt1.
+  rewrite zrD. exact: RqD.
+Qed.
+
+Lemma RK_mul : forall a a' b b', RK a b -> RK a' b' ->
+  RK (mul (arith_ring _ : arith rat) a a') (mul (arith_mod P) b b').
+Proof.
+  move=> a a' b b' [Hb Rb] [Hb' Rb'] /=. split; first exact: phi_mod_lt.
+  rewrite phi_mod phi_mul_small // zr_mod; last exact: p_gt1.
+  rewrite zrM. exact: RqM.
+Qed.
+
+Lemma phi_of_Z_mod z : φ (Uint63.of_Z (z mod p)) = (z mod p)%Z.
+Proof.
+  apply: phi_of_Z. have := p_bounds. have := Z.mod_pos_bound z p. lia.
+Qed.
+
+Lemma RK_rat v inv : rat_inv_ok p v inv = true -> RK (q_of v) (rat_mod p v inv).
+Proof.
+  move=> H. rewrite /RK /rat_mod phi_of_Z_mod. split.
+  - have := Z.mod_pos_bound (fst v mod p * (inv mod p)) p. have := p_gt1. lia.
+  - exact: (Rf_rat p p_gt1 v inv H).
+Qed.
+
+Lemma RK_rats th invs : rats_inv_ok p th invs = true ->
+  Forall2 RK (List.map q_of th) (rats_mod p th invs).
+Proof.
+  elim: th invs => [| v th IH] [| inv invs] //= /andP [Hv Hth].
+  constructor; [exact: RK_rat | exact: IH].
+Qed.
+
+Lemma RK_acts acts invs : acts_inv_ok p acts invs = true ->
+  Forall2 (Forall2 RK) (List.map (List.map q_of) acts) (acts_mod p acts invs).
+Proof.
+  elim: acts invs => [| a acts IH] [| inv invs] //= /andP [Ha Hacts].
+  constructor; [exact: RK_rats | exact: IH].
+Qed.
+
+Lemma RK_ints x : Forall2 RK (List.map zr x) (ints_mod p x).
+Proof.
+  elim: x => [| z x IH] //=. constructor; [| exact: IH].
+  rewrite /RK phi_of_Z_mod. split.
+  - have := Z.mod_pos_bound z p. have := p_gt1. lia.
+  - rewrite zr_mod; [exact: Rq_int | exact: p_gt1].
+Qed.
+
+End Residues.
