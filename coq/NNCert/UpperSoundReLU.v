@@ -1,0 +1,177 @@
+(** The upper bound of a ReLU rank certificate (issue 15, phase 2; MathComp 1.15).
+    [check_relu_rank_upper inst batch w u = true] (ReLU.v) and [p = uw_p w] prime give
+    [\rank (relu_jacobian inst batch) <= u] over Q ([relu_jacobian]: RankMeaning.v, the
+    Jacobian of [theta -> (F_theta(z))_(z in batch)] with each point's activation pattern fixed).
+    The mathematics. For a batch point [z], an output [k] and an integer tangent [t], the kernel
+    computes the row [g = d F_k(z) / d theta] by reverse mode over the exact pairs [arith_q],
+    with the pattern [pattern_of (relu_eval theta z)] of [z] fixed, and checks [g . t = 0]
+    exactly ([tangents_vanish_relu], [outputs_kill], [grad_kills]).
+    - The pairs compute rationals: the relation [RQ] ("the pair [(n, d)], [d > 0], is [n/d]")
+      respects [0, 1, +, *] ([RQ0], [RQ1], [RQadd], [RQmul]), so ([relu_back_rel], [dot_rel])
+      the pair row is related to reverse mode over [arith_ring rat] at [q_of theta], [q_of z],
+      and [g . t] over the pairs is related to the rational [g . t]; a pair with numerator [0]
+      is the rational [0].
+    - Reverse mode over [rat] computes the derivatives ([relu_backprop]), and the kernel's
+      pattern is the mathematical one ([pattern_of_relu_eval], [relu_pattern_eq]); so the
+      rational row is row [(z, k)] of [relu_jacobian] ([relu_jac_entry_back]).
+    Hence [J T^T = 0] for the matrix [T] of the tangents ([relu_jacobian_kills]); the tangents
+    are independent over Q ([independent_mod] and [p] prime: [\rank T = s]), so the rank of
+    [J] is at most [n - s = u] ([relu_rank_upper_sound]). *)
+From Coq Require Import ZArith List Bool Lia.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
+From NNCert Require Import Backprop BackRel.
+Set Warnings "-notation-overridden,-ambiguous-paths".
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
+From mathcomp Require Import bigop ssralg poly matrix mxalgebra rat ssrnum div.
+Import GRing.Theory Num.Theory.
+Local Open Scope ring_scope.
+
+(** Exact rational arithmetic as an [arith]. *)
+Local Notation arQ := (arith_ring _ : arith rat).
+
+(** * Dot products as sums *)
+
+(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]). *)
+Lemma dot_sum (R : ringType) (xs ys : list R) n : length ys = n ->
+  dot (arith_ring R) xs ys = \sum_(j < n) List.nth j xs 0 * List.nth j ys 0.
+Proof.
+  elim: ys xs n => [| y ys IH] xs n <- /=.
+  - by rewrite big_ord0; case: xs.
+  - rewrite big_ord_recl /=. case: xs => [| x xs] /=.
+    + by rewrite mul0r add0r big1 // => j _; rewrite mul0r.
+    + by rewrite (IH xs (length ys)).
+Qed.
+
+Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
+Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
+
+(** * Exact pairs are rationals *)
+
+(** A pair with numerator [0] is the rational [0]. *)
+Lemma RQ_num0 q a : RQ q a -> fst a = 0%Z -> q = 0.
+Proof. by move=> [_ ->] Ha; rewrite /q_of Ha zr0 mul0r. Qed.
+
+(** The integers [x/1] of [ints_q] are the rationals [zr x]. *)
+Lemma ints_q_rel (t : list Z) : Forall2 RQ (List.map zr t) (ints_q t).
+Proof. elim: t => [| x t IH] /=; constructor; [exact: RQ_int | exact: IH]. Qed.
+
+(** [grad_kills g' ts]: every tangent [t] of [ts] is orthogonal to the rational row [g]
+    related to the pairs [g'], [sum_j g[j] t[j] = 0] over Q. *)
+Lemma grad_kills_sound (g : list rat) g' ts t : Forall2 RQ g g' ->
+  grad_kills g' ts = true -> In t ts -> dot arQ g (List.map zr t) = 0.
+Proof.
+  move=> Hg. elim: ts => [| t0 ts IH] //= /andP [/Z.eqb_eq H0 Hts] [E | Hin].
+  - subst t0. apply: (RQ_num0 _ _ _ H0).
+    exact: (dot_rel arQ arith_q RQ RQ0 RQadd RQmul _ _ _ _ Hg (ints_q_rel t)).
+  - exact: IH.
+Qed.
+
+(** [outputs_kill ... k count] checks the outputs [k <= k' < k + count]. *)
+Lemma outputs_kill_nth inst pats x ts k count k' :
+  outputs_kill inst pats x ts k count = true -> (k <= k')%N -> (k' < k + count)%N ->
+  grad_kills (fst (relu_back arith_q (first_width (ri_widths inst)) (tl (ri_widths inst))
+                     pats (ri_theta inst) x k')) ts = true.
+Proof.
+  elim: count k => [| c IH] k /=; first by rewrite addn0 => _ H1 H2; move: (leq_trans H2 H1);
+    rewrite ltnn.
+  move=> /andP [Hk Hc] H1 H2. case: (ltngtP k k') H1 => [Hlt | // | E] _.
+  - by apply: (IH k.+1 Hc Hlt); rewrite addSnnS.
+  - by rewrite -E.
+Qed.
+
+(** [tangents_vanish_relu] checks every output at every batch point, the point's own pattern
+    fixed. *)
+Lemma tangents_vanish_relu_in inst batch ts x : tangents_vanish_relu inst batch ts = true ->
+  In x batch ->
+  outputs_kill inst (pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) x))) x ts 0
+    (last_width (ri_widths inst)) = true.
+Proof.
+  elim: batch => [| x0 batch IH] //= /andP [H0 Hb] [E | Hin]; [by subst x0 | exact: IH].
+Qed.
+
+(** * The Jacobian entries are reverse mode over Q *)
+
+(** Entry [(z, k, j)] of the mathematical Jacobian is entry [j] of reverse mode over
+    [arith_ring rat] at [q_of theta], [q_of z] with the kernel's pattern of [z]. *)
+Lemma relu_jac_entry_back inst z k j :
+  rats_pos (ri_theta inst) = true -> rats_pos z = true ->
+  length (ri_theta inst) = n_params (ri_widths inst) true ->
+  length z = first_width (ri_widths inst) ->
+  relu_jac_entry inst z k j =
+  List.nth j (fst (relu_back arQ (first_width (ri_widths inst)) (tl (ri_widths inst))
+                     (pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) z)))
+                     (List.map q_of (ri_theta inst)) (List.map q_of z) k)) 0.
+Proof.
+  move=> Hth Hz Lth Lz.
+  rewrite relu_backprop ?map_length //; last exact: relu_eval_fit.
+  rewrite /relu_jac_entry deriv_at0 relu_pattern_eq // -pattern_of_relu_eval.
+  by rewrite theta_line_line List.map_map.
+Qed.
+
+(** The exact check at a batch point [z]: for an output [k < d_out] and a tangent [t] of length
+    [n] (the number of parameters), [sum_j J_(z,k)[j] t[j] = 0] over Q. *)
+Lemma relu_row_kills inst z ts t k :
+  rats_pos (ri_theta inst) = true -> rats_pos z = true ->
+  length (ri_theta inst) = n_params (ri_widths inst) true ->
+  length z = first_width (ri_widths inst) ->
+  outputs_kill inst (pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) z))) z ts 0
+    (last_width (ri_widths inst)) = true ->
+  (k < last_width (ri_widths inst))%N -> In t ts -> length t = length (ri_theta inst) ->
+  \sum_(j < length (ri_theta inst)) relu_jac_entry inst z k j * zr (List.nth j t 0%Z) = 0.
+Proof.
+  move=> Hth Hz Lth Lz Hkill Hk Ht Lt.
+  have Hg := outputs_kill_nth _ _ _ _ _ _ k Hkill (leq0n k) Hk.
+  have Hrel := relu_back_rel arQ arith_q RQ RQ0 RQ1 RQadd RQmul
+                 (tl (ri_widths inst)) (first_width (ri_widths inst))
+                 (pattern_of (snd (relu_eval (ri_widths inst) (ri_theta inst) z)))
+                 _ _ _ _ k (rats_rel _ Hth) (rats_rel _ Hz).
+  have H0 := grad_kills_sound _ _ _ _ Hrel Hg Ht.
+  rewrite (dot_sum _ _ _ (length (ri_theta inst))) ?map_length // in H0.
+  rewrite -[RHS]H0. apply: eq_bigr => j _.
+  by rewrite relu_jac_entry_back // nth_map_zr.
+Qed.
+
+Lemma rows_len_in {A : Type} n (rows : list (list A)) r :
+  rows_len n rows = true -> In r rows -> length r = n.
+Proof.
+  elim: rows => [| r0 rows IH] //= /andP [/Nat.eqb_eq H0 H] [E | Hin]; [by subst r0 | exact: IH].
+Qed.
+
+Lemma acts_pos_in batch z : acts_pos batch = true -> In z batch -> rats_pos z = true.
+Proof. elim: batch => [| z0 b IH] //= /andP [H0 H1] [E | Hin]; [by subst z0 | exact: IH]. Qed.
+
+Lemma nth_row_in {A : Type} (rows : list (list A)) i : (i < length rows)%N ->
+  In (nth_row rows i) rows.
+Proof. move=> Hi. rewrite nth_row_nth. apply: List.nth_In. exact/ltP. Qed.
+
+(** [relu_shape_ok]'s conjuncts used here: positive denominators of theta and of the batch. *)
+Lemma relu_shape_ok_pos widths th batch : relu_shape_ok widths th batch = true ->
+  rats_pos th = true /\ acts_pos batch = true.
+Proof. by rewrite /relu_shape_ok => /andP [/andP [/andP [_ ->] _] ->]. Qed.
+
+(** Every tangent of the batch check is in the kernel of the Jacobian: [J T^T = 0], [T] the
+    matrix whose rows are the tangents (RankMeaning.v [tangent_matrix]). *)
+Theorem relu_jacobian_kills inst batch ts :
+  relu_shape_ok (ri_widths inst) (ri_theta inst) batch = true ->
+  rows_len (length (ri_theta inst)) ts = true ->
+  tangents_vanish_relu inst batch ts = true ->
+  relu_jacobian inst batch *m (tangent_matrix ts (length (ri_theta inst)))^T = 0.
+Proof.
+  move=> Hshape Hlen Hvan. have [Lth [Lb _]] := relu_shape_ok_lengths _ _ _ Hshape.
+  have [Hth Hbpos] := relu_shape_ok_pos _ _ _ Hshape.
+  apply/matrixP => i a. rewrite !mxE.
+  have Hd : (0 < last_width (ri_widths inst))%N.
+  { move: (ltn_ord i); move: (i : nat) => i'. by case: (last_width _) => [|d] //; rewrite muln0. }
+  set dout := last_width (ri_widths inst) in Hd *.
+  have Hs : (i %/ dout < length batch)%N by rewrite ltn_divLR.
+  have Hz := nth_row_in _ _ Hs.
+  have Ha : In (nth_row ts a) ts by apply: nth_row_in.
+  rewrite -[RHS](relu_row_kills inst (nth_row batch (i %/ dout)) ts (nth_row ts a) (i %% dout))
+    //; last first.
+  - exact: (rows_len_in _ _ _ Hlen Ha).
+  - by rewrite ltn_mod.
+  - exact: (tangents_vanish_relu_in _ _ _ _ Hvan Hz).
+  - exact: (rows_len_in _ _ _ Lb Hz).
+  - exact: (acts_pos_in _ _ Hbpos Hz).
+  apply: eq_bigr => j _. by rewrite !mxE.
+Qed.
