@@ -175,3 +175,17 @@ Proof.
   - exact: (acts_pos_in _ _ Hbpos Hz).
   apply: eq_bigr => j _. by rewrite !mxE.
 Qed.
+
+(** The kernel's [batch_nonzero]: no batch point lies on a bent hyperplane, so near [theta] the
+    network at each batch point is the polynomial network with that point's pattern, and
+    [relu_jacobian] is the Jacobian of [theta -> (F_theta(z))_(z in batch)] itself. *)
+Lemma relu_batch_generic_of_check inst batch :
+  relu_shape_ok (ri_widths inst) (ri_theta inst) batch = true ->
+  batch_nonzero (ri_widths inst) (ri_theta inst) batch = true ->
+  relu_batch_generic inst batch.
+Proof.
+  move=> Hshape /batch_nonzero_q Hnz z Hz.
+  have [Hth Hbpos] := relu_shape_ok_pos _ _ _ Hshape.
+  apply: relu_nonzero_sound => //; first exact: (acts_pos_in _ _ Hbpos Hz).
+  by move: Hnz => /forallb_forall; apply.
+Qed.
