@@ -189,3 +189,18 @@ Proof.
   apply: relu_nonzero_sound => //; first exact: (acts_pos_in _ _ Hbpos Hz).
   by move: Hnz => /forallb_forall; apply.
 Qed.
+
+(** The conjuncts of [check_relu_rank_upper] ([n] parameters, [s] tangents). *)
+Lemma check_relu_rank_upper_parts inst batch w u :
+  check_relu_rank_upper inst batch w u = true ->
+  relu_shape_ok (ri_widths inst) (ri_theta inst) batch = true /\
+  batch_nonzero (ri_widths inst) (ri_theta inst) batch = true /\
+  Nat.add u (length (uw_tangents w)) = length (ri_theta inst) /\
+  rows_len (length (ri_theta inst)) (uw_tangents w) = true /\
+  tangents_vanish_relu inst batch (uw_tangents w) = true /\
+  independent_mod (uw_p w) (length (ri_theta inst)) (uw_tangents w) (uw_cols w) = true.
+Proof.
+  rewrite /check_relu_rank_upper.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [Hs Hnz] /Nat.eqb_eq Hu] Hlen] _] Hvan] Hind].
+  by [].
+Qed.
