@@ -22,14 +22,16 @@
       [moduli_exact]); the rows over [rat] are the Jacobian rows (Backprop.v [mlp_backprop],
       BackpropResNet.v [resnet_backprop]).
     Axioms: only the specification axioms of Coq's primitive integers (Uint63). *)
-From Coq Require Import ZArith List Bool Lia.
+From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet Sound Jacobian RankMeaning.
-From NNCert Require Import BackRel Backprop.
+From NNCert Require Import BackRel Backprop ElimSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import bigop ssralg matrix mxalgebra zmodp rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
+
+Local Notation "'φ' x" := (Uint63.to_Z x) (at level 0).
 
 (** * General linear algebra *)
 
@@ -106,4 +108,163 @@ Proof.
   apply: (@rank_of_minor _ _ _ _ id g).
   rewrite unitmxE unitfE. apply: (@Rq_nonzero p _ _ _ (U : _ \is a GRing.unit)).
   apply: Rq_det => a b. rewrite !mxE. exact: Rq_int.
+Qed.
+
+(** * Exact rows: the kernel's dot products over rational pairs *)
+
+(** A row over [rat] related by [RQ] to the kernel's row of pairs: if the pair
+    [row . t] has numerator [0], the rational [row . t] is [0]. *)
+Lemma orth_of_exact (rowQ : list rat) (rowP : list (Z * Z)) (t : list Z) :
+  Forall2 RQ rowQ rowP -> fst (dot arith_q rowP (ints_q t)) = 0%Z ->
+  dot (arith_ring _ : arith rat) rowQ (List.map zr t) = 0.
+Proof.
+  move=> H E.
+  have Ht : Forall2 RQ (List.map zr t) (ints_q t).
+    by elim: t {E} => [| z t IH] //=; constructor; [exact: RQ_int | exact: IH].
+  have [_ ->] := dot_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul _ _ _ _ H Ht.
+  by rewrite /q_of E zr0 mul0r.
+Qed.
+
+(** * Rows mod q: integers, residues and bounds *)
+
+(** [q] is the image of the integer [z]. *)
+Definition RZ (q : rat) (z : Z) : Prop := q = zr z.
+
+Lemma RZ0 : RZ 0 0%Z. Proof. by rewrite /RZ zr0. Qed.
+Lemma RZ1 : RZ 1 1%Z. Proof. by rewrite /RZ zr1. Qed.
+Lemma RZadd a a' b b' : RZ a b -> RZ a' b' ->
+  RZ (add (arith_ring _ : arith rat) a a') (add arith_z b b').
+Proof. by rewrite /RZ /= zrD => -> ->. Qed.
+Lemma RZmul a a' b b' : RZ a b -> RZ a' b' ->
+  RZ (mul (arith_ring _ : arith rat) a a') (mul arith_z b b').
+Proof. by rewrite /RZ /= zrM => -> ->. Qed.
+
+(** [|z| <= b]: the bound rows dominate the integer rows entrywise. *)
+Definition RB (z b : Z) : Prop := (Z.abs z <= b)%Z.
+
+Lemma RB0 : RB 0 0. Proof. by []. Qed.
+Lemma RB1 : RB 1 1. Proof. by []. Qed.
+Lemma RBadd a a' b b' : RB a b -> RB a' b' -> RB (add arith_z a a') (add arith_z b b').
+Proof. rewrite /RB /= => H H'. have := Z.abs_triangle a a'. lia. Qed.
+Lemma RBmul a a' b b' : RB a b -> RB a' b' -> RB (mul arith_z a a') (mul arith_z b b').
+Proof.
+  rewrite /RB /= Z.abs_mul => H H'.
+  apply: Z.mul_le_mono_nonneg => //; exact: Z.abs_nonneg.
+Qed.
+
+(** The row bound: [|row . t| <= sum_i bs[i] |t[i]|] ([weighted_abs]). *)
+Lemma dot_weighted_abs (zs bs t : list Z) : Forall2 RB zs bs ->
+  (Z.abs (dot arith_z zs t) <= weighted_abs bs t)%Z.
+Proof.
+  move=> H. elim: H t => [| z b zs' bs' Hz _ IH] [| x t] //=.
+  have := IH t. have := Z.abs_triangle (z * x) (dot arith_z zs t). rewrite Z.abs_mul.
+  have : (Z.abs z * Z.abs x <= b * Z.abs x)%Z
+    by apply: Z.mul_le_mono_nonneg_r; [exact: Z.abs_nonneg | exact: Hz].
+  lia.
+Qed.
+
+(** [kill_bound] is the largest [weighted_abs bs t]. *)
+Lemma kill_bound_fold bs ts acc :
+  (acc <= fold_right (fun t acc' => Z.max acc' (weighted_abs bs t)) acc ts)%Z /\
+  (forall t, In t ts ->
+     (weighted_abs bs t <= fold_right (fun t acc' => Z.max acc' (weighted_abs bs t)) acc ts)%Z).
+Proof.
+  elim: ts => [| t ts [IH1 IH2]] /=; first by split; [lia | move=> ? []].
+  split; first lia.
+  move=> t' [<- | Ht]; first lia. have := IH2 t' Ht. lia.
+Qed.
+
+Lemma kill_bound_ge bounds ts bs t : In bs bounds -> In t ts ->
+  (weighted_abs bs t <= kill_bound bounds ts)%Z.
+Proof.
+  rewrite /kill_bound. elim: bounds => [| bs' bounds IH] /= Hb Ht; first by case: Hb.
+  case: Hb => [-> | Hb].
+  - have [_ H] := kill_bound_fold bs ts (fold_right
+      (fun bs acc => fold_right (fun t acc' => Z.max acc' (weighted_abs bs t)) acc ts) 0%Z bounds).
+    exact: H.
+  - have [H _] := kill_bound_fold bs' ts (fold_right
+      (fun bs acc => fold_right (fun t acc' => Z.max acc' (weighted_abs bs t)) acc ts) 0%Z bounds).
+    have := IH Hb Ht. lia.
+Qed.
+
+Section Modulus.
+Variable q : Z.
+Hypothesis Hq : p_ok q = true.
+Local Notation Q := (Uint63.of_Z q).
+
+(** The residue [x] (a primitive integer) is [z mod q]. *)
+Definition RM (z : Z) (x : int) : Prop := φ x = (z mod q)%Z.
+
+Lemma RM_lt z x : RM z x -> (φ x < q)%Z.
+Proof. rewrite /RM => ->. have := Z.mod_pos_bound z q (Z.lt_trans _ _ _ Z.lt_0_1 (p_gt1 q Hq)). lia. Qed.
+
+Lemma RM0 : RM 0 (zero (arith_mod Q)).
+Proof. by rewrite /RM /= Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1 q Hq; lia. Qed.
+
+Lemma RM1 : RM 1 (one (arith_mod Q)).
+Proof. rewrite /RM /= Uint63.to_Z_1 Z.mod_1_l //. exact: p_gt1. Qed.
+
+Lemma RMadd a a' b b' : RM a b -> RM a' b' -> RM (add arith_z a a') (add (arith_mod Q) b b').
+Proof.
+  move=> H H'. rewrite /RM /= (phi_mod q Hq) (phi_add_small q Hq _ _ (RM_lt _ _ H) (RM_lt _ _ H')).
+  by rewrite H H' -Zplus_mod.
+Qed.
+
+Lemma RMmul a a' b b' : RM a b -> RM a' b' -> RM (mul arith_z a a') (mul (arith_mod Q) b b').
+Proof.
+  move=> H H'. rewrite /RM /= (phi_mod q Hq) (phi_mul_small q Hq _ _ (RM_lt _ _ H) (RM_lt _ _ H')).
+  by rewrite H H' -Z.mul_mod //; have := p_gt1 q Hq; lia.
+Qed.
+
+Lemma RM_ints (zs : list Z) : Forall2 RM zs (ints_mod q zs).
+Proof. elim: zs => [| z zs IH] //=. constructor; [exact: (phi_of_Z_mod q Hq) | exact: IH]. Qed.
+
+(** The kernel's [dot_mod] (products not reduced before the sum: [x y + acc < 2^63]) is the
+    residue of the integer dot product. *)
+Lemma dot_mod_RM (zs ts : list Z) (xs ys : list int) : Forall2 RM zs xs -> Forall2 RM ts ys ->
+  φ (dot_mod Q xs ys) = (dot arith_z zs ts mod q)%Z.
+Proof.
+  have [Hq1 Hq2] := p_bounds q Hq.
+  move=> H. elim: H ts ys => [| z x zs' xs' Hzx _ IH] ts ys Hty.
+  - by rewrite /= Uint63.to_Z_0 Z.mod_0_l //; lia.
+  - case: Hty => [| t y ts' ys' Hty Hts] /=; first by rewrite Uint63.to_Z_0 Z.mod_0_l //; lia.
+    rewrite Uint63.mod_spec (phiP q Hq).
+    have Hx := RM_lt _ _ Hzx. have Hy := RM_lt _ _ Hty.
+    have Hd : (0 <= φ (dot_mod Q xs' ys') < q)%Z.
+      rewrite (IH _ _ Hts). apply: Z.mod_pos_bound. lia.
+    have Hxy : φ (PrimInt63.mul x y) = (φ x * φ y)%Z := phi_mul_small q Hq x y Hx Hy.
+    have := phi_bounded x. have := phi_bounded y. move=> Bx By.
+    have Hm : (0 <= φ x * φ y <= q * q)%Z by split; [nia | apply: Z.mul_le_mono_nonneg; lia].
+    rewrite Uint63.add_spec Hxy wB_eq (@Z.mod_small _ 9223372036854775808); last nia.
+    rewrite (IH _ _ Hts) Hzx Hty Zplus_mod_idemp_r -Zplus_mod_idemp_l -Z.mul_mod; last lia.
+    by rewrite Zplus_mod_idemp_l.
+Qed.
+
+End Modulus.
+
+Lemma moduli_ok_In qs q : moduli_ok qs = true -> In q qs -> p_ok q = true.
+Proof.
+  elim: qs => [| q' qs IH] //= /andP [/andP [Hp _] Hqs] [<- | Hq] //. exact: IH.
+Qed.
+
+(** The exactness step: an integer row [rowZ] (the image of [rowQ]) bounded entrywise by
+    [bs], whose residues mod every modulus are orthogonal to [t] mod that modulus, with
+    [sum_i bs[i] |t[i]|] below the product of pairwise coprime moduli: [rowQ . t = 0]. *)
+Lemma orth_of_moduli (qs : list Z) (rowQ : list rat) (rowZ bs : list Z)
+    (rowM : Z -> list int) (t : list Z) :
+  moduli_ok qs = true -> Forall2 RZ rowQ rowZ -> Forall2 RB rowZ bs ->
+  (forall q, In q qs -> Forall2 (RM q) rowZ (rowM q) /\
+                        dot_mod (Uint63.of_Z q) (rowM q) (ints_mod q t) = 0%uint63) ->
+  (weighted_abs bs t < prod_z qs)%Z ->
+  dot (arith_ring _ : arith rat) rowQ (List.map zr t) = 0.
+Proof.
+  move=> Hok HZ HB HM Hbd.
+  have E : dot arith_z rowZ t = 0%Z.
+    apply: (moduli_exact qs) => //.
+    - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. have [H1 H2] := HM q Hin.
+      rewrite -(dot_mod_RM q Hq _ _ _ _ H1 (RM_ints q Hq t)) H2. exact: Uint63.to_Z_0.
+    - have := dot_weighted_abs _ _ t HB. lia.
+  have Ht : Forall2 RZ (List.map zr t) t by elim: t {HM Hbd E} => //= z t IH; constructor.
+  have := dot_rel (arith_ring _ : arith rat) arith_z RZ RZ0 RZadd RZmul _ _ _ _ HZ Ht.
+  by rewrite /RZ E zr0.
 Qed.
