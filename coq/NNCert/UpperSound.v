@@ -27,7 +27,7 @@ From NNCert Require Import Lists Arith Net RankCore Rank ResNet Sound Jacobian R
 From NNCert Require Import BackRel Backprop ElimSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop ssralg matrix mxalgebra zmodp rat.
+From mathcomp Require Import div bigop ssralg poly matrix mxalgebra zmodp rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
@@ -267,4 +267,222 @@ Proof.
   have Ht : Forall2 RZ (List.map zr t) t by elim: t {HM Hbd E} => //= z t IH; constructor.
   have := dot_rel (arith_ring _ : arith rat) arith_z RZ RZ0 RZadd RZmul _ _ _ _ HZ Ht.
   by rewrite /RZ E zr0.
+Qed.
+
+(** * Inputs *)
+
+Lemma Forall2_map_map {A B C : Type} (R : B -> C -> Prop) (f : A -> B) (g : A -> C) l :
+  (forall a, In a l -> R (f a) (g a)) -> Forall2 R (List.map f l) (List.map g l).
+Proof.
+  elim: l => [| a l IH] H //=. constructor; first by apply: H; left.
+  apply: IH => a' Ha'. apply: H. by right.
+Qed.
+
+(** Every point of the lattice [{x in N^d : |x| <= D}] has [d] entries, all in [[0, D]]. *)
+Lemma lattice_pts d : forall D x, In x (lattice d D) ->
+  length x = d /\ forall z, In z x -> (0 <= z <= Z.of_nat D)%Z.
+Proof.
+  elim: d => [| d IH] D x.
+  - by case=> [<- | []].
+  - move=> H. apply in_flat_map in H as [v [Hv H]]. apply in_seq in Hv.
+    rewrite /prepend_each in H. apply in_map_iff in H as [pt [<- Hpt]].
+    have [Hl Hz] := IH _ _ Hpt. split; first by rewrite /= Hl.
+    move=> z /= [<- | Hin]; first lia. have := Hz z Hin. lia.
+Qed.
+
+(** Integral rationals [(n, 1)] are the images of their numerators. *)
+Lemma rats_int_RZ th : rats_int th = true -> Forall2 RZ (List.map q_of th) (nums th).
+Proof.
+  move=> /forallb_forall H. apply: Forall2_map_map => v Hv.
+  have /Z.eqb_eq E := H v Hv. by rewrite /RZ /q_of E zr1 divr1.
+Qed.
+
+Lemma acts_int_RZ acts : acts_int acts = true ->
+  Forall2 (Forall2 RZ) (List.map (List.map q_of) acts) (List.map nums acts).
+Proof.
+  move=> /forallb_forall H. apply: Forall2_map_map => a Ha. exact: rats_int_RZ (H a Ha).
+Qed.
+
+Lemma nums_RB th : Forall2 RB (nums th) (abs_nums th).
+Proof. apply: Forall2_map_map => v _. exact: Z.le_refl. Qed.
+
+Lemma acts_RB acts : Forall2 (Forall2 RB) (List.map nums acts) (List.map abs_nums acts).
+Proof. apply: Forall2_map_map => a _. exact: nums_RB. Qed.
+
+Lemma point_RB (x : list Z) (D : Z) : (forall z, In z x -> (0 <= z <= D)%Z) ->
+  Forall2 RB x (const_list (length x) D).
+Proof.
+  elim: x => [| z x IH] H //=. constructor; last by apply: IH => z' Hz'; apply: H; right.
+  have := H z (in_eq z x). rewrite /RB. lia.
+Qed.
+
+Lemma ints_RZ (x : list Z) : Forall2 RZ (List.map zr x) x.
+Proof. by elim: x => [| z x IH] //=; constructor. Qed.
+
+Lemma ints_RQ (x : list Z) : Forall2 RQ (List.map zr x) (ints_q x).
+Proof. elim: x => [| z x IH] //=. constructor; [exact: RQ_int | exact: IH]. Qed.
+
+Lemma acts_RQ acts : acts_pos acts = true ->
+  Forall2 (Forall2 RQ) (List.map (List.map q_of) acts) acts.
+Proof.
+  elim: acts => [| a acts IH] //= /andP [Ha Has]. constructor; [exact: rats_rel | exact: IH].
+Qed.
+
+Lemma acts_RM q (Hq : p_ok q = true) acts :
+  Forall2 (Forall2 (RM q)) (List.map nums acts) (List.map (fun a => ints_mod q (nums a)) acts).
+Proof. apply: Forall2_map_map => a _. exact: RM_ints. Qed.
+
+(** * Polynomial MLPs *)
+
+(** The Jacobian row [d f_theta(x)[k] / d theta] over [rat] by the kernel's reverse mode. *)
+Definition mlp_rowQ (inst : rank_instance) (x : list Z) (k : nat) : list rat :=
+  net_row (arith_ring _ : arith rat) (widths inst) (List.map (List.map q_of) (acts inst))
+    (bias inst) (List.map q_of (theta inst)) (List.map zr x) k.
+
+(** RankMeaning.v's [mlp_jac_entry] (the derivative of the network over [{poly rat}]) is
+    entry [j] of [mlp_rowQ] ([mlp_backprop] at [R = rat]). *)
+Lemma mlp_jac_row inst x k j :
+  length (theta inst) = n_params (widths inst) (bias inst) ->
+  length x = first_width (widths inst) ->
+  mlp_jac_entry inst x k j = List.nth j (mlp_rowQ inst x k) 0.
+Proof.
+  move=> Hth Hx. rewrite /mlp_rowQ mlp_backprop ?map_length //.
+  rewrite /mlp_jac_entry deriv_at0 theta_line_line.
+  have -> : List.map (List.map (fun c => (q_of c)%:P)) (acts inst) =
+            List.map (List.map polyC) (List.map (List.map q_of) (acts inst)).
+    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
+  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
+    by rewrite List.map_map.
+  by [].
+Qed.
+
+Lemma mlp_rowQ_length inst x k :
+  shape_ok (widths inst) (acts inst) (bias inst) (theta inst) [::] = true ->
+  length x = first_width (widths inst) -> length (mlp_rowQ inst x k) = length (theta inst).
+Proof.
+  move=> /shape_ok_lengths [Hth [_ [H2 _]]] Hx. rewrite /mlp_rowQ /net_row.
+  move: Hth Hx H2. case: (widths inst) => [| d0 [| d rest]] //= Hth Hx H2; try lia.
+  have Hx' : length (List.map zr x : list rat) = d0 by rewrite map_length.
+  have Hth' : length (List.map q_of (theta inst)) = n_params_from d0 (d :: rest)
+    (if bias inst then 1%N else 0%N) by rewrite map_length.
+  have [-> _] := net_back_length (arith_ring _ : arith rat) (bias inst) k rest d d0
+    (List.map (List.map q_of) (acts inst)) _ _ Hx' Hth'.
+  by rewrite map_length.
+Qed.
+
+(** Row [k] of [rows_from ... k0 c] for [k0 <= k < k0 + c]. *)
+Lemma rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
+  (k0 <= k < k0 + c)%N ->
+  In (net_row ar (widths inst) acs (bias inst) th x k) (rows_from ar inst th acs x k0 c).
+Proof.
+  elim: c => [| c IH] k0 k /andP [H1 H2] /=; first by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
+  case: (k =P k0) => [-> | Hne]; [by left | right].
+  apply: IH. apply/andP; split; [| by rewrite addSnnS]. by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
+Qed.
+
+Lemma out_rows_In {A : Type} (ar : arith A) inst th acs x k :
+  (k < last_width (widths inst))%N ->
+  In (net_row ar (widths inst) acs (bias inst) th x k) (out_rows ar inst th acs x).
+Proof. move=> Hk. apply: rows_from_In. by rewrite leq0n. Qed.
+
+(** Exact check ([mlp_kills_q]): every tangent is orthogonal to every Jacobian row over
+    [rat] at every point. *)
+Lemma mlp_orth_exact inst pts ts x k t :
+  rats_pos (theta inst) = true -> acts_pos (acts inst) = true ->
+  mlp_kills_q inst pts ts = true -> In x pts -> (k < last_width (widths inst))%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (mlp_rowQ inst x k) (List.map zr t) = 0.
+Proof.
+  move=> Hth Hac /forallb_forall /(_ x) H Hx Hk Ht.
+  move: (H Hx) => /forallb_forall /(_ _ (out_rows_In arith_q inst _ _ _ _ Hk)).
+  move=> /forallb_forall /(_ t Ht) /Z.eqb_eq E.
+  apply: orth_of_exact E. apply: net_row_rel; [exact: RQ0 | exact: RQ1 | exact: RQadd |
+    exact: RQmul | exact: acts_RQ | exact: rats_rel | exact: ints_RQ].
+Qed.
+
+(** Moduli check: integral instance, the rows mod every modulus orthogonal to the tangents
+    mod that modulus, and [mlp_bound] (rows at [|theta|], [|coefficients|], [(D, ..., D)])
+    below the product of the moduli: every tangent is orthogonal to every Jacobian row over
+    [rat] at every lattice point. *)
+Lemma mlp_orth_moduli inst qs ts x k t :
+  let D := degree_bound (acts inst) in
+  let pts := lattice (first_width (widths inst)) D in
+  rats_int (theta inst) = true -> acts_int (acts inst) = true -> moduli_ok qs = true ->
+  (mlp_bound inst (Z.of_nat D) ts < prod_z qs)%Z ->
+  forallb (mlp_kills_mod inst pts ts) qs = true ->
+  In x pts -> (k < last_width (widths inst))%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (mlp_rowQ inst x k) (List.map zr t) = 0.
+Proof.
+  move=> D pts Hth Hac Hok Hbd /forallb_forall Hkill Hx Hk Ht.
+  have [Hlx Hbx] := lattice_pts _ _ _ Hx.
+  apply: (orth_of_moduli qs _
+    (net_row arith_z (widths inst) (List.map nums (acts inst)) (bias inst) (nums (theta inst)) x k)
+    (net_row arith_z (widths inst) (List.map abs_nums (acts inst)) (bias inst)
+       (abs_nums (theta inst)) (const_list (first_width (widths inst)) (Z.of_nat D)) k)
+    (fun q => net_row (arith_mod (Uint63.of_Z q)) (widths inst)
+       (List.map (fun a => ints_mod q (nums a)) (acts inst)) (bias inst)
+       (ints_mod q (nums (theta inst))) (ints_mod q x) k)) => //.
+  - apply: net_row_rel; [exact: RZ0 | exact: RZ1 | exact: RZadd | exact: RZmul |
+      exact: acts_int_RZ | exact: rats_int_RZ | exact: ints_RZ].
+  - apply: net_row_rel; [exact: RB0 | exact: RB1 | exact: RBadd | exact: RBmul |
+      exact: acts_RB | exact: nums_RB | rewrite -Hlx; exact: point_RB].
+  - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. split.
+    + apply: net_row_rel; [exact: RM0 | exact: RM1 | exact: RMadd | exact: RMmul |
+        exact: acts_RM | exact: RM_ints | exact: RM_ints].
+    + move: (Hkill q Hin) => /forallb_forall /(_ x Hx) /forallb_forall.
+      move=> /(_ _ (out_rows_In _ inst _ _ _ _ Hk)) /forallb_forall.
+      move=> /(_ _ (in_map (ints_mod q) _ _ Ht)). by move/Uint63.eqb_spec.
+  - apply: Z.le_lt_trans Hbd. apply: kill_bound_ge Ht. exact: out_rows_In.
+Qed.
+
+(** * Assembly *)
+
+Lemma row_point m dout i : (i < m * dout)%N ->
+  (i %/ dout < m)%N /\ (i %% dout < dout)%N.
+Proof.
+  move=> Hi. have Hd : (0 < dout)%N by case: dout Hi => [| d]; rewrite ?muln0.
+  by rewrite ltn_divLR // ltn_pmod.
+Qed.
+
+(** The shared step of the families: the Jacobian over the points [pts] (row
+    [s * dout + k]: output [k] at [pts[s]]), its entries the rows [rowQ x k] of [n]
+    rationals, every row orthogonal to the [s] independent tangents, [u + s = n]:
+    [\rank <= u]. *)
+Lemma upper_generic (pts : list (list Z)) dout n u (entry : list Z -> nat -> nat -> rat)
+    (rowQ : list Z -> nat -> list rat) (ts : list (list Z)) :
+  (forall x k j, In x pts -> (k < dout)%N -> entry x k j = List.nth j (rowQ x k) 0) ->
+  (forall x k, In x pts -> (k < dout)%N -> length (rowQ x k) = n) ->
+  (forall x k t, In x pts -> (k < dout)%N -> In t ts ->
+     dot (arith_ring _ : arith rat) (rowQ x k) (List.map zr t) = 0) ->
+  \rank (tangent_matrix ts n) = length ts -> Nat.add u (length ts) = n ->
+  (\rank (\matrix_(i < length pts * dout, j < n)
+            entry (nth_row pts (i %/ dout)) (i %% dout) j) <= u)%N.
+Proof.
+  move=> HE HL HO Hr Hu.
+  apply: (@rank_upper_of_rows _ _ u (fun i j => entry (nth_row pts (i %/ dout)) (i %% dout) j)
+            (fun i => rowQ (nth_row pts (i %/ dout)) (i %% dout)) ts) => //.
+  - move=> i j Hi _. have [H1 H2] := row_point _ _ _ Hi. exact: HE (nth_row_In _ _ H1) H2.
+  - move=> i Hi. have [H1 H2] := row_point _ _ _ Hi. exact: HL (nth_row_In _ _ H1) H2.
+  - move=> i t Hi Ht. have [H1 H2] := row_point _ _ _ Hi. exact: HO (nth_row_In _ _ H1) H2 Ht.
+Qed.
+
+(** [check_rank_upper] with independent tangents: the rank at [theta] of the MLP's Jacobian
+    on the lattice is [<= u]. *)
+Lemma mlp_rank_upper_of_rank inst w u :
+  check_rank_upper inst w u = true ->
+  \rank (tangent_matrix (uw_tangents w) (length (theta inst))) = length (uw_tangents w) ->
+  (\rank (mlp_jacobian inst (lattice (first_width (widths inst)) (degree_bound (acts inst))))
+     <= u)%N.
+Proof.
+  rewrite /check_rank_upper.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [Hs Hth] Hac] /Nat.eqb_eq Hu] Hlen]
+    Hkill] Hind] Hr.
+  have [Hn _] := shape_ok_lengths _ _ _ _ _ Hs.
+  rewrite /mlp_jacobian. apply: upper_generic Hr Hu.
+  - move=> x k j Hx _. apply: mlp_jac_row => //. by have [-> _] := lattice_pts _ _ _ Hx.
+  - move=> x k Hx _. apply: mlp_rowQ_length => //. by have [-> _] := lattice_pts _ _ _ Hx.
+  - move=> x k t Hx Hk Ht. move: Hkill. rewrite /mlp_tangents_kill.
+    case: (uw_moduli w) => [| q0 qs'] Hkill.
+    + exact: mlp_orth_exact Hkill Hx Hk Ht.
+    + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
+      exact: mlp_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
 Qed.
