@@ -24,7 +24,7 @@
     Axioms: only the specification axioms of Coq's primitive integers (Uint63). *)
 From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet Sound Jacobian RankMeaning.
-From NNCert Require Import BackRel Backprop ElimSound.
+From NNCert Require Import BackRel Backprop BackpropResNet ElimSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import div bigop ssralg poly matrix mxalgebra zmodp rat.
@@ -485,4 +485,109 @@ Proof.
     + exact: mlp_orth_exact Hkill Hx Hk Ht.
     + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
       exact: mlp_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
+Qed.
+
+(** * ResNets *)
+
+(** The Jacobian row [d F_theta(x)[k] / d theta] over [rat] by the kernel's reverse mode. *)
+Definition resnet_rowQ (inst : resnet_instance) (x : list Z) (k : nat) : list rat :=
+  resnet_row (arith_ring _ : arith rat) (rn_width inst) (rn_outer inst)
+    (List.map (List.map q_of) (rn_acts inst)) (List.map q_of (rn_theta inst)) (List.map zr x) k.
+
+Lemma resnet_rowQ_length inst x k :
+  resnet_shape_ok inst [::] = true -> length x = rn_width inst ->
+  length (resnet_rowQ inst x k) = length (rn_theta inst).
+Proof.
+  rewrite /resnet_shape_ok => /andP [/andP [_ /Nat.eqb_eq Hth] _] Hx.
+  have Hth' : length (List.map q_of (rn_theta inst)) =
+    (length (List.map (List.map q_of) (rn_acts inst)) * layer_size (rn_width inst) (rn_outer inst))%N
+    by rewrite !map_length Hth.
+  have Hx' : length (List.map zr x : list rat) = rn_width inst by rewrite map_length.
+  have [-> _] := rn_back_len (rn_width inst) (rn_outer inst) _ k _ _ Hth' Hx'.
+  by rewrite map_length.
+Qed.
+
+Lemma resnet_rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
+  (k0 <= k < k0 + c)%N ->
+  In (resnet_row ar (rn_width inst) (rn_outer inst) acs th x k)
+     (resnet_rows_from ar inst th acs x k0 c).
+Proof.
+  elim: c => [| c IH] k0 k /andP [H1 H2] /=.
+  - by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
+  - case: (k =P k0) => [-> | Hne]; [by left | right].
+    apply: IH. apply/andP; split; [| by rewrite addSnnS].
+    by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
+Qed.
+
+Lemma resnet_out_In {A : Type} (ar : arith A) inst th acs x k : (k < rn_width inst)%N ->
+  In (resnet_row ar (rn_width inst) (rn_outer inst) acs th x k)
+     (resnet_rows_from ar inst th acs x 0 (rn_width inst)).
+Proof. move=> Hk. apply: resnet_rows_from_In. by rewrite leq0n. Qed.
+
+(** Exact check ([resnet_kills_q]), as [mlp_orth_exact]. *)
+Lemma resnet_orth_exact inst pts ts x k t :
+  rats_pos (rn_theta inst) = true -> acts_pos (rn_acts inst) = true ->
+  resnet_kills_q inst pts ts = true -> In x pts -> (k < rn_width inst)%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (resnet_rowQ inst x k) (List.map zr t) = 0.
+Proof.
+  move=> Hth Hac /forallb_forall /(_ x) H Hx Hk Ht.
+  move: (H Hx) => /forallb_forall /(_ _ (resnet_out_In arith_q inst _ _ _ _ Hk)).
+  move=> /forallb_forall /(_ t Ht) /Z.eqb_eq E.
+  apply: orth_of_exact E. apply: resnet_row_rel; [exact: RQ0 | exact: RQ1 | exact: RQadd |
+    exact: RQmul | exact: acts_RQ | exact: rats_rel | exact: ints_RQ].
+Qed.
+
+(** Moduli check, as [mlp_orth_moduli]. *)
+Lemma resnet_orth_moduli inst qs ts x k t :
+  let D := degree_bound (rn_acts inst) in
+  let pts := lattice (rn_width inst) D in
+  rats_int (rn_theta inst) = true -> acts_int (rn_acts inst) = true -> moduli_ok qs = true ->
+  (resnet_bound inst (Z.of_nat D) ts < prod_z qs)%Z ->
+  forallb (resnet_kills_mod inst pts ts) qs = true ->
+  In x pts -> (k < rn_width inst)%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (resnet_rowQ inst x k) (List.map zr t) = 0.
+Proof.
+  move=> D pts Hth Hac Hok Hbd /forallb_forall Hkill Hx Hk Ht.
+  have [Hlx Hbx] := lattice_pts _ _ _ Hx.
+  apply: (orth_of_moduli qs _
+    (resnet_row arith_z (rn_width inst) (rn_outer inst) (List.map nums (rn_acts inst))
+       (nums (rn_theta inst)) x k)
+    (resnet_row arith_z (rn_width inst) (rn_outer inst) (List.map abs_nums (rn_acts inst))
+       (abs_nums (rn_theta inst)) (const_list (rn_width inst) (Z.of_nat D)) k)
+    (fun q => resnet_row (arith_mod (Uint63.of_Z q)) (rn_width inst) (rn_outer inst)
+       (List.map (fun a => ints_mod q (nums a)) (rn_acts inst))
+       (ints_mod q (nums (rn_theta inst))) (ints_mod q x) k)) => //.
+  - apply: resnet_row_rel; [exact: RZ0 | exact: RZ1 | exact: RZadd | exact: RZmul |
+      exact: acts_int_RZ | exact: rats_int_RZ | exact: ints_RZ].
+  - apply: resnet_row_rel; [exact: RB0 | exact: RB1 | exact: RBadd | exact: RBmul |
+      exact: acts_RB | exact: nums_RB | rewrite -Hlx; exact: point_RB].
+  - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. split.
+    + apply: resnet_row_rel; [exact: RM0 | exact: RM1 | exact: RMadd | exact: RMmul |
+        exact: acts_RM | exact: RM_ints | exact: RM_ints].
+    + move: (Hkill q Hin) => /forallb_forall /(_ x Hx) /forallb_forall.
+      move=> /(_ _ (resnet_out_In _ inst _ _ _ _ Hk)) /forallb_forall.
+      move=> /(_ _ (in_map (ints_mod q) _ _ Ht)). by move/Uint63.eqb_spec.
+  - apply: Z.le_lt_trans Hbd. apply: kill_bound_ge Ht. exact: resnet_out_In.
+Qed.
+
+(** [check_rank_upper_resnet] with independent tangents: the rank at [theta] of the
+    ResNet's Jacobian on the lattice is [<= u]. *)
+Lemma resnet_rank_upper_of_rank inst w u :
+  check_rank_upper_resnet inst w u = true ->
+  \rank (tangent_matrix (uw_tangents w) (length (rn_theta inst))) = length (uw_tangents w) ->
+  (\rank (resnet_jacobian inst (lattice (rn_width inst) (degree_bound (rn_acts inst)))) <= u)%N.
+Proof.
+  rewrite /check_rank_upper_resnet.
+  move=> /andP [/andP [/andP [/andP [/andP [/andP [Hs Hth] Hac] /Nat.eqb_eq Hu] Hlen]
+    Hkill] Hind] Hr.
+  have Hn : length (rn_theta inst) = resnet_params (rn_width inst) (rn_acts inst) (rn_outer inst).
+    by move: Hs; rewrite /resnet_shape_ok => /andP [/andP [_ /Nat.eqb_eq ->] _].
+  rewrite /resnet_jacobian. apply: upper_generic Hr Hu.
+  - move=> x k j Hx _. apply: resnet_jac_entry_row => //. by have [-> _] := lattice_pts _ _ _ Hx.
+  - move=> x k Hx _. apply: resnet_rowQ_length => //. by have [-> _] := lattice_pts _ _ _ Hx.
+  - move=> x k t Hx Hk Ht. move: Hkill. rewrite /resnet_tangents_kill.
+    case: (uw_moduli w) => [| q0 qs'] Hkill.
+    + exact: resnet_orth_exact Hkill Hx Hk Ht.
+    + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
+      exact: resnet_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
 Qed.
