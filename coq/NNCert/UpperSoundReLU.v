@@ -19,7 +19,7 @@
     [J] is at most [n - s = u] ([relu_rank_upper_sound]). *)
 From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
-From NNCert Require Import Backprop BackRel.
+From NNCert Require Import Backprop BackRel ElimSound UpperSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import bigop ssralg poly matrix mxalgebra rat ssrnum div.
@@ -29,9 +29,10 @@ Local Open Scope ring_scope.
 (** Exact rational arithmetic as an [arith]. *)
 Local Notation arQ := (arith_ring _ : arith rat).
 
-(** * Dot products as sums *)
+(** * The exact check *)
 
-(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]). *)
+(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]; unlike
+    UpperSound.v's [dot_ring_sum], no length of [xs] is needed). *)
 Lemma dot_sum (R : ringType) (xs ys : list R) n : length ys = n ->
   dot (arith_ring R) xs ys = \sum_(j < n) List.nth j xs 0 * List.nth j ys 0.
 Proof.
@@ -45,24 +46,13 @@ Qed.
 Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
 Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
 
-(** * Exact pairs are rationals *)
-
-(** A pair with numerator [0] is the rational [0]. *)
-Lemma RQ_num0 q a : RQ q a -> fst a = 0%Z -> q = 0.
-Proof. by move=> [_ ->] Ha; rewrite /q_of Ha zr0 mul0r. Qed.
-
-(** The integers [x/1] of [ints_q] are the rationals [zr x]. *)
-Lemma ints_q_rel (t : list Z) : Forall2 RQ (List.map zr t) (ints_q t).
-Proof. elim: t => [| x t IH] /=; constructor; [exact: RQ_int | exact: IH]. Qed.
-
 (** [grad_kills g' ts]: every tangent [t] of [ts] is orthogonal to the rational row [g]
     related to the pairs [g'], [sum_j g[j] t[j] = 0] over Q. *)
 Lemma grad_kills_sound (g : list rat) g' ts t : Forall2 RQ g g' ->
   grad_kills g' ts = true -> In t ts -> dot arQ g (List.map zr t) = 0.
 Proof.
   move=> Hg. elim: ts => [| t0 ts IH] //= /andP [/Z.eqb_eq H0 Hts] [E | Hin].
-  - subst t0. apply: (RQ_num0 _ _ _ H0).
-    exact: (dot_rel arQ arith_q RQ RQ0 RQadd RQmul _ _ _ _ Hg (ints_q_rel t)).
+  - subst t0. exact: orth_of_exact Hg H0.
   - exact: IH.
 Qed.
 
@@ -140,10 +130,6 @@ Qed.
 Lemma acts_pos_in batch z : acts_pos batch = true -> In z batch -> rats_pos z = true.
 Proof. elim: batch => [| z0 b IH] //= /andP [H0 H1] [E | Hin]; [by subst z0 | exact: IH]. Qed.
 
-Lemma nth_row_in {A : Type} (rows : list (list A)) i : (i < length rows)%N ->
-  In (nth_row rows i) rows.
-Proof. move=> Hi. rewrite nth_row_nth. apply: List.nth_In. exact/ltP. Qed.
-
 (** [relu_shape_ok]'s conjuncts used here: positive denominators of theta and of the batch. *)
 Lemma relu_shape_ok_pos widths th batch : relu_shape_ok widths th batch = true ->
   rats_pos th = true /\ acts_pos batch = true.
@@ -164,8 +150,8 @@ Proof.
   { move: (ltn_ord i); move: (i : nat) => i'. by case: (last_width _) => [|d] //; rewrite muln0. }
   set dout := last_width (ri_widths inst) in Hd *.
   have Hs : (i %/ dout < length batch)%N by rewrite ltn_divLR.
-  have Hz := nth_row_in _ _ Hs.
-  have Ha : In (nth_row ts a) ts by apply: nth_row_in.
+  have Hz := nth_row_In _ _ Hs.
+  have Ha : In (nth_row ts a) ts by apply: nth_row_In.
   rewrite -[RHS](relu_row_kills inst (nth_row batch (i %/ dout)) ts (nth_row ts a) (i %% dout))
     //; last first.
   - exact: (rows_len_in _ _ _ Hlen Ha).
@@ -203,4 +189,16 @@ Proof.
   rewrite /check_relu_rank_upper.
   move=> /andP [/andP [/andP [/andP [/andP [/andP [Hs Hnz] /Nat.eqb_eq Hu] Hlen] _] Hvan] Hind].
   by [].
+Qed.
+
+(** [check_relu_rank_upper] with independent tangents ([\rank T = s]): [J T^T = 0] gives
+    [\rank J + s <= n = u + s] ([rank_le_of_kernel]), so [\rank J <= u]. *)
+Lemma relu_rank_upper_of_rank inst batch w u :
+  check_relu_rank_upper inst batch w u = true ->
+  \rank (tangent_matrix (uw_tangents w) (length (ri_theta inst))) = length (uw_tangents w) ->
+  (\rank (relu_jacobian inst batch) <= u)%N.
+Proof.
+  move=> /check_relu_rank_upper_parts [Hs [_ [Hu [Hlen [Hvan _]]]]] Hr.
+  have K := rank_le_of_kernel _ _ _ _ _ _ (relu_jacobian_kills _ _ _ Hs Hlen Hvan) Hr.
+  by rewrite -(leq_add2r (length (uw_tangents w))); apply: leq_trans K _; rewrite -Hu.
 Qed.
