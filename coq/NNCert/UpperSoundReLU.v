@@ -43,6 +43,7 @@ Proof.
     + by rewrite (IH xs (length ys)).
 Qed.
 
+(** Entry [j] of the image of an integer vector in Q is the image of entry [j]. *)
 Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
 Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
 
@@ -121,12 +122,14 @@ Proof.
   by rewrite relu_jac_entry_back // nth_map_zr.
 Qed.
 
+(** [rows_len n rows]: every row has length [n]. *)
 Lemma rows_len_in {A : Type} n (rows : list (list A)) r :
   rows_len n rows = true -> In r rows -> length r = n.
 Proof.
   elim: rows => [| r0 rows IH] //= /andP [/Nat.eqb_eq H0 H] [E | Hin]; [by subst r0 | exact: IH].
 Qed.
 
+(** [acts_pos]: every batch point has positive denominators. *)
 Lemma acts_pos_in batch z : acts_pos batch = true -> In z batch -> rats_pos z = true.
 Proof. elim: batch => [| z0 b IH] //= /andP [H0 H1] [E | Hin]; [by subst z0 | exact: IH]. Qed.
 
