@@ -110,6 +110,37 @@ Proof.
   apply: Rq_det => a b. rewrite !mxE. exact: Rq_int.
 Qed.
 
+(** Entry [c] of the residues of an integer vector is the residue of entry [c]. *)
+Lemma nth_int_ints_mod p (t : list Z) c : p_ok p = true ->
+  φ (nth_int (ints_mod p t) c) = (List.nth c t 0%Z mod p)%Z.
+Proof.
+  move=> Hp. have H0 : φ 0%uint63 = (0 mod p)%Z.
+    by rewrite Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1 p Hp; lia.
+  elim: t c => [| z t IH] [| c]; [exact: H0 | exact: H0 | | exact: IH].
+  rewrite /ints_mod /=. exact: (phi_of_Z_mod p Hp).
+Qed.
+
+(** Independence from the kernel's minor: if the [s x s] minor of the tangents' residues
+    (the rows [ints_mod p t], columns [cols]) is a unit matrix over [Z/p], the tangents are
+    independent over Q. *)
+Lemma independent_rank_of_minor (p : Z) n (ts : list (list Z)) (cols : list nat) :
+  p_ok p = true -> length cols = length ts -> all_lt n cols = true ->
+  (\matrix_(a < length ts, b < length ts)
+     zr (φ (nth_int (List.nth a (List.map (ints_mod p) ts) nil) (List.nth b cols 0%N)))
+     : 'M['Z_(Z.to_nat p)]_(length ts)) \in unitmx ->
+  \rank (tangent_matrix ts n) = length ts.
+Proof.
+  move=> Hp Hlc Hcols U. apply: (independent_rank_of_unit p n ts cols) => //; first exact: p_gt1.
+  set M := (X in X \in unitmx) in U.
+  suff -> : (\matrix_(a < length ts, b < length ts)
+     zr (List.nth (List.nth b cols 0%N) (nth_row ts a) 0%Z) : 'M['Z_(Z.to_nat p)]_(length ts))
+    = M by [].
+  apply/matrixP => a b. rewrite !mxE.
+  have -> : List.nth a (List.map (ints_mod p) ts) nil = ints_mod p (List.nth a ts nil).
+    by rewrite -(List.map_nth (ints_mod p) ts nil a).
+  by rewrite (nth_int_ints_mod _ _ _ Hp) (zr_mod p (p_gt1 p Hp)) nth_row_nth.
+Qed.
+
 (** * Exact rows: the kernel's dot products over rational pairs *)
 
 (** A row over [rat] related by [RQ] to the kernel's row of pairs: if the pair
