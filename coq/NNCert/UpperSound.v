@@ -80,7 +80,8 @@ Lemma rank_upper_of_rows m n u (Jf : nat -> nat -> rat) (rowf : nat -> list rat)
     (ts : list (list Z)) :
   (forall i j, (i < m)%N -> (j < n)%N -> Jf i j = List.nth j (rowf i) 0) ->
   (forall i, (i < m)%N -> length (rowf i) = n) ->
-  (forall i t, (i < m)%N -> In t ts -> dot (arith_ring _ : arith rat) (rowf i) (List.map zr t) = 0) ->
+  (forall i t, (i < m)%N -> In t ts ->
+     dot (arith_ring _ : arith rat) (rowf i) (List.map zr t) = 0) ->
   \rank (tangent_matrix ts n) = length ts -> Nat.add u (length ts) = n ->
   (\rank (\matrix_(i < m, j < n) Jf i j) <= u)%N.
 Proof.
@@ -227,7 +228,9 @@ Local Notation Q := (Uint63.of_Z q).
 Definition RM (z : Z) (x : int) : Prop := φ x = (z mod q)%Z.
 
 Lemma RM_lt z x : RM z x -> (φ x < q)%Z.
-Proof. rewrite /RM => ->. have := Z.mod_pos_bound z q (Z.lt_trans _ _ _ Z.lt_0_1 (p_gt1 q Hq)). lia. Qed.
+Proof.
+  rewrite /RM => ->. have := Z.mod_pos_bound z q (Z.lt_trans _ _ _ Z.lt_0_1 (p_gt1 q Hq)). lia.
+Qed.
 
 Lemma RM0 : RM 0 (zero (arith_mod Q)).
 Proof. by rewrite /RM /= Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1 q Hq; lia. Qed.
@@ -406,9 +409,11 @@ Lemma rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
   (k0 <= k < k0 + c)%N ->
   In (net_row ar (widths inst) acs (bias inst) th x k) (rows_from ar inst th acs x k0 c).
 Proof.
-  elim: c => [| c IH] k0 k /andP [H1 H2] /=; first by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
-  case: (k =P k0) => [-> | Hne]; [by left | right].
-  apply: IH. apply/andP; split; [| by rewrite addSnnS]. by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
+  elim: c => [| c IH] k0 k /andP [H1 H2] /=.
+  - by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
+  - case: (k =P k0) => [-> | Hne]; [by left | right].
+    apply: IH. apply/andP; split; [| by rewrite addSnnS].
+    by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
 Qed.
 
 Lemma out_rows_In {A : Type} (ar : arith A) inst th acs x k :
@@ -531,7 +536,8 @@ Lemma resnet_rowQ_length inst x k :
 Proof.
   rewrite /resnet_shape_ok => /andP [/andP [_ /Nat.eqb_eq Hth] _] Hx.
   have Hth' : length (List.map q_of (rn_theta inst)) =
-    (length (List.map (List.map q_of) (rn_acts inst)) * layer_size (rn_width inst) (rn_outer inst))%N
+    (length (List.map (List.map q_of) (rn_acts inst)) *
+     layer_size (rn_width inst) (rn_outer inst))%N
     by rewrite !map_length Hth.
   have Hx' : length (List.map zr x : list rat) = rn_width inst by rewrite map_length.
   have [-> _] := rn_back_len (rn_width inst) (rn_outer inst) _ k _ _ Hth' Hx'.
