@@ -80,7 +80,8 @@ Lemma rank_upper_of_rows m n u (Jf : nat -> nat -> rat) (rowf : nat -> list rat)
     (ts : list (list Z)) :
   (forall i j, (i < m)%N -> (j < n)%N -> Jf i j = List.nth j (rowf i) 0) ->
   (forall i, (i < m)%N -> length (rowf i) = n) ->
-  (forall i t, (i < m)%N -> In t ts -> dot (arith_ring _ : arith rat) (rowf i) (List.map zr t) = 0) ->
+  (forall i t, (i < m)%N -> In t ts ->
+     dot (arith_ring _ : arith rat) (rowf i) (List.map zr t) = 0) ->
   \rank (tangent_matrix ts n) = length ts -> Nat.add u (length ts) = n ->
   (\rank (\matrix_(i < m, j < n) Jf i j) <= u)%N.
 Proof.
@@ -108,6 +109,37 @@ Proof.
   apply: (@rank_of_minor _ _ _ _ id g).
   rewrite unitmxE unitfE. apply: (@Rq_nonzero p _ _ _ (U : _ \is a GRing.unit)).
   apply: Rq_det => a b. rewrite !mxE. exact: Rq_int.
+Qed.
+
+(** Entry [c] of the residues of an integer vector is the residue of entry [c]. *)
+Lemma nth_int_ints_mod p (t : list Z) c : p_ok p = true ->
+  φ (nth_int (ints_mod p t) c) = (List.nth c t 0%Z mod p)%Z.
+Proof.
+  move=> Hp. have H0 : φ 0%uint63 = (0 mod p)%Z.
+    by rewrite Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1 p Hp; lia.
+  elim: t c => [| z t IH] [| c]; [exact: H0 | exact: H0 | | exact: IH].
+  rewrite /ints_mod /=. exact: (phi_of_Z_mod p Hp).
+Qed.
+
+(** Independence from the kernel's minor: if the [s x s] minor of the tangents' residues
+    (the rows [ints_mod p t], columns [cols]) is a unit matrix over [Z/p], the tangents are
+    independent over Q. *)
+Lemma independent_rank_of_minor (p : Z) n (ts : list (list Z)) (cols : list nat) :
+  p_ok p = true -> length cols = length ts -> all_lt n cols = true ->
+  (\matrix_(a < length ts, b < length ts)
+     zr (φ (nth_int (List.nth a (List.map (ints_mod p) ts) nil) (List.nth b cols 0%N)))
+     : 'M['Z_(Z.to_nat p)]_(length ts)) \in unitmx ->
+  \rank (tangent_matrix ts n) = length ts.
+Proof.
+  move=> Hp Hlc Hcols U. apply: (independent_rank_of_unit p n ts cols) => //; first exact: p_gt1.
+  set M := (X in X \in unitmx) in U.
+  suff -> : (\matrix_(a < length ts, b < length ts)
+     zr (List.nth (List.nth b cols 0%N) (nth_row ts a) 0%Z) : 'M['Z_(Z.to_nat p)]_(length ts))
+    = M by [].
+  apply/matrixP => a b. rewrite !mxE.
+  have -> : List.nth a (List.map (ints_mod p) ts) nil = ints_mod p (List.nth a ts nil).
+    by rewrite -(List.map_nth (ints_mod p) ts nil a).
+  by rewrite (nth_int_ints_mod _ _ _ Hp) (zr_mod p (p_gt1 p Hp)) nth_row_nth.
 Qed.
 
 (** * Exact rows: the kernel's dot products over rational pairs *)
@@ -196,7 +228,9 @@ Local Notation Q := (Uint63.of_Z q).
 Definition RM (z : Z) (x : int) : Prop := φ x = (z mod q)%Z.
 
 Lemma RM_lt z x : RM z x -> (φ x < q)%Z.
-Proof. rewrite /RM => ->. have := Z.mod_pos_bound z q (Z.lt_trans _ _ _ Z.lt_0_1 (p_gt1 q Hq)). lia. Qed.
+Proof.
+  rewrite /RM => ->. have := Z.mod_pos_bound z q (Z.lt_trans _ _ _ Z.lt_0_1 (p_gt1 q Hq)). lia.
+Qed.
 
 Lemma RM0 : RM 0 (zero (arith_mod Q)).
 Proof. by rewrite /RM /= Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1 q Hq; lia. Qed.
@@ -375,9 +409,11 @@ Lemma rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
   (k0 <= k < k0 + c)%N ->
   In (net_row ar (widths inst) acs (bias inst) th x k) (rows_from ar inst th acs x k0 c).
 Proof.
-  elim: c => [| c IH] k0 k /andP [H1 H2] /=; first by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
-  case: (k =P k0) => [-> | Hne]; [by left | right].
-  apply: IH. apply/andP; split; [| by rewrite addSnnS]. by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
+  elim: c => [| c IH] k0 k /andP [H1 H2] /=.
+  - by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
+  - case: (k =P k0) => [-> | Hne]; [by left | right].
+    apply: IH. apply/andP; split; [| by rewrite addSnnS].
+    by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
 Qed.
 
 Lemma out_rows_In {A : Type} (ar : arith A) inst th acs x k :
@@ -500,7 +536,8 @@ Lemma resnet_rowQ_length inst x k :
 Proof.
   rewrite /resnet_shape_ok => /andP [/andP [_ /Nat.eqb_eq Hth] _] Hx.
   have Hth' : length (List.map q_of (rn_theta inst)) =
-    (length (List.map (List.map q_of) (rn_acts inst)) * layer_size (rn_width inst) (rn_outer inst))%N
+    (length (List.map (List.map q_of) (rn_acts inst)) *
+     layer_size (rn_width inst) (rn_outer inst))%N
     by rewrite !map_length Hth.
   have Hx' : length (List.map zr x : list rat) = rn_width inst by rewrite map_length.
   have [-> _] := rn_back_len (rn_width inst) (rn_outer inst) _ k _ _ Hth' Hx'.
