@@ -17,17 +17,20 @@
     Hence [J T^T = 0] for the matrix [T] of the tangents ([relu_jacobian_kills]); the tangents
     are independent over Q ([independent_mod] and [p] prime: [\rank T = s]), so the rank of
     [J] is at most [n - s = u] ([relu_rank_upper_sound]). *)
-From Coq Require Import ZArith List Bool Lia.
+From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
 From NNCert Require Import Backprop BackRel ElimSound UpperSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop ssralg poly matrix mxalgebra rat ssrnum div.
+From mathcomp Require Import bigop ssralg poly matrix mxalgebra zmodp rat ssrnum div.
 Import GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
 (** Exact rational arithmetic as an [arith]. *)
 Local Notation arQ := (arith_ring _ : arith rat).
+
+(** The integer a primitive integer stands for. *)
+Local Notation "'φ' x" := (Uint63.to_Z x) (at level 0).
 
 (** * The exact check *)
 
@@ -204,4 +207,22 @@ Proof.
   move=> /check_relu_rank_upper_parts [Hs [_ [Hu [Hlen [Hvan _]]]]] Hr.
   have K := rank_le_of_kernel _ _ _ _ _ _ (relu_jacobian_kills _ _ _ Hs Hlen Hvan) Hr.
   by rewrite -(leq_add2r (length (uw_tangents w))); apply: leq_trans K _; rewrite -Hu.
+Qed.
+
+(** [check_relu_rank_upper] with the tangents' [s x s] minor (columns [uw_cols w]) a unit
+    matrix of residues mod [p]: the tangents are independent over Q
+    ([independent_rank_of_minor]), so [\rank J <= u]. *)
+Lemma relu_rank_upper_of_unit inst batch w u :
+  check_relu_rank_upper inst batch w u = true ->
+  (\matrix_(a < length (uw_tangents w), b < length (uw_tangents w))
+     zr (φ (nth_int (List.nth a (List.map (ints_mod (uw_p w)) (uw_tangents w)) nil)
+                    (List.nth b (uw_cols w) 0%N)))
+     : 'M['Z_(Z.to_nat (uw_p w))]_(length (uw_tangents w))) \in unitmx ->
+  (\rank (relu_jacobian inst batch) <= u)%N.
+Proof.
+  move=> H U. apply: (relu_rank_upper_of_rank _ _ _ _ H).
+  have [_ [_ [_ [_ [_ Hind]]]]] := check_relu_rank_upper_parts _ _ _ _ H.
+  move: Hind; rewrite /independent_mod /check_minor.
+  move=> /andP [Hp /andP [/andP [/andP [_ /Nat.eqb_eq Hlc] Hcols] _]].
+  exact: (independent_rank_of_minor (uw_p w) _ _ _ Hp Hlc Hcols U).
 Qed.
