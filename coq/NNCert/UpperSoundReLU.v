@@ -16,7 +16,9 @@
       rational row is row [(z, k)] of [relu_jacobian] ([relu_jac_entry_back]).
     Hence [J T^T = 0] for the matrix [T] of the tangents ([relu_jacobian_kills]); the tangents
     are independent over Q ([independent_mod] and [p] prime: [\rank T = s]), so the rank of
-    [J] is at most [n - s = u] ([relu_rank_upper_sound]). *)
+    [J] is at most [n - s = u] ([relu_rank_upper_sound]; with [batch_nonzero], no batch
+    point on a bent hyperplane: [relu_rank_upper_meaning]). Axioms: only those of Coq's
+    primitive integers (Uint63), through [check_minor_unit]. *)
 From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
 From NNCert Require Import Backprop BackRel ElimSound UpperSound.
@@ -225,4 +227,31 @@ Proof.
   move: Hind; rewrite /independent_mod /check_minor.
   move=> /andP [Hp /andP [/andP [/andP [_ /Nat.eqb_eq Hlc] Hcols] _]].
   exact: (independent_rank_of_minor (uw_p w) _ _ _ Hp Hlc Hcols U).
+Qed.
+
+(** The upper bound of a ReLU rank certificate: if the kernel's check succeeds and [p] is
+    prime, the Jacobian at [theta] of [theta -> (F_theta(z))_(z in batch)] (each batch point's
+    activation pattern fixed) has rank [<= u] over Q. The kernel's elimination mod the prime
+    [p] makes the tangents' minor a unit over [Z/p] ([check_minor_unit]), so the tangents are
+    independent over Q, and they are in the kernel of the Jacobian ([relu_jacobian_kills]). *)
+Theorem relu_rank_upper_sound inst batch w u :
+  check_relu_rank_upper inst batch w u = true -> prime_ok (uw_p w) = true ->
+  (\rank (relu_jacobian inst batch) <= u)%N.
+Proof.
+  move=> H Hpr. apply: (relu_rank_upper_of_unit _ _ _ _ H).
+  have [_ [_ [_ [_ [_ Hind]]]]] := check_relu_rank_upper_parts _ _ _ _ H.
+  move: Hind; rewrite /independent_mod => /andP [Hp Hmin].
+  exact: (check_minor_unit _ Hp _ _ _ _ Hpr Hmin).
+Qed.
+
+(** [relu_rank_upper_sound] with the genericity of the batch: no batch point lies on a bent
+    hyperplane, so [relu_jacobian] is the Jacobian of [theta -> (F_theta(z))_(z in batch)]
+    at [theta] (the network is the fixed-pattern polynomial network near [theta]). *)
+Corollary relu_rank_upper_meaning inst batch w u :
+  check_relu_rank_upper inst batch w u = true -> prime_ok (uw_p w) = true ->
+  relu_batch_generic inst batch /\ (\rank (relu_jacobian inst batch) <= u)%N.
+Proof.
+  move=> H Hpr. split; last exact: (relu_rank_upper_sound _ _ _ _ H Hpr).
+  have [Hs [Hnz _]] := check_relu_rank_upper_parts _ _ _ _ H.
+  exact: relu_batch_generic_of_check.
 Qed.
