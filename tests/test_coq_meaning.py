@@ -1,7 +1,9 @@
 """Every rank certificate's Coq file ends with what the lower bound means (issue 15): a theorem
 `r <= \\rank` of the Jacobian over Q, the Jacobian defined in NNCert/RankMeaning.v by derivatives
-of the network evaluated over {poly rat}; coqc proves it with no assumptions at all, and a
-tampered witness makes the check behind it fail in coqc."""
+of the network evaluated over {poly rat}. coqc derives it from the kernel's own check
+(rank_lower_check) by the library theorems of NNCert/RankSound.v, assuming nothing but the
+specification axioms of Coq's primitive integers; a tampered witness fails that check, and a
+composite modulus fails p_prime."""
 
 from __future__ import annotations
 
@@ -60,12 +62,17 @@ def last_assumptions(output: str) -> str:
     return blocks[-1].strip()
 
 
-def only_meaning(text: str) -> str:
-    """The instance and witness definitions and the meaning part, without the kernel's fast
-    lemmas: a failure is then the meaning check's own."""
-    head = text[: text.index("|}.", text.index("Definition lower")) + 3]
-    meaning = text[text.index("From NNCert Require Import Jacobian RankMeaning.") :]
-    return head + "\n" + meaning.split("\n(* What the upper bound means")[0]
+def assumes_only_uint63_specs(answer: str) -> bool:
+    """A Print Assumptions answer lists nothing but primitive integers and their specs."""
+    if answer == CLOSED:
+        return True
+    names = coqp.parse_assumptions(answer)
+    return bool(names) and all(coqp.allowed_assumption(n) for n in names)
+
+
+def upto_lower_meaning(text: str) -> str:
+    """The file up to the lower bound's theorem (the upper bound's parts left out)."""
+    return text.split("\n(* What the upper bound means")[0]
 
 
 @pytest.fixture(scope="module")
@@ -87,19 +94,34 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     assert re.search(stmt, text), stmt
     ends = ("Print Assumptions rank_lower.", "Print Assumptions rank_upper.")
     assert text.rstrip().endswith(ends)
+    assert "rank_lower_check p_prime" in text  # derived from the kernel's own check
     out = coqc(coq.proj, f"Meaning_{key.replace('-', '_')}", text)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert last_assumptions(out.stdout) == CLOSED
+    assert assumes_only_uint63_specs(last_assumptions(out.stdout)), out.stdout
 
 
-def test_the_library_theorems_assume_nothing(coq):
-    names = ["mlp_rank_lower_meaning", "resnet_rank_lower_meaning", "relu_rank_lower_meaning"]
-    text = "From NNCert Require Import RankMeaning.\n" + "".join(
-        f"Print Assumptions {n}.\n" for n in names
-    )
+def test_the_library_theorems_assume_only_the_specs_of_primitive_integers(coq):
+    sound = ["mlp_rank_lower_sound", "resnet_rank_lower_sound", "relu_rank_lower_sound"]
+    algebra = ["mlp_backprop", "resnet_backprop", "relu_backprop", "net_row_rel"]
+    text = "From NNCert Require Import Backprop BackpropResNet BackRel ElimSound RankSound.\n"
+    text += "".join(f"Print Assumptions {n}.\n" for n in sound + algebra)
     out = coqc(coq.proj, "MeaningLibrary", text)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count(CLOSED) == 3
+    answers = re.split(r"(?m)^(?=Axioms:|Closed under the global context)", out.stdout)[1:]
+    assert len(answers) == len(sound + algebra)
+    for name, answer in zip(sound, answers, strict=False):
+        names = coqp.parse_assumptions(answer)
+        assert names and all(coqp.allowed_assumption(n) for n in names), (name, answer)
+        assert any(n.startswith("Uint63.") for n in names), (name, answer)
+    # that reverse mode computes derivatives is pure algebra: no axiom at all
+    assert all(a.strip() == CLOSED for a in answers[len(sound) :]), answers
+
+
+def test_the_uint63_specs_are_exactly_the_axioms_of_coq_s_uint63(coq):
+    where = subprocess.run(["coqc", "-where"], capture_output=True, text=True, check=True)
+    src = Path(where.stdout.strip()) / "theories" / "Numbers" / "Cyclic" / "Int63" / "Uint63.v"
+    names = re.findall(r"(?m)^Axiom\s+(\w+)", src.read_text())
+    assert {"Uint63." + n for n in names} == coqp.UINT63_SPECS
 
 
 def _duplicate_column(c: dict) -> None:
@@ -134,18 +156,57 @@ TAMPERS: dict[str, Callable[[dict], None]] = {
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(key=st.sampled_from(["mlp", "resnet", "relu"]), tamper=st.sampled_from(sorted(TAMPERS)))
-def test_a_tampered_witness_fails_the_meaning_check_in_coqc(key, tamper, certs, coq):
+def test_a_tampered_witness_fails_the_check_the_theorem_is_derived_from(key, tamper, certs, coq):
     cert = certs[key]
     name = f"MeaningT_{key}_{re.sub(r'[^a-z]', '_', tamper)}"
     if key not in HONEST:  # the same file untampered passes: the test can fail
-        ok = coqc(coq.proj, name + "_ok", only_meaning(render_certificate(cert).coq_text))
+        ok = coqc(coq.proj, name + "_ok", upto_lower_meaning(render_certificate(cert).coq_text))
         HONEST[key] = ok.returncode == 0
     assert HONEST[key]
     bad = copy.deepcopy(cert)
     TAMPERS[tamper](bad)
-    out = coqc(coq.proj, name, only_meaning(render_certificate(bad).coq_text))
+    out = coqc(coq.proj, name, upto_lower_meaning(render_certificate(bad).coq_text))
     assert out.returncode != 0
-    assert re.search(r"check_\w*_meaning inst lower \d+%?\w* = true", out.stdout + out.stderr)
+    assert re.search(r"check_\w*rank_lower\w* inst lower \d+%?\w* = true", out.stdout + out.stderr)
+
+
+def test_a_composite_modulus_passes_the_kernel_check_but_not_p_prime(certs, coq):
+    cert = copy.deepcopy(certs["mlp"])  # integer theta and activations: every inverse is 1
+    lower = cert["witness"]["lower"]
+    assert set(lower["theta_inv"]) == {1} and {v for a in lower["acts_inv"] for v in a} == {1}
+    lower["prime"] = 1000003 * 2003  # below 2^31, odd, no small factor
+    out = coqc(coq.proj, "MeaningComposite", upto_lower_meaning(render_certificate(cert).coq_text))
+    assert out.returncode != 0
+    err = out.stdout + out.stderr
+    error = err.split("Error")[-1]
+    assert "prime_ok (lw_p lower) = true" in err and "rank_lower_check" not in error
+
+
+@settings(max_examples=1, deadline=None, suppress_health_check=[FIXTURE])
+@given(
+    ns=st.lists(
+        st.one_of(
+            st.integers(-5, 2**31 + 5),
+            st.integers(0, 46340).map(lambda k: k * k),  # squares, the edge of trial division
+            st.sampled_from([561, 1105, 1729, 2465, 2821, 6601, 8911, 2147483647, 2147483646]),
+        ),
+        min_size=40,
+        max_size=40,
+    )
+)
+def test_prime_ok_agrees_with_sympy_on_many_integers(ns, coq):
+    import sympy
+
+    zs = "; ".join(f"({n})%Z" for n in ns)
+    want = "; ".join("true" if sympy.isprime(n) else "false" for n in ns)
+    text = (
+        "From Coq Require Import ZArith List.\nImport ListNotations.\n"
+        "From NNCert Require Import ElimSound.\n"
+        f"Lemma agree : List.map prime_ok [{zs}] = [{want}].\n"
+        "Proof. vm_cast_no_check (eq_refl true). Qed.\n"
+    ).replace("vm_cast_no_check (eq_refl true)", "vm_compute; reflexivity")
+    out = coqc(coq.proj, "PrimeOk", text)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 @settings(
@@ -165,58 +226,18 @@ def test_random_mlp_certificates_prove_the_mathematical_theorem(
     assert "Theorem rank_lower" in text
     out = coqc(coq.proj, "MeaningRandom", text)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert last_assumptions(out.stdout) == CLOSED
+    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
 
 
-def test_a_certificate_too_large_for_the_z_check_says_so_instead(coq):
-    assert coqp.meaning_fits(8, 14)
-    assert not coqp.meaning_fits(122, 122)
+def test_a_large_certificate_gets_the_theorem_too(coq):
+    # 122 parameters, rank 122: the old second check was capped at 3 r^2 n + 2 r^3 <= 10^5
     cert = make_cert([3, 8, 8, 2], "t^3 + t", True, 3)
-    assert not coqp.meaning_fits(cert["witness"]["lower"]["rank"], cert["result"]["params"])
-    text = render_certificate(cert).coq_text
-    assert "Theorem rank_lower" not in text
-    assert "is not\n   rendered for this size" in text
-
-
-# The plain evaluators of Jacobian.v (what RankMeaning.v differentiates) against the kernel's
-# own network semantics (Net.net_eval, ResNet.resnet_dual, ReLU.relu_eval and batch_patterns)
-# at every sample of the demo certificates, exactly over Q, decided by coqc.
-AGREE = {
-    "mlp": "forallb (fun x => qeq_all (mlp_value arith_q (widths inst) (acts inst) (bias inst) "
-    "(theta inst) (ints_q x)) (fst (net_eval arith_q (widths inst) (acts inst) (bias inst) "
-    "(theta inst) (zeros arith_q (length (theta inst))) (ints_q x) "
-    "(zeros arith_q (length x))))) (lw_samples lower)",
-    "resnet": "forallb (fun x => qeq_all (resnet_forward arith_q (rn_width inst) (rn_outer inst) "
-    "(rn_acts inst) (rn_theta inst) (ints_q x)) (fst (resnet_dual arith_q (rn_width inst) "
-    "(rn_outer inst) (rn_acts inst) (rn_theta inst) (zeros arith_q (length (rn_theta inst))) "
-    "(ints_q x) (zeros arith_q (length x))))) (lw_samples lower)",
-    "relu": "forallb (fun z => qeq_all (relu_masked arith_q (first_width (ri_widths inst)) "
-    "(tl (ri_widths inst)) (relu_pattern_q (ri_widths inst) (ri_theta inst) z) (ri_theta inst) "
-    "z) (fst (relu_eval (ri_widths inst) (ri_theta inst) z)) && "
-    "pats_eqb (relu_pattern_q (ri_widths inst) (ri_theta inst) z) "
-    "(nth 0 (batch_patterns (ri_widths inst) (ri_theta inst) [z]) [])) (rl_batch lower)",
-}
-PATS_EQB = """
-Definition pats_eqb (a b : list (list bool)) : bool :=
-  list_eqb (list_eqb Bool.eqb) a b.
-"""
-
-
-@pytest.mark.parametrize("key", ["mlp", "mlp-rational", "resnet", "relu"])
-def test_the_evaluators_differentiated_are_the_kernel_s_networks(key, certs, coq):
-    text = render_certificate(certs[key]).coq_text
-    head = text[: text.index("|}.", text.index("Definition lower")) + 3]
-    fam = family(certs[key])
-    lemma = f"Lemma agree : {AGREE[fam]} = true.\nProof. vm_cast_no_check (eq_refl true). Qed.\n"
-    extra = "From NNCert Require Import Jacobian.\nLocal Open Scope bool_scope.\n" + (
-        "Fixpoint list_eqb {A} (e : A -> A -> bool) (a b : list A) : bool :=\n"
-        "  match a, b with [], [] => true | x :: a', y :: b' => e x y && list_eqb e a' b'\n"
-        "  | _, _ => false end.\n" + PATS_EQB
-        if fam == "relu"
-        else ""
-    )
-    out = coqc(coq.proj, f"Agree_{key.replace('-', '_')}", head + "\n" + extra + lemma)
+    assert cert["witness"]["lower"]["rank"] >= 100
+    text = upto_lower_meaning(render_certificate(cert).coq_text)
+    assert "Theorem rank_lower" in text
+    out = coqc(coq.proj, "MeaningLarge", text)
     assert out.returncode == 0, out.stdout + out.stderr
+    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
 
 
 def only_upper_meaning(text: str) -> str:
@@ -241,7 +262,7 @@ def test_an_mlp_upper_bound_ends_with_its_mathematical_theorem_and_rejects_a_bad
     assert "Theorem rank_upper :" in text and "mlp_dir_deriv inst x v k = 0%R" in text
     out = coqc(coq.proj, "MeaningUpper", text)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert last_assumptions(out.stdout) == CLOSED
+    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
     bad = copy.deepcopy(cert)
     t = bad["witness"]["upper"]["tangents"][0]
     j = next(i for i, v in enumerate(t) if v != 0)
@@ -249,3 +270,24 @@ def test_an_mlp_upper_bound_ends_with_its_mathematical_theorem_and_rejects_a_bad
     out = coqc(coq.proj, "MeaningUpperBad", only_upper_meaning(render_certificate(bad).coq_text))
     assert out.returncode != 0
     assert "check_rank_upper_meaning inst upper" in out.stdout + out.stderr
+
+
+def test_the_assumption_audit_reads_axioms_whose_type_is_on_the_next_lines():
+    out = (
+        "Axioms:\nUint63.sub_spec\n  : forall x y : PrimInt63.int,\n    Uint63.to_Z x = 0\n"
+        "PrimInt63.add : PrimInt63.int -> PrimInt63.int -> PrimInt63.int\n"
+        "Classical.classic\n  : forall P : Prop, P \\/ ~ P\n"
+    )
+    names = coqp.parse_assumptions(out)
+    assert names == ["Classical.classic", "PrimInt63.add", "Uint63.sub_spec"]
+    assert [n for n in names if not coqp.allowed_assumption(n)] == ["Classical.classic"]
+
+
+def test_a_certificate_assuming_an_axiom_of_its_own_fails_the_audit(coq):
+    text = (
+        "Axiom cheat : forall P : Prop, P.\nLemma l : 1 = 2.\nProof. apply cheat. Qed.\n"
+        "Print Assumptions l.\n"
+    )
+    (coq.proj / "Certificates" / "Cheat.v").write_text(text)
+    v = coqp.check_file(coq.proj, "Certificates/Cheat.v", 120)
+    assert v.status == coqp.FAILED and "cheat" in v.message

@@ -11,9 +11,9 @@ from typing import Any
 
 from certify.checker import kernel_compind as KC
 from certify.checker import networks as M
+from certify.checker.claims_common import LOWER_CITE, coq_rank_lower
 from certify.checker.ir import MLP, ResNet
 
-LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
 USEVICH = "Usevich et al., arXiv:2506.17093, Lemma 4"
 KTB = "Kileel-Trager-Bruna, expected dimension of polynomial networks"
 
@@ -110,7 +110,8 @@ def rank_claim(
         f"Kernel-checked: for {net}, the Jacobian of theta -> (f_theta(x_s))_s at the given "
         f"integer samples x_s and rational point theta has a nonsingular {r}x{r} minor mod {p}, so "
         f"rank d(theta -> f_theta)(theta) >= {r}; by lower semicontinuity the generic rank "
-        f"(functional dimension) of the architecture is >= {r} (#params {n})."
+        f"(functional dimension) of the architecture is >= {r} (#params {n}).",
+        coq_rank_lower(r, "that Jacobian"),
     ]
     cites = [LOWER_CITE]
     if upper is not None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
+from certify.checker.claims_common import LOWER_CITE, coq_rank_lower
+
 SCALING = "math.md §3: positive scaling of a hidden neuron preserves F (ReLU(lam a) = lam ReLU(a))"
 GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)"
 WIDTH_ONE = "math.md §3: width-one layers break identifiability"
@@ -58,7 +59,10 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
         f"(F_theta(z))_z on the batch, with that activation pattern fixed, has a nonsingular "
         f"{r}x{r} minor mod {p}; so the rank of the parametrisation at theta (its functional "
         f"dimension there) is >= {r}, and >= {r} on a neighbourhood of theta (D = {D} "
-        f"parameters)."
+        f"parameters).",
+        coq_rank_lower(
+            r, "that batch Jacobian (and that no batch point lies on a bent hyperplane)"
+        ),
     ]
     cites = [LOWER_CITE]
     if cover:

@@ -10,7 +10,7 @@ from certify.checker import kernel as K
 from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
-from certify.provers.coq import meaning_fits, meaning_upper_fits
+from certify.provers.coq import meaning_upper_fits
 from certify.render import literals as L
 from certify.render.env import render
 from certify.spec import NAME_RE
@@ -160,7 +160,6 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         name=L.comment_safe(cert["name"]),
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
-        meaning=meaning_fits(data["rank_lower"], len(data["theta"])),
         meaning_upper=_meaning_upper(data),
         **_printed(data, L.coq),
         fd_statement=fd_statement(data, True),

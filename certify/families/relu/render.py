@@ -16,7 +16,6 @@ from certify.checker.relu import (
     decode_upper,
 )
 from certify.errors import RenderError
-from certify.provers.coq import meaning_fits
 from certify.render import literals as L
 from certify.render.env import prover_files, render
 from certify.spec import NAME_RE
@@ -125,8 +124,6 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     ctx = {**meta, **_printed(data, coq)}
     if not coq:
         ctx["module"] = f"Certificates.{module}"
-    elif kind == "rank":
-        ctx["meaning"] = meaning_fits(data["rank_lower"], len(data["theta"]))
     text = render(template, **ctx)
     names = COQ_NAMES if coq else LEAN_NAMES
     head = {"inst": "Definition inst" if coq else "def inst",
