@@ -510,4 +510,19 @@ Proof.
     by rewrite !List_nth_nth.
   exact: (nonsingular_mod_unit _ _ (prime_ok_prime _ Hpr) Hok Hns).
 Qed.
+
+(** The rational form: an [r x r] matrix over Q whose entries are related by [Rq] to the
+    residues of the minor that [check_minor] eliminated is invertible ([det != 0 mod p]
+    forces [det != 0] over Q). *)
+Corollary check_minor_rat_unit n r rows cols (A : 'M[rat]_r) : prime_ok p = true ->
+  check_minor p n r rows cols = true ->
+  (forall a b : 'I_r,
+     Rq p (A a b) (zr (φ (nth_int (List.nth a rows nil) (List.nth b cols 0%N))))) ->
+  A \in unitmx.
+Proof.
+  move=> Hpr Hc HR. have U := check_minor_unit n r rows cols Hpr Hc.
+  rewrite unitmxE unitfE. apply: (Rq_nonzero p _ _ (Rq_det p _ A _ _)); last first.
+  - by rewrite -unitmxE; exact: U.
+  - move=> a b. rewrite mxE. exact: HR.
+Qed.
 End Residues.
