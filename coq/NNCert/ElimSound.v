@@ -37,6 +37,7 @@ Definition prime_ok (p : Z) : bool :=
   Z.eqb p 2 || ((2 <? p)%Z && (p <? 2147483648)%Z && Z.eqb (p mod 2) 1 &&
     no_odd_divisor (Uint63.of_Z p) 3%uint63 (S (Z.to_nat (Z.sqrt p)))).
 
+(** Facts on [φ = Uint63.to_Z] for values below [2^31] (nothing wraps around [2^63]). *)
 Lemma wB_eq : wB = 9223372036854775808%Z.
 Proof. reflexivity. Qed.
 
@@ -160,6 +161,7 @@ Proof. apply: phi_of_Z. have := p_bounds. lia. Qed.
 (** The rational [q] and the residue [x] in [[0, p)]: [q = n/d] and [x = n d^-1] mod p. *)
 Definition RK (q : rat) (x : int) : Prop := (φ x < p)%Z /\ Rq p q (zr (φ x)).
 
+(** [RK] forgets the range: the residue is the image of [q] in [Z/p]. *)
 Lemma RK_Rq q x : RK q x -> Rq p q (zr (φ x)).
 Proof. by case. Qed.
 
@@ -181,12 +183,15 @@ Proof.
   rewrite Uint63.mul_spec wB_eq => ? ? ?. rewrite Z.mod_small //. nia.
 Qed.
 
+(** [0 ~ 0] and [1 ~ 1]. *)
 Lemma RK0 : RK 0 (zero (arith_mod P)).
 Proof. rewrite /RK /= Uint63.to_Z_0 zr0. split; [have := p_gt1; lia | exact: Rq0]. Qed.
 
 Lemma RK1 : RK 1 (one (arith_mod P)).
 Proof. rewrite /RK /= Uint63.to_Z_1 zr1. split; [exact: p_gt1 | exact: Rq1]. Qed.
 
+(** [RK] respects sums: [(a + b) mod p] ([a + b < 2^32] does not wrap) is [a + b] in [Z/p];
+    the Radd hypothesis of the parametricity sections (Jacobian.v, Section Rel). *)
 Lemma RK_add : forall a a' b b', RK a b -> RK a' b' ->
   RK (add (arith_ring _ : arith rat) a a') (add (arith_mod P) b b').
 Proof.
@@ -195,6 +200,7 @@ Proof.
   rewrite zrD. exact: RqD.
 Qed.
 
+(** [RK] respects products ([a * b < 2^62] does not wrap); the Rmul hypothesis. *)
 Lemma RK_mul : forall a a' b b', RK a b -> RK a' b' ->
   RK (mul (arith_ring _ : arith rat) a a') (mul (arith_mod P) b b').
 Proof.
@@ -208,6 +214,7 @@ Proof.
   apply: phi_of_Z. have := p_bounds. have := Z.mod_pos_bound z p. lia.
 Qed.
 
+(** [num/den ~ num * inv mod p] when [den > 0] and [den * inv = 1 (mod p)]. *)
 Lemma RK_rat v inv : rat_inv_ok p v inv = true -> RK (q_of v) (rat_mod p v inv).
 Proof.
   move=> H. rewrite /RK /rat_mod phi_of_Z_mod. split.
@@ -215,6 +222,7 @@ Proof.
   - exact: (Rf_rat p p_gt1 v inv H).
 Qed.
 
+(** The parameters (or an activation list) and their residues are related entrywise. *)
 Lemma RK_rats th invs : rats_inv_ok p th invs = true ->
   Forall2 RK (List.map q_of th) (rats_mod p th invs).
 Proof.
@@ -222,6 +230,7 @@ Proof.
   constructor; [exact: RK_rat | exact: IH].
 Qed.
 
+(** The activations (ReLU batch inputs included) and their residues. *)
 Lemma RK_acts acts invs : acts_inv_ok p acts invs = true ->
   Forall2 (Forall2 RK) (List.map (List.map q_of) acts) (acts_mod p acts invs).
 Proof.
@@ -229,6 +238,7 @@ Proof.
   constructor; [exact: RK_rats | exact: IH].
 Qed.
 
+(** Integer inputs [x] and their residues [x mod p]. *)
 Lemma RK_ints x : Forall2 RK (List.map zr x) (ints_mod p x).
 Proof.
   elim: x => [| z x IH] //=. constructor; [| exact: IH].
@@ -236,7 +246,6 @@ Proof.
   - have := Z.mod_pos_bound z p. have := p_gt1. lia.
   - rewrite zr_mod; [exact: Rq_int | exact: p_gt1].
 Qed.
-
 
 (** * The elimination on primitive integers *)
 
@@ -258,6 +267,7 @@ Proof.
   rewrite IH. tauto.
 Qed.
 
+(** The lock of [imx]. *)
 Fact imx_key : unit. Proof. by []. Qed.
 
 (** The residues of the rows [M] as an [n x n] matrix over [Z/p] (keyed: unification never
@@ -499,5 +509,20 @@ Proof.
     rewrite nth_int_cols ?Hc // nth_reduce nth_int_reduce zr_mod; last exact: p_gt1.
     by rewrite !List_nth_nth.
   exact: (nonsingular_mod_unit _ _ (prime_ok_prime _ Hpr) Hok Hns).
+Qed.
+
+(** The rational form: an [r x r] matrix over Q whose entries are related by [Rq] to the
+    residues of the minor that [check_minor] eliminated is invertible ([det != 0 mod p]
+    forces [det != 0] over Q). *)
+Corollary check_minor_rat_unit n r rows cols (A : 'M[rat]_r) : prime_ok p = true ->
+  check_minor p n r rows cols = true ->
+  (forall a b : 'I_r,
+     Rq p (A a b) (zr (φ (nth_int (List.nth a rows nil) (List.nth b cols 0%N))))) ->
+  A \in unitmx.
+Proof.
+  move=> Hpr Hc HR. have U := check_minor_unit n r rows cols Hpr Hc.
+  rewrite unitmxE unitfE. apply: (Rq_nonzero p _ _ (Rq_det p _ A _ _)); last first.
+  - by rewrite -unitmxE; exact: U.
+  - move=> a b. rewrite mxE. exact: HR.
 Qed.
 End Residues.
