@@ -12,7 +12,7 @@ From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank RankMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
-From mathcomp Require Import bigop perm ssralg matrix zmodp rat prime div.
+From mathcomp Require Import bigop fingroup perm ssralg matrix zmodp rat prime div.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
@@ -37,6 +37,7 @@ Definition prime_ok (p : Z) : bool :=
   Z.eqb p 2 || ((2 <? p)%Z && (p <? 2147483648)%Z && Z.eqb (p mod 2) 1 &&
     no_odd_divisor (Uint63.of_Z p) 3%uint63 (S (Z.to_nat (Z.sqrt p)))).
 
+(** Facts on [φ = Uint63.to_Z] for values below [2^31] (nothing wraps around [2^63]). *)
 Lemma wB_eq : wB = 9223372036854775808%Z.
 Proof. reflexivity. Qed.
 
@@ -119,6 +120,27 @@ Proof.
     move: Hodd. rewrite Hz Z_mod_mult. done.
 Qed.
 
+(** * Fraction-free elimination over a commutative ring *)
+
+(** One step: [A = [a, u; v, D]] with [a] a unit and the eliminated block
+    [a D - v u] invertible gives [A] invertible, since
+    [[1, 0; -v, a] A = [a, u; 0, a D - v u]] and so [a^n det A = a det (a D - v u)]. *)
+Lemma elim_step_unit (R : comUnitRingType) n (A : 'M[R]_(1 + n)) (a : R) :
+  ulsubmx A = a%:M -> a \is a GRing.unit ->
+  (a *: drsubmx A - dlsubmx A *m ursubmx A) \in unitmx -> A \in unitmx.
+Proof.
+  move=> Hul Ha HB.
+  have E : block_mx 1%:M 0 (- dlsubmx A) a%:M *m A =
+           block_mx a%:M (ursubmx A) 0 (a *: drsubmx A - dlsubmx A *m ursubmx A).
+    rewrite -[X in _ *m X = _](submxK A) mulmx_block Hul !mul1mx !mul0mx !addr0.
+    by rewrite !mulNmx mul_mx_scalar !mul_scalar_mx addNr addrC.
+  have := congr1 determinant E.
+  rewrite det_mulmx det_lblock det_ublock det1 mul1r det_scalar det_scalar1 => Hdet.
+  move: HB; rewrite !unitmxE => HB.
+  have : (a ^+ n * \det A) \is a GRing.unit by rewrite Hdet unitrM Ha HB.
+  by rewrite unitrM => /andP [].
+Qed.
+
 (** * The relation between Q and residues on primitive integers *)
 
 Section Residues.
@@ -139,6 +161,7 @@ Proof. apply: phi_of_Z. have := p_bounds. lia. Qed.
 (** The rational [q] and the residue [x] in [[0, p)]: [q = n/d] and [x = n d^-1] mod p. *)
 Definition RK (q : rat) (x : int) : Prop := (φ x < p)%Z /\ Rq p q (zr (φ x)).
 
+(** [RK] forgets the range: the residue is the image of [q] in [Z/p]. *)
 Lemma RK_Rq q x : RK q x -> Rq p q (zr (φ x)).
 Proof. by case. Qed.
 
@@ -160,12 +183,15 @@ Proof.
   rewrite Uint63.mul_spec wB_eq => ? ? ?. rewrite Z.mod_small //. nia.
 Qed.
 
+(** [0 ~ 0] and [1 ~ 1]. *)
 Lemma RK0 : RK 0 (zero (arith_mod P)).
 Proof. rewrite /RK /= Uint63.to_Z_0 zr0. split; [have := p_gt1; lia | exact: Rq0]. Qed.
 
 Lemma RK1 : RK 1 (one (arith_mod P)).
 Proof. rewrite /RK /= Uint63.to_Z_1 zr1. split; [exact: p_gt1 | exact: Rq1]. Qed.
 
+(** [RK] respects sums: [(a + b) mod p] ([a + b < 2^32] does not wrap) is [a + b] in [Z/p];
+    the Radd hypothesis of the parametricity sections (Jacobian.v, Section Rel). *)
 Lemma RK_add : forall a a' b b', RK a b -> RK a' b' ->
   RK (add (arith_ring _ : arith rat) a a') (add (arith_mod P) b b').
 Proof.
@@ -174,6 +200,7 @@ Proof.
   rewrite zrD. exact: RqD.
 Qed.
 
+(** [RK] respects products ([a * b < 2^62] does not wrap); the Rmul hypothesis. *)
 Lemma RK_mul : forall a a' b b', RK a b -> RK a' b' ->
   RK (mul (arith_ring _ : arith rat) a a') (mul (arith_mod P) b b').
 Proof.
@@ -187,6 +214,7 @@ Proof.
   apply: phi_of_Z. have := p_bounds. have := Z.mod_pos_bound z p. lia.
 Qed.
 
+(** [num/den ~ num * inv mod p] when [den > 0] and [den * inv = 1 (mod p)]. *)
 Lemma RK_rat v inv : rat_inv_ok p v inv = true -> RK (q_of v) (rat_mod p v inv).
 Proof.
   move=> H. rewrite /RK /rat_mod phi_of_Z_mod. split.
@@ -194,6 +222,7 @@ Proof.
   - exact: (Rf_rat p p_gt1 v inv H).
 Qed.
 
+(** The parameters (or an activation list) and their residues are related entrywise. *)
 Lemma RK_rats th invs : rats_inv_ok p th invs = true ->
   Forall2 RK (List.map q_of th) (rats_mod p th invs).
 Proof.
@@ -201,6 +230,7 @@ Proof.
   constructor; [exact: RK_rat | exact: IH].
 Qed.
 
+(** The activations (ReLU batch inputs included) and their residues. *)
 Lemma RK_acts acts invs : acts_inv_ok p acts invs = true ->
   Forall2 (Forall2 RK) (List.map (List.map q_of) acts) (acts_mod p acts invs).
 Proof.
@@ -208,6 +238,7 @@ Proof.
   constructor; [exact: RK_rats | exact: IH].
 Qed.
 
+(** Integer inputs [x] and their residues [x mod p]. *)
 Lemma RK_ints x : Forall2 RK (List.map zr x) (ints_mod p x).
 Proof.
   elim: x => [| z x IH] //=. constructor; [| exact: IH].
@@ -216,4 +247,282 @@ Proof.
   - rewrite zr_mod; [exact: Rq_int | exact: p_gt1].
 Qed.
 
+(** * The elimination on primitive integers *)
+
+Lemma nth_int_nth xs j : nth_int xs j = nth 0%uint63 xs j.
+Proof. by elim: xs j => [| x xs IH] [| j] //=. Qed.
+
+Lemma List_nth_nth {A : Type} (d : A) l i : List.nth i l d = nth d l i.
+Proof. by elim: l i => [| x l IH] [| i] //=. Qed.
+
+Lemma length_size {A : Type} (l : list A) : length l = size l.
+Proof. by elim: l => //= x l ->. Qed.
+
+Lemma List_map_map {A B : Type} (f : A -> B) l : List.map f l = map f l.
+Proof. by elim: l => //= x l ->. Qed.
+
+Lemma In_cat {A : Type} (x : A) s1 s2 : List.In x (s1 ++ s2) <-> List.In x s1 \/ List.In x s2.
+Proof.
+  elim: s1 => [| y s1 IH] /=; first by split; [right | case].
+  rewrite IH. tauto.
+Qed.
+
+(** The lock of [imx]. *)
+Fact imx_key : unit. Proof. by []. Qed.
+
+(** The residues of the rows [M] as an [n x n] matrix over [Z/p] (keyed: unification never
+    unfolds it into its table). *)
+Definition imx n (M : list (list int)) : 'M['Z_pn]_n :=
+  \matrix[imx_key]_(i, j) zr (φ (nth_int (nth [::] M i) j)).
+
+Lemma imx_E n M i j : imx n M i j = zr (φ (nth_int (nth [::] M i) j)).
+Proof. by rewrite /imx mxE. Qed.
+
+(** [M] has [n] rows of [n] residues in [[0, p)]. *)
+Definition rows_ok n (M : list (list int)) : Prop :=
+  size M = n /\
+  forall row, List.In row M -> size row = n /\ forall x, List.In x row -> (φ x < p)%Z.
+
+(** [pick_pivot] takes a row with a nonzero head out of [M], keeping the others in order. *)
+Lemma pick_pivot_spec M piv rest : pick_pivot M = Some (piv, rest) ->
+  exists pre post, M = pre ++ piv :: post /\ rest = pre ++ post /\ lead_nonzero piv = true.
+Proof.
+  elim: M rest => [| row M IH] rest //=.
+  case Hl: (lead_nonzero row).
+  - case=> <- <-. by exists [::], M.
+  - case Hpp: (pick_pivot M) => [[piv' rest'] |] //. case=> E <-. subst piv'.
+    have [pre [post [E1 [E2 H]]]] := IH _ Hpp. exists (row :: pre), post. by rewrite E1 E2.
+Qed.
+
+Lemma nth_lift_cat {A : Type} (d : A) pre x post n (k : 'I_n.+1) (j : 'I_n) :
+  size pre = k -> nth d (pre ++ x :: post) (lift k j) = nth d (pre ++ post) j.
+Proof.
+  move=> Hk. rewrite /= /bump !nth_cat Hk.
+  case: (ltnP j k) => Hj.
+  - by rewrite /= add0n Hj.
+  - rewrite /= add1n.
+    have -> : (j.+1 < k)%N = false by apply/negbTE; rewrite -leqNgt; apply: leqW.
+    by rewrite subSn.
+Qed.
+
+(** Moving the pivot row to the top is a row permutation ([s]: [0 -> k], [lift 0 i -> lift k i]). *)
+Lemma imx_pivot n pre piv post (k : 'I_n.+1) (s : 'S_n.+1) : size pre = k ->
+  s ord0 = k -> (forall i, s (lift ord0 i) = lift k i) ->
+  row_perm s (imx n.+1 (pre ++ piv :: post)) = imx n.+1 (piv :: pre ++ post).
+Proof.
+  move=> Hk Hs0 Hs. apply/matrixP => i j.
+  rewrite /row_perm mxE [in RHS]imx_E imx_E.
+  case: (unliftP ord0 i) => [i' -> | ->].
+  - by rewrite Hs nth_lift_cat // lift0.
+  - by rewrite Hs0 nth_cat Hk ltnn subnn.
+Qed.
+
+Lemma phi_nonneg x : (0 <= φ x)%Z.
+Proof. by case: (phi_bounded x). Qed.
+
+Lemma phi_sub_small x : (φ x < p)%Z -> φ (PrimInt63.sub P x) = (p - φ x)%Z.
+Proof.
+  move=> Hx. have := phi_nonneg x. have := p_bounds.
+  rewrite Uint63.sub_spec phiP wB_eq => ? ?. rewrite Z.mod_small //. lia.
+Qed.
+
+Lemma phi_mul_le x y : (φ x <= p)%Z -> (φ y <= p)%Z -> φ (PrimInt63.mul x y) = (φ x * φ y)%Z.
+Proof.
+  move=> Hx Hy. have := phi_nonneg x. have := phi_nonneg y. have := p_bounds.
+  rewrite Uint63.mul_spec wB_eq => ? ? ?. rewrite Z.mod_small //. nia.
+Qed.
+
+Lemma phi_add_sq x y : (φ x <= p * p)%Z -> (φ y <= p * p)%Z ->
+  φ (PrimInt63.add x y) = (φ x + φ y)%Z.
+Proof.
+  move=> Hx Hy. have := phi_nonneg x. have := phi_nonneg y. have := p_bounds.
+  rewrite Uint63.add_spec wB_eq => ? ? ?. rewrite Z.mod_small //. nia.
+Qed.
+
+Lemma zr_sub_p z : zr (p - z)%Z = - zr z :> 'Z_pn.
+Proof. by rewrite -Z.add_opp_r zrD zrN zr_p ?sub0r ?add0r //; exact: p_gt1. Qed.
+
+(** Entry [j] of [elim_tail a b pt rt] is [a * rt[j] - b * pt[j]] in [Z/p]. *)
+Lemma elim_tail_nth a b pt rt j : (φ a < p)%Z -> (φ b < p)%Z ->
+  (forall x, List.In x pt -> (φ x < p)%Z) -> (forall y, List.In y rt -> (φ y < p)%Z) ->
+  (j < size pt)%N -> (j < size rt)%N ->
+  zr (φ (nth_int (elim_tail P a b pt rt) j)) =
+  zr (φ a) * zr (φ (nth_int rt j)) - zr (φ b) * zr (φ (nth_int pt j)) :> 'Z_pn.
+Proof.
+  move=> Ha Hb. elim: pt rt j => [| x pt IH] [| y rt] [| j] //= Hpt Hrt Hj Hj'.
+  - have Hx := Hpt x (or_introl erefl). have Hy := Hrt y (or_introl erefl).
+    rewrite phi_mod zr_mod; last exact: p_gt1.
+    have Ha0 := phi_nonneg a. have Hb0 := phi_nonneg b.
+    have Hx0 := phi_nonneg x. have Hy0 := phi_nonneg y. have := p_bounds => Hpb.
+    rewrite phi_add_sq ?phi_mul_le ?phi_sub_small; try nia.
+    rewrite zrD !zrM zr_sub_p. by rewrite mulNr.
+  - apply: IH => //; [move=> x' H; apply: Hpt; by right | move=> y' H; apply: Hrt; by right].
+Qed.
+
+Lemma elim_tail_size a b pt rt n : size pt = n -> size rt = n -> size (elim_tail P a b pt rt) = n.
+Proof. by elim: pt rt n => [| x pt IH] [| y rt] [| n] //= [Hp'] [Hr]; rewrite (IH rt n). Qed.
+
+Lemma elim_tail_lt a b pt rt x : List.In x (elim_tail P a b pt rt) -> (φ x < p)%Z.
+Proof.
+  elim: pt rt => [| x0 pt IH] [| y rt] //= [<- | H]; [exact: phi_mod_lt | exact: (IH rt)].
+Qed.
+
+(** A nonzero residue is a unit of [Z/p] when [p] is prime. *)
+Lemma zr_unit z : prime pn -> (0 < z < p)%Z -> (zr z : 'Z_pn) \is a GRing.unit.
+Proof.
+  move=> Hpr Hz. have -> : zr z = (Z.to_nat z)%:R :> 'Z_pn.
+    rewrite /zr. have -> : Z.to_nat (Z.opp z) = 0%N by lia. by rewrite subr0.
+  rewrite unitZpE ?prime_coprime //; last by apply/ltP; have := p_bounds; lia.
+  apply/negP => /dvdn_leq H. have : (pn <= Z.to_nat z)%N by apply: H; apply/ltP; lia.
+  move/leP. lia.
+Qed.
+
+Lemma In_nth {A : Type} (d : A) l i : (i < size l)%N -> List.In (nth d l i) l.
+Proof. elim: l i => [| x l IH] [| i] //= H; [by left | right; exact: IH]. Qed.
+
+Lemma ulsub_imx n a pt rest :
+  ulsubmx (imx n.+1 ((a :: pt) :: rest) : 'M_(1 + n)) = (zr (φ a))%:M.
+Proof. apply/matrixP => i j. by rewrite !ord1 !mxE /= ?eqxx ?mulr1n. Qed.
+
+(** The eliminated block [a D - v u] is the matrix of the rows [elim_row pivot row]. *)
+Lemma elim_block_imx n a pt rest : rows_ok n.+1 ((a :: pt) :: rest) ->
+  let A : 'M_(1 + n) := imx n.+1 ((a :: pt) :: rest) in
+  zr (φ a) *: drsubmx A - dlsubmx A *m ursubmx A = imx n (List.map (elim_row P (a :: pt)) rest).
+Proof.
+  move=> [Hsz Hrows] A. apply/matrixP => i j.
+  have [Hpt Hpt'] := Hrows _ (or_introl erefl).
+  have Hi : (i < size rest)%N by move: Hsz => /= [->].
+  have Hin := Hrows _ (or_intror (In_nth [::] _ _ Hi)).
+  case Er : (nth [::] rest i) Hin => [| b rt] [Hr Hr'] //.
+  rewrite [in RHS]imx_E !mxE big_ord1 !mxE /=.
+  rewrite List_map_map (nth_map [::]) // Er /=.
+  move: Hpt Hr => [Hpt] [Hr].
+  rewrite elim_tail_nth ?Hpt ?Hr //.
+  - exact: Hpt' (or_introl erefl).
+  - exact: Hr' (or_introl erefl).
+  - by move=> x Hx; apply: Hpt'; right.
+  - by move=> y Hy; apply: Hr'; right.
+Qed.
+
+Lemma rows_ok_elim n a pt rest : rows_ok n.+1 ((a :: pt) :: rest) ->
+  rows_ok n (List.map (elim_row P (a :: pt)) rest).
+Proof.
+  move=> [[Hsz] Hrows]. split; first by rewrite List_map_map size_map.
+  have [[Hpt] _] := Hrows _ (or_introl erefl).
+  move=> row' /List.in_map_iff [row [<- Hin]].
+  have [Hr Hr'] := Hrows _ (or_intror Hin).
+  case: row Hr Hr' {Hin} => [| b rt] //= [Hr] _.
+  split; [exact: elim_tail_size | exact: elim_tail_lt].
+Qed.
+
+Lemma rows_ok_pivot n pre piv post : rows_ok n (pre ++ piv :: post) ->
+  rows_ok n (piv :: pre ++ post).
+Proof.
+  move=> [Hsz Hrows]. split.
+  - by rewrite /= size_cat -Hsz size_cat /= addnS.
+  - move=> row Hin. apply: Hrows. apply/In_cat. move: Hin => /= [<- | /In_cat [H | H]].
+    + by right; left.
+    + by left.
+    + by right; right.
+Qed.
+
+(** The elimination succeeds on [n] rows of [n] residues: their matrix is invertible mod p. *)
+Lemma nonsingular_mod_unit n M : prime pn -> rows_ok n M ->
+  nonsingular_mod P n M = true -> imx n M \in unitmx.
+Proof.
+  move=> Hpr. elim: n M => [| n IH] M Hok /=.
+  - by rewrite unitmxE det_mx00 unitr1.
+  case Hpp: (pick_pivot M) => [[piv rest] |] // Hns.
+  have [pre [post [EM [Er Hlead]]]] := pick_pivot_spec _ _ _ Hpp.
+  have Hk : (size pre < n.+1)%N.
+    by move: Hok => [Hsz _]; rewrite -Hsz EM size_cat /= addnS ltnS leq_addr.
+  pose k : 'I_n.+1 := Ordinal Hk.
+  have Hperm := @imx_pivot n pre piv post k (lift_perm ord0 k 1%g) erefl
+    (lift_perm_id _ _ _) (fun i => etrans (lift_perm_lift _ _ _ i) (congr1 (lift k) (perm1 i))).
+  have Hok' := rows_ok_pivot _ _ _ _ (eq_ind _ (rows_ok n.+1) Hok _ EM).
+  rewrite -Er in Hok'.
+  suff U : imx n.+1 (piv :: rest) \in unitmx.
+    move: U. rewrite Er -Hperm row_permE unitmx_mul EM. by case/andP.
+  case: piv Hlead Hok' Hns {Hpp EM Hperm} => [| a pt] // Hlead Hok' Hns.
+  apply: (@elim_step_unit _ n _ (zr (φ a))).
+  - exact: ulsub_imx.
+  - apply: zr_unit => //. have [_ Hrows] := Hok'. have [_ Ha] := Hrows _ (or_introl erefl).
+    have := Ha a (or_introl erefl). have := phi_nonneg a.
+    move: Hlead => /= /negbTE Hne. have : φ a <> 0%Z.
+      move=> H0. have E : a = 0%uint63 by apply: Uint63.to_Z_inj; rewrite H0 Uint63.to_Z_0.
+      by rewrite E Uint63.eqb_refl in Hne.
+    lia.
+  - rewrite elim_block_imx //. apply: IH => //. exact: rows_ok_elim.
+Qed.
+
+(** * From the kernel check to the minor *)
+
+Lemma nth_int_reduce row c :
+  φ (nth_int (List.map (fun v => PrimInt63.mod v P) row) c) = (φ (nth_int row c) mod p)%Z.
+Proof.
+  elim: row c => [| x row IH] [| c] //=; try exact: phi_mod; try exact: IH.
+  all: by rewrite Uint63.to_Z_0 Z.mod_0_l //; have := p_gt1; lia.
+Qed.
+
+Lemma nth_int_cols row cols b : (b < size cols)%N ->
+  nth_int (List.map (fun c => nth_int row c) cols) b = nth_int row (nth 0%N cols b).
+Proof. by elim: cols b => [| c cols IH] [| b] //= Hb; rewrite IH. Qed.
+
+Lemma nth_minor_rows rows cols a : (a < size rows)%N ->
+  nth [::] (minor_rows rows cols) a = List.map (fun c => nth_int (nth [::] rows a) c) cols.
+Proof. by elim: rows a => [| row rows IH] [| a] //= Ha; rewrite IH. Qed.
+
+Lemma nth_reduce rows a : nth [::] (reduce_int_rows P rows) a =
+  List.map (fun v => PrimInt63.mod v P) (nth [::] rows a).
+Proof. by elim: rows a => [| row rows IH] [| a] //=. Qed.
+
+Lemma size_minor_rows rows cols : size (minor_rows (reduce_int_rows P rows) cols) = size rows.
+Proof. by rewrite /minor_rows /reduce_int_rows !List_map_map !size_map. Qed.
+
+Lemma rows_ok_minor rows cols r : size cols = r -> size rows = r ->
+  rows_ok r (minor_rows (reduce_int_rows P rows) cols).
+Proof.
+  move=> Hc Hr. split; first by rewrite size_minor_rows.
+  move=> row /List.in_map_iff [rowR [<- /List.in_map_iff [row0 [<- _]]]].
+  split; first by rewrite List_map_map size_map.
+  move=> x /List.in_map_iff [c [<- _]]. rewrite nth_int_reduce.
+  have := Z.mod_pos_bound (φ (nth_int row0 c)) p. have := p_gt1. lia.
+Qed.
+
+(** [p] prime and [check_minor] (fraction-free elimination mod p on the columns [cols] of the
+    reduced [rows]) succeeds: the [r x r] minor of the residues on [rows] and [cols] is a unit
+    matrix over [Z/p], i.e. its determinant is nonzero mod p. *)
+Theorem check_minor_unit n r rows cols : prime_ok p = true ->
+  check_minor p n r rows cols = true ->
+  (\matrix_(a < r, b < r)
+     (zr (φ (nth_int (List.nth a rows nil) (List.nth b cols 0%N))) : 'Z_(Z.to_nat p)))
+    \in unitmx.
+Proof.
+  move=> Hpr. rewrite /check_minor => /andP [/andP [/andP [/Nat.eqb_eq Hr /Nat.eqb_eq Hc] _] Hns].
+  rewrite length_size in Hr. rewrite length_size in Hc.
+  have Hok := rows_ok_minor rows cols r Hc Hr.
+  have -> : \matrix_(a < r, b < r)
+     (zr (φ (nth_int (List.nth a rows nil) (List.nth b cols 0%N))) : 'Z_(Z.to_nat p)) =
+     imx r (minor_rows (reduce_int_rows P rows) cols).
+    apply/matrixP => a b. rewrite [in RHS]imx_E mxE.
+    rewrite nth_minor_rows; last by rewrite /reduce_int_rows List_map_map size_map Hr.
+    rewrite nth_int_cols ?Hc // nth_reduce nth_int_reduce zr_mod; last exact: p_gt1.
+    by rewrite !List_nth_nth.
+  exact: (nonsingular_mod_unit _ _ (prime_ok_prime _ Hpr) Hok Hns).
+Qed.
+
+(** The rational form: an [r x r] matrix over Q whose entries are related by [Rq] to the
+    residues of the minor that [check_minor] eliminated is invertible ([det != 0 mod p]
+    forces [det != 0] over Q). *)
+Corollary check_minor_rat_unit n r rows cols (A : 'M[rat]_r) : prime_ok p = true ->
+  check_minor p n r rows cols = true ->
+  (forall a b : 'I_r,
+     Rq p (A a b) (zr (φ (nth_int (List.nth a rows nil) (List.nth b cols 0%N))))) ->
+  A \in unitmx.
+Proof.
+  move=> Hpr Hc HR. have U := check_minor_unit n r rows cols Hpr Hc.
+  rewrite unitmxE unitfE. apply: (Rq_nonzero p _ _ (Rq_det p _ A _ _)); last first.
+  - by rewrite -unitmxE; exact: U.
+  - move=> a b. rewrite mxE. exact: HR.
+Qed.
 End Residues.
