@@ -628,3 +628,42 @@ Proof.
     + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
       exact: resnet_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
 Qed.
+
+(** * The theorems *)
+
+(** Independence ([independent_mod], RankCore.v): for a prime [p], the kernel's elimination
+    on the tangents' residues succeeds only if the tangents are independent over Q. *)
+Lemma independent_rank p n (ts : list (list Z)) cols :
+  prime_ok p = true -> independent_mod p n ts cols = true ->
+  \rank (tangent_matrix ts n) = length ts.
+Proof.
+  move=> Hpr /andP [Hp Hc]. have U := check_minor_unit p Hp n _ _ _ Hpr Hc.
+  move: Hc => /andP [/andP [/andP [_ /Nat.eqb_eq Hlc] Hcols] _].
+  exact: (independent_rank_of_minor p n ts cols Hp Hlc Hcols U).
+Qed.
+
+(** Soundness of the MLP upper bound: if [check_rank_upper inst w u] succeeds and [p] is
+    prime, the Jacobian of [theta -> (f_theta(x))_(x in L)] at the instance's [theta]
+    ([mlp_jacobian], RankMeaning.v: derivatives of the network over [{poly rat}]), [L] the
+    principal lattice [{x in N^d0 : |x| <= D}] of the degree [D] of [f] in [x], has rank
+    [<= u] over Q. That [L] is unisolvent for polynomials of total degree [<= D], so this is
+    the rank at [theta] of the differential of [theta -> f_theta] into functions on all of
+    [Q^d0], is cited, not proved here. *)
+Theorem mlp_rank_upper_sound inst w u :
+  check_rank_upper inst w u = true -> prime_ok (uw_p w) = true ->
+  (\rank (mlp_jacobian inst (lattice (first_width (widths inst)) (degree_bound (acts inst))))
+     <= u)%N.
+Proof.
+  move=> H Hpr. apply: (mlp_rank_upper_of_rank _ _ _ H).
+  move: H; rewrite /check_rank_upper => /andP [_ Hind]. exact: independent_rank Hpr Hind.
+Qed.
+
+(** Soundness of the ResNet upper bound (as [mlp_rank_upper_sound]; [L] the lattice
+    [{x in N^n : |x| <= D}], [D = prod_l deg sigma_l]; unisolvence cited). *)
+Theorem resnet_rank_upper_sound inst w u :
+  check_rank_upper_resnet inst w u = true -> prime_ok (uw_p w) = true ->
+  (\rank (resnet_jacobian inst (lattice (rn_width inst) (degree_bound (rn_acts inst)))) <= u)%N.
+Proof.
+  move=> H Hpr. apply: (resnet_rank_upper_of_rank _ _ _ H).
+  move: H; rewrite /check_rank_upper_resnet => /andP [_ Hind]. exact: independent_rank Hpr Hind.
+Qed.
