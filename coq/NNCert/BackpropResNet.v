@@ -21,7 +21,7 @@ Local Open Scope ring_scope.
 (** [lia] on goals stated with MathComp's [addn], [muln], [subn]. *)
 Local Ltac rn_lia :=
   repeat match goal with H : is_true (leq _ _) |- _ => apply (elimT leP) in H end;
-  try apply/leP; unfold addn, muln, subn, addn_rec, muln_rec, subn_rec in *; lia.
+  try match goal with |- is_true (leq _ _) => apply/leP end; unfold addn, muln, subn, addn_rec, muln_rec, subn_rec in *; lia.
 
 (** * Lists *)
 
@@ -35,11 +35,12 @@ Proof. by case: m. Qed.
 Lemma rn_drop_n_add a b (xs : list A) : drop_n (a + b)%coq_nat xs = drop_n b (drop_n a xs).
 Proof. by elim: a xs => [| a IH] [| x xs] //=; rewrite rn_drop_n_nil. Qed.
 
+(** Backprop.v's [length_take_n] and [length_drop_n] in MathComp's arithmetic. *)
 Lemma rn_length_take_n m (xs : list A) : (m <= length xs)%N -> length (take_n m xs) = m.
-Proof. by elim: m xs => [| m IH] [| x xs] //= H; rewrite IH. Qed.
+Proof. move=> H. rewrite length_take_n. rn_lia. Qed.
 
 Lemma rn_length_drop_n m (xs : list A) : length (drop_n m xs) = (length xs - m)%N.
-Proof. by elim: m xs => [| m IH] [| x xs] //=; rewrite ?subn0 ?IH. Qed.
+Proof. exact: length_drop_n. Qed.
 
 End Lists.
 
@@ -49,42 +50,16 @@ Section Dot.
 Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 
-(** Entries of [x] past the length of [a] do not count. *)
-Lemma rn_dot_take_r (a x : list R) : dot ar a (take_n (length a) x) = dot ar a x.
-Proof. by elim: a x => [| y a IH] [| z x] //=; rewrite IH. Qed.
 
 Lemma rn_dot_take_l (a x : list R) : dot ar (take_n (length x) a) x = dot ar a x.
-Proof. by rewrite dotC rn_dot_take_r dotC. Qed.
+Proof. by rewrite dotC dot_take_n_r // dotC. Qed.
 
-(** A trailing [0] of [x] does not count. *)
-Lemma rn_dot_app_zero (a x : list R) :
-  dot ar a (x ++ [:: 0])%list = dot ar (take_n (length x) a) x.
-Proof.
-  elim: x a => [| z x IH] [| y a] //=; first by rewrite mulr0 dot_nil_r addr0.
-  by rewrite IH.
-Qed.
 
-(** [(a + b) . x = a . x + b . x] when [x] is not longer than [a] and [b]. *)
-Lemma rn_dot_vec_add (a b x : list R) : (length x <= length a)%N -> (length x <= length b)%N ->
-  dot ar (vec_add ar a b) x = dot ar a x + dot ar b x.
-Proof.
-  elim: a b x => [| y a IH] [| z b] [| w x] //=; rewrite ?addr0 // => Ha Hb.
-  by rewrite IH // mulrDl addrACA.
-Qed.
 
-Lemma rn_length_add_scaled_row (z : R) (r acc : list R) : length r = length acc ->
-  length (add_scaled_row ar z r acc) = length r.
-Proof. by elim: r acc => [| y r IH] [| w acc] //= [H]; rewrite IH. Qed.
 
-Lemma rn_length_scale_each (g hb : list R) :
-  length (scale_each ar g hb) = (length g * length hb)%N.
-Proof. by elim: g => [| y g IH] //=; rewrite app_length map_length IH mulSn. Qed.
 
-Lemma rn_length_hadamard (a b : list R) : length (hadamard ar a b) = minn (length a) (length b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
 
-Lemma rn_length_vec_add (a b : list R) : length (vec_add ar a b) = minn (length a) (length b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
+
 
 (** [back_rows] keeps the length [r] of its accumulator when every row is complete. *)
 Lemma rn_length_back_rows r (g th acc : list R) : length acc = r ->
@@ -92,7 +67,7 @@ Lemma rn_length_back_rows r (g th acc : list R) : length acc = r ->
 Proof.
   elim: g th acc => [| y g IH] th acc //= Hacc Hth.
   have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
-  apply: IH; first by rewrite rn_length_add_scaled_row // Ht.
+  apply: IH; first by rewrite length_add_scaled_row Ht Hacc Nat.min_id.
   rewrite rn_length_drop_n. rn_lia.
 Qed.
 
@@ -107,7 +82,7 @@ Proof.
   have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
   rewrite (IH d) //; last by rewrite rn_length_drop_n; rn_lia.
   - by rewrite dot_add_scaled_row ?Ht // addrA [_ + dot _ acc _]addrC.
-  - by rewrite rn_length_add_scaled_row // Ht.
+  - by rewrite length_add_scaled_row Ht Hacc Nat.min_id.
 Qed.
 
 (** [g . (W x) = (W^T g) . x]. *)
@@ -145,13 +120,6 @@ Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
 
-(** [(w . x)_1 = w_0 . x_1 + w_1 . x_0]. *)
-Lemma rn_coef1_dot (ws xs : list {poly R}) :
-  (dot arP ws xs)`_1 = dot ar (coefs 0 ws) (coefs 1 xs) + dot ar (coefs 1 ws) (coefs 0 xs).
-Proof.
-  elim: ws xs => [| w ws IH] [| x xs] //=; rewrite ?coef0 ?addr0 //.
-  by rewrite coefD coef1_mul IH addrACA.
-Qed.
 
 (** [g . (W x)_1 = g . (W_0 x_1) + g . (W_1 x_0)]. *)
 Lemma rn_dot_cf1_layer_vals rowlen d (g : list R) (th hb : list {poly R}) :
@@ -160,51 +128,34 @@ Lemma rn_dot_cf1_layer_vals rowlen d (g : list R) (th hb : list {poly R}) :
   dot ar g (layer_vals ar rowlen d (coefs 1 th) (coefs 0 hb)).
 Proof.
   elim: d g th => [| d IH] [| y g] th //=; rewrite ?addr0 //.
-  rewrite /coefs in IH *. rewrite IH rn_coef1_dot /coefs !map_take_n !map_drop_n.
-  by rewrite mulrDr addrACA.
+  rewrite IH dot_c1 !coefs_take !coefs_drop.
+  by rewrite (addrC (dot _ (take_n _ (coefs 1 th)) _)) mulrDr addrACA.
 Qed.
 
-(** [sigma(P)_0 = sigma(P_0)] and [sigma(P)_1 = sigma'(P_0) P_1] for [sigma] with constant
-    coefficients [cs]. *)
-Lemma rn_coef_horner (cs : list R) (P : {poly R}) :
-  (horner_val arP (List.map polyC cs) P)`_0 = horner_val ar cs P`_0 /\
-  (horner_val arP (List.map polyC cs) P)`_1 = snd (horner_dual ar cs P`_0 1) * P`_1.
-Proof.
-  elim: cs => [| c cs [IH0 IH1]] /=; first by rewrite !coef0 mul0r.
-  rewrite !coefD !coefC coef0_mul coef1_mul IH0 IH1 /= add0r.
-  rewrite -(horner_dual_fst ar cs P`_0 1). case: (horner_dual ar cs P`_0 1) => s ds /=.
-  by split; [| rewrite mul1r mulrDl -mulrA [s * _]mulrC].
-Qed.
 
 (** [g . sigma(p)_1 = (sigma'(p_0) * g) . p_1] (chain rule, entrywise). *)
 Lemma rn_dot_cf1_horner_map (cs : list R) (g : list R) (ps : list {poly R}) :
   dot ar g (coefs 1 (List.map (horner_val arP (List.map polyC cs)) ps)) =
   dot ar (hadamard ar (List.map (fun a => snd (horner_dual ar cs a 1)) (coefs 0 ps)) g)
     (coefs 1 ps).
-Proof.
-  elim: ps g => [| P ps IH] [| y g] //=. rewrite /coefs in IH *.
-  by rewrite IH (rn_coef_horner cs P).2 mulrCA mulrA.
-Qed.
+Proof. by rewrite coefs_horner1 -dot_hadamard act_vd_eq. Qed.
 
 Lemma rn_cf0_vadd (a b : list {poly R}) :
   coefs 0 (vadd arP a b) = vec_add ar (coefs 0 a) (coefs 0 b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite -IH coefD. Qed.
+Proof. by rewrite vadd_vec_add coefs_vec_add. Qed.
 
 Lemma rn_dot_cf1_vadd (g : list R) (a b : list {poly R}) : length a = length b ->
   dot ar g (coefs 1 (vadd arP a b)) = dot ar g (coefs 1 a) + dot ar g (coefs 1 b).
 Proof.
-  elim: a b g => [| x a IH] [| y b] g //= H; first by rewrite dot_nil_r addr0.
-  case: H => H. case: g => [| z g] /=; first by rewrite addr0.
-  rewrite /coefs in IH *. by rewrite IH // coefD mulrDr addrACA.
+  move=> H. rewrite vadd_vec_add coefs_vec_add dotC dot_vec_add ?length_coefs //.
+  by rewrite !(dotC _ g).
 Qed.
 
 Lemma rn_cf_app_one (h : list {poly R}) :
   coefs 0 (h ++ [:: 1])%list = (coefs 0 h ++ [:: 1])%list /\
   coefs 1 (h ++ [:: 1])%list = (coefs 1 h ++ [:: 0])%list.
-Proof. by rewrite /coefs !List.map_app /= !coef1. Qed.
+Proof. exact: (conj (coefs_with_bias0 true h) (coefs_with_bias1 true h)). Qed.
 
-Lemma rn_nth_cf i k (xs : list {poly R}) : List.nth k (coefs i xs) 0 = (List.nth k xs 0)`_i.
-Proof. by elim: xs k => [| P xs IH] [| k] //=; rewrite coef0. Qed.
 
 End Coefs.
 
@@ -229,8 +180,8 @@ Proof.
   have [L1 L2] : length B.1 = length (drop_n (layer_size n outer) th) /\ length B.2 = n.
     rewrite /B; apply: (IH).
     - by rewrite rn_length_drop_n Hth /= mulSn addKn.
-    - rewrite rn_length_vec_add Hh. case: outer {B HS Hth IH} => /=;
-        by rewrite ?map_length length_layer_vals minnn.
+    - rewrite length_vec_add Hh. case: outer {B HS Hth IH} => /=;
+        by rewrite ?map_length length_layer_vals Nat.min_id.
   case: B L1 L2 => [grest gh] /= L1 L2. clear IH.
   rewrite /layer_size in HS L1. rewrite rn_length_drop_n in L1.
   have Lhb : length (h ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length Hh.
@@ -241,23 +192,23 @@ Proof.
       apply: rn_length_take_n.
       rewrite rn_length_back_rows ?length_zeros ?L2 ?rn_length_drop_n //. rn_lia.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length length_layer_vals Lgv minnn.
+      by rewrite length_hadamard map_length length_layer_vals Lgv Nat.min_id.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
       apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp //. rn_lia.
     split.
-    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb map_length length_layer_vals L2.
+    + rewrite !app_length L1 !length_scale_each Lgp Lhb map_length length_layer_vals L2.
       rn_lia.
-    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+    + rewrite length_vec_add L2 rn_length_take_n ?LBR ?Nat.min_id //. rn_lia.
   - set gpre := hadamard ar _ gh.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length length_layer_vals L2 minnn.
+      by rewrite length_hadamard map_length length_layer_vals L2 Nat.min_id.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
       apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp //. rn_lia.
     split.
-    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb. rn_lia.
-    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+    + rewrite !app_length L1 !length_scale_each Lgp Lhb. rn_lia.
+    + rewrite length_vec_add L2 rn_length_take_n ?LBR ?Nat.min_id //. rn_lia.
 Qed.
 
 (** The adjoint identity of one reverse pass: for polynomial parameters [TH] and input [H]
@@ -272,7 +223,7 @@ Lemma rn_adjoint n outer (acts : list (list R)) k : forall (TH H : list {poly R}
   dot ar (resnet_back ar n outer acts (coefs 0 TH) (coefs 0 H) k).2 (coefs 1 H).
 Proof.
   elim: acts => [| cs acts IH] TH H HTH HH.
-    by rewrite /= add0r dot_unit_vec ?length_coefs // rn_nth_cf.
+    by rewrite /= add0r dot_unit_vec ?length_coefs // nth_coefs.
   have HS : (layer_size n outer <= length TH)%N by rewrite HTH /= mulSn leq_addr.
   have HTH' : length (drop_n (layer_size n outer) TH) = (length acts * layer_size n outer)%N.
     by rewrite rn_length_drop_n HTH /= mulSn addKn.
@@ -289,14 +240,14 @@ Proof.
     have E : layer_size n true = Nat.add (Nat.mul n (Nat.add n 1)) (Nat.mul n n) by [].
     rewrite E rn_drop_n_add in HTH'. rewrite E in HS.
     rewrite IH; [| exact: HTH' |
-      by rewrite vadd_vec_add rn_length_vec_add length_layer_vals HH minnn].
+      by rewrite vadd_vec_add length_vec_add length_layer_vals HH Nat.min_id].
     rewrite E rn_drop_n_add rn_cf0_vadd layer_vals_c0 coefs_horner0 layer_vals_c0.
     rewrite !coefs_drop (rn_cf_app_one H).1.
     set B := resnet_back ar n true acts _ _ k.
     have [L1 L2] : length B.1 = length (drop_n (n * n)%coq_nat
         (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH))) /\ length B.2 = n.
       apply: rn_back_len; first by rewrite !rn_length_drop_n LT0 -!rn_length_drop_n.
-      by rewrite rn_length_vec_add length_layer_vals LH0 minnn.
+      by rewrite length_vec_add length_layer_vals LH0 Nat.min_id.
     case: B L1 L2 => [grest gh] /= L1 L2.
     have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH)) =
         (length TH - n * (n + 1)%coq_nat)%N by rewrite rn_length_drop_n LT0.
@@ -321,7 +272,7 @@ Proof.
       apply: rn_length_take_n. rewrite rn_length_back_rows ?length_zeros ?L2 //.
       rewrite Lthv. rn_lia.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length length_layer_vals Lgv minnn.
+      by rewrite length_hadamard map_length length_layer_vals Lgv Nat.min_id.
     have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
@@ -330,13 +281,12 @@ Proof.
        [(g_pre (x) [h_0; 1]) . W_1] and [(g_h (x) v_0) . V_1]. *)
     rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
       [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
-    rewrite rn_dot_app_zero LH1.
+    rewrite (dot_with_bias0 true) LH1.
     rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
     rewrite -(@rn_dot_scale_each _ n n gh) //; try by rewrite ?L2 ?map_length ?length_layer_vals.
     (* The kernel's gradients: [(g_W ++ g_V) ++ g_rest] and [g_h + (W_0^T g_pre)[..n]]. *)
-    rewrite !dot_app rn_dot_vec_add;
-      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
-    rewrite !rn_length_scale_each Lhb app_length !rn_length_scale_each Lhb Lgp L2 map_length.
+    rewrite !dot_app dot_vec_add; last by rewrite L2 rn_length_take_n ?LBR //; rn_lia.
+    rewrite !length_scale_each Lhb app_length !length_scale_each Lhb Lgp L2 map_length.
     rewrite length_layer_vals.
     rewrite rn_drop_n_add. exact: rn_sum5.
   - (* Without [V]: [h' = h + sigma(W [h; 1])], the same steps. *)
@@ -344,14 +294,14 @@ Proof.
     have E0 : layer_size n false = Nat.add (Nat.mul n (Nat.add n 1)) 0 by [].
     rewrite E0 Nat.add_0_r in HS.
     rewrite IH; [| by rewrite E0 Nat.add_0_r in HTH' * |
-      by rewrite vadd_vec_add rn_length_vec_add map_length length_layer_vals HH minnn].
+      by rewrite vadd_vec_add length_vec_add map_length length_layer_vals HH Nat.min_id].
     rewrite E0 Nat.add_0_r rn_cf0_vadd coefs_horner0 layer_vals_c0.
     rewrite !coefs_drop (rn_cf_app_one H).1.
     set B := resnet_back ar n false acts _ _ k.
     have [L1 L2] : length B.1 = length (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH)) /\
         length B.2 = n.
       apply: rn_back_len; last first.
-        by rewrite rn_length_vec_add LH0 map_length length_layer_vals minnn.
+        by rewrite length_vec_add LH0 map_length length_layer_vals Nat.min_id.
       rewrite !rn_length_drop_n LT0 -!rn_length_drop_n. by rewrite E0 Nat.add_0_r in HTH' *.
     case: B L1 L2 => [grest gh] /= L1 L2.
     rewrite rn_dot_cf1_vadd; last by rewrite map_length length_layer_vals HH.
@@ -360,18 +310,17 @@ Proof.
     set T0 := coefs 0 TH. set T1 := coefs 1 TH. set H0 := coefs 0 H. set H1 := coefs 1 H.
     set gpre := hadamard ar _ gh.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length length_layer_vals L2 minnn.
+      by rewrite length_hadamard map_length length_layer_vals L2 Nat.min_id.
     have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
       apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp ?LT0 //; rn_lia.
     rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
       [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
-    rewrite rn_dot_app_zero LH1.
+    rewrite (dot_with_bias0 true) LH1.
     rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
-    rewrite !dot_app rn_dot_vec_add;
-      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
-    rewrite !rn_length_scale_each Lhb Lgp. exact: rn_sum4.
+    rewrite !dot_app dot_vec_add; last by rewrite L2 rn_length_take_n ?LBR //; rn_lia.
+    rewrite !length_scale_each Lhb Lgp. exact: rn_sum4.
 Qed.
 
 End Back.
