@@ -27,9 +27,6 @@ Variable p : Z.
 Hypothesis Hp : p_ok p = true.
 Local Notation pn := (Z.to_nat p).
 
-Lemma nth_int_List_nth xs j : nth_int xs j = List.nth j xs 0%uint63.
-Proof. by elim: xs j => [| x xs IH] [| j] //=. Qed.
-
 (** An [r x r] minor of [J] (rows [rowf a], columns [colf b]) related entrywise to a unit
     matrix over [Z/p]: its rational determinant is nonzero, so [r <= \rank J]. *)
 Lemma lower_from_unit m n r (Jf : nat -> nat -> rat) (rowf colf : nat -> nat)
@@ -90,7 +87,7 @@ Proof.
               (widths inst) _ _ (bias inst) _ _ _ _ k (RK_acts p Hp _ _ Hac)
               (RK_rats p Hp _ _ Hth) (RK_ints p Hp x).
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite mlp_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length.
@@ -117,7 +114,7 @@ Proof.
               (rn_width inst) (rn_outer inst) _ _ _ _ _ _ k (RK_acts p Hp _ _ Hac)
               (RK_rats p Hp _ _ Hth) (RK_ints p Hp x).
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite resnet_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length Hlt /resnet_params List.map_length.
@@ -158,7 +155,7 @@ Proof.
               (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _ k
               (RK_rats p Hp _ _ Hth) Hz.
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite relu_backprop; first last.
   - rewrite /relu_pattern_q. exact: relu_pres_fit.
   - by rewrite List.map_length.

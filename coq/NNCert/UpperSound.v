@@ -47,17 +47,20 @@ Proof.
   by rewrite -[X in (_ <= X)%N]E leq_add2l.
 Qed.
 
-(** The dot product of the kernel (over [rat]) with an integer vector is the sum
-    [sum_(j < n) row[j] t[j]] when the row has [n] entries. *)
-Lemma dot_ring_sum (row : list rat) (t : list Z) n : length row = n ->
-  dot (arith_ring _ : arith rat) row (List.map zr t) =
-  \sum_(j < n) List.nth j row 0 * zr (List.nth j t 0%Z).
+(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]). *)
+Lemma dot_sum (R : ringType) (xs ys : list R) n : length ys = n ->
+  dot (arith_ring R) xs ys = \sum_(j < n) List.nth j xs 0 * List.nth j ys 0.
 Proof.
-  elim: row t n => [| x row IH] t [| n] //=; first by rewrite big_ord0.
-  case=> Hl. case: t => [| z t] /=.
-  - rewrite big1 // => j _. by case: (nat_of_ord j) => [| ?] /=; rewrite zr0 mulr0.
-  - by rewrite big_ord_recl /= (IH t n Hl).
+  elim: ys xs n => [| y ys IH] xs n <- /=.
+  - by rewrite big_ord0; case: xs.
+  - rewrite big_ord_recl /=. case: xs => [| x xs] /=.
+    + by rewrite mul0r add0r big1 // => j _; rewrite mul0r.
+    + by rewrite (IH xs (length ys)).
 Qed.
+
+(** Entry [j] of the image of an integer vector in Q is the image of entry [j]. *)
+Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
+Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
 
 (** Every row [i] of [J] (entry [j]: [Jf i j]) is orthogonal to every tangent:
     [J T^T = 0]. *)
@@ -89,8 +92,8 @@ Proof.
   have K := rank_le_of_kernel _ _ _ _ _ _ (jac_mul_tangents0 m n Jf ts _) Hrank.
   rewrite -(leq_add2r (length ts)). apply: leq_trans (K _) _; last by rewrite -Hu.
   move=> i l Hi Hl. have := Horth i (nth_row ts l) Hi (nth_row_In _ _ Hl).
-  rewrite (dot_ring_sum _ _ n (Hlen i Hi)) => E. apply: etrans E. apply: eq_bigr => j _.
-  by rewrite HJ.
+  rewrite dotC (dot_sum _ _ _ n (Hlen i Hi)) => E. apply: etrans E. apply: eq_bigr => j _.
+  by rewrite HJ // nth_map_zr mulrC.
 Qed.
 
 (** Independence: an [s x s] minor of the tangents (columns [cols]) whose residues mod [p]
