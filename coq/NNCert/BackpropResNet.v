@@ -364,6 +364,17 @@ End ResNetBackprop.
 
 (** * The Jacobian entry of RankMeaning.v is entry [j] of the kernel's reverse-mode row *)
 
+(** The constant polynomials of rational activations and of an integer input, as [polyC] of
+    their images in Q. *)
+Lemma acts_polyC (acts : list (list (Z * Z))) :
+  List.map (List.map (fun c => (q_of c)%:P)) acts =
+  List.map (List.map polyC) (List.map (List.map q_of) acts).
+Proof. by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map. Qed.
+
+Lemma ints_polyC (x : list Z) :
+  List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
+Proof. by rewrite List.map_map. Qed.
+
 (** [d F_theta(x)[k] / d theta_j] of RankMeaning.v ([resnet_jac_entry], defined by the
     ResNet over [{poly rat}]) is entry [j] of [resnet_row] over [Q] at the instance (the
     rationals [q_of theta], [q_of] of the activations, the integers [x]). *)
@@ -377,12 +388,7 @@ Corollary resnet_jac_entry_row inst x k j :
 Proof.
   move=> Hth Hx. rewrite (@resnet_backprop_params _ _ _ (rn_acts inst)) ?map_length //.
   rewrite /resnet_jac_entry deriv_at0 theta_line_line.
-  have -> : List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst) =
-            List.map (List.map polyC) (List.map (List.map q_of) (rn_acts inst)).
-    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
-  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
-    by rewrite List.map_map.
-  by [].
+  by rewrite acts_polyC ints_polyC.
 Qed.
 
 (** The same at every sample of a well-formed instance ([resnet_shape_ok]). *)

@@ -91,11 +91,7 @@ Proof.
   rewrite mlp_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length.
-  rewrite -theta_line_line !List.map_map.
-  have -> : List.map (fun a => List.map polyC (List.map q_of a)) (acts inst) =
-            List.map (List.map (fun c => (q_of c)%:P)) (acts inst).
-    by apply: List.map_ext => a; rewrite List.map_map.
-  by rewrite /mlp_jac_entry deriv_at0.
+  by rewrite -theta_line_line -acts_polyC -ints_polyC /mlp_jac_entry deriv_at0.
 Qed.
 
 (** The same for a ResNet. *)
@@ -118,11 +114,7 @@ Proof.
   rewrite resnet_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length Hlt /resnet_params List.map_length.
-  rewrite -theta_line_line !List.map_map.
-  have -> : List.map (fun a => List.map polyC (List.map q_of a)) (rn_acts inst) =
-            List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst).
-    by apply: List.map_ext => a; rewrite List.map_map.
-  by rewrite /resnet_jac_entry deriv_at0.
+  by rewrite -theta_line_line -acts_polyC -ints_polyC /resnet_jac_entry deriv_at0.
 Qed.
 
 (** Row [s] of related lists of lists are related. *)

@@ -385,12 +385,7 @@ Lemma mlp_jac_row inst x k j :
 Proof.
   move=> Hth Hx. rewrite /mlp_rowQ mlp_backprop ?map_length //.
   rewrite /mlp_jac_entry deriv_at0 theta_line_line.
-  have -> : List.map (List.map (fun c => (q_of c)%:P)) (acts inst) =
-            List.map (List.map polyC) (List.map (List.map q_of) (acts inst)).
-    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
-  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
-    by rewrite List.map_map.
-  by [].
+  by rewrite acts_polyC ints_polyC.
 Qed.
 
 Lemma mlp_rowQ_length inst x k :
