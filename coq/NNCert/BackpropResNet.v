@@ -21,20 +21,12 @@ Local Open Scope ring_scope.
 (** [lia] on goals stated with MathComp's [addn], [muln], [subn]. *)
 Local Ltac rn_lia :=
   repeat match goal with H : is_true (leq _ _) |- _ => apply (elimT leP) in H end;
-  try apply/leP; unfold addn, muln, subn, addn_rec, muln_rec, subn_rec in *; lia.
+  try match goal with |- is_true (leq _ _) => apply/leP end; unfold addn, muln, subn, addn_rec, muln_rec, subn_rec in *; lia.
 
 (** * Lists *)
 
 Section Lists.
 Context {A : Type}.
-
-Lemma rn_map_take_n {B : Type} (f : A -> B) m xs :
-  List.map f (take_n m xs) = take_n m (List.map f xs).
-Proof. by elim: m xs => [| m IH] [| x xs] //=; rewrite IH. Qed.
-
-Lemma rn_map_drop_n {B : Type} (f : A -> B) m xs :
-  List.map f (drop_n m xs) = drop_n m (List.map f xs).
-Proof. by elim: m xs => [| m IH] [| x xs] //=. Qed.
 
 Lemma rn_drop_n_nil m : drop_n m (@nil A) = nil.
 Proof. by case: m. Qed.
@@ -43,11 +35,12 @@ Proof. by case: m. Qed.
 Lemma rn_drop_n_add a b (xs : list A) : drop_n (a + b)%coq_nat xs = drop_n b (drop_n a xs).
 Proof. by elim: a xs => [| a IH] [| x xs] //=; rewrite rn_drop_n_nil. Qed.
 
+(** Backprop.v's [length_take_n] and [length_drop_n] in MathComp's arithmetic. *)
 Lemma rn_length_take_n m (xs : list A) : (m <= length xs)%N -> length (take_n m xs) = m.
-Proof. by elim: m xs => [| m IH] [| x xs] //= H; rewrite IH. Qed.
+Proof. move=> H. rewrite length_take_n. rn_lia. Qed.
 
 Lemma rn_length_drop_n m (xs : list A) : length (drop_n m xs) = (length xs - m)%N.
-Proof. by elim: m xs => [| m IH] [| x xs] //=; rewrite ?subn0 ?IH. Qed.
+Proof. exact: length_drop_n. Qed.
 
 End Lists.
 
@@ -57,92 +50,16 @@ Section Dot.
 Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 
-Lemma rn_dot_nil_r (ws : list R) : dot ar ws nil = 0.
-Proof. by case: ws. Qed.
-
-(** [a . b = b . a]. *)
-Lemma rn_dotC (a b : list R) : dot ar a b = dot ar b a.
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH mulrC. Qed.
-
-(** Entries of [x] past the length of [a] do not count. *)
-Lemma rn_dot_take_r (a x : list R) : dot ar a (take_n (length a) x) = dot ar a x.
-Proof. by elim: a x => [| y a IH] [| z x] //=; rewrite IH. Qed.
 
 Lemma rn_dot_take_l (a x : list R) : dot ar (take_n (length x) a) x = dot ar a x.
-Proof. by rewrite rn_dotC rn_dot_take_r rn_dotC. Qed.
+Proof. by rewrite dotC dot_take_n_r // dotC. Qed.
 
-(** [(a ++ b) . c = a . c + b . (c without its first |a| entries)]. *)
-Lemma rn_dot_app (a b c : list R) :
-  dot ar (a ++ b)%list c = dot ar a c + dot ar b (drop_n (length a) c).
-Proof.
-  elim: a c => [| x a IH] [| z c] /=; rewrite ?add0r ?rn_dot_nil_r ?rn_drop_n_nil ?addr0 //.
-  by rewrite IH addrA.
-Qed.
 
-(** A trailing [0] of [x] does not count. *)
-Lemma rn_dot_app_zero (a x : list R) :
-  dot ar a (x ++ [:: 0])%list = dot ar (take_n (length x) a) x.
-Proof.
-  elim: x a => [| z x IH] [| y a] //=; first by rewrite mulr0 rn_dot_nil_r addr0.
-  by rewrite IH.
-Qed.
 
-Lemma rn_dot_zeros m (x : list R) : dot ar (zeros ar m) x = 0.
-Proof. by elim: m x => [| m IH] [| z x] //=; rewrite IH mul0r addr0. Qed.
 
-(** [e_k . x = x[k]] for [x] of length [m]. *)
-Lemma rn_dot_unit_vec m k (x : list R) :
-  length x = m -> dot ar (unit_vec ar m k) x = List.nth k x 0.
-Proof.
-  elim: m k x => [| m IH] k [| z x] //=; first by case: k.
-  case=> Hx. case: k => [| k] /=; first by rewrite rn_dot_zeros mul1r addr0.
-  by rewrite IH // mul0r add0r.
-Qed.
 
-(** [(a + b) . x = a . x + b . x] when [x] is not longer than [a] and [b]. *)
-Lemma rn_dot_vec_add (a b x : list R) : (length x <= length a)%N -> (length x <= length b)%N ->
-  dot ar (vec_add ar a b) x = dot ar a x + dot ar b x.
-Proof.
-  elim: a b x => [| y a IH] [| z b] [| w x] //=; rewrite ?addr0 // => Ha Hb.
-  by rewrite IH // mulrDl addrACA.
-Qed.
 
-(** [(c a) . x = c (a . x)]. *)
-Lemma rn_dot_scale (c : R) (a x : list R) :
-  dot ar (List.map (fun v => c * v) a) x = c * dot ar a x.
-Proof. by elim: a x => [| y a IH] [| z x] //=; rewrite ?mulr0 // IH mulrDr mulrA. Qed.
 
-(** [(z r + acc) . x = z (r . x) + acc . x] for [r] and [acc] of the same length. *)
-Lemma rn_dot_add_scaled_row (z : R) (r acc x : list R) : length r = length acc ->
-  dot ar (add_scaled_row ar z r acc) x = z * dot ar r x + dot ar acc x.
-Proof.
-  elim: r acc x => [| y r IH] [| w acc] x //= H; first by rewrite mulr0 addr0.
-  case: H => H. case: x => [| u x] /=; first by rewrite mulr0 addr0.
-  by rewrite IH // mulrDl mulrDr -mulrA addrACA.
-Qed.
-
-Lemma rn_length_add_scaled_row (z : R) (r acc : list R) : length r = length acc ->
-  length (add_scaled_row ar z r acc) = length r.
-Proof. by elim: r acc => [| y r IH] [| w acc] //= [H]; rewrite IH. Qed.
-
-Lemma rn_length_layer_vals rowlen d (th hb : list R) : length (layer_vals ar rowlen d th hb) = d.
-Proof. by elim: d th => [| d IH] th //=; rewrite IH. Qed.
-
-Lemma rn_length_scale_each (g hb : list R) :
-  length (scale_each ar g hb) = (length g * length hb)%N.
-Proof. by elim: g => [| y g IH] //=; rewrite app_length map_length IH mulSn. Qed.
-
-Lemma rn_length_hadamard (a b : list R) : length (hadamard ar a b) = minn (length a) (length b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
-
-Lemma rn_length_vec_add (a b : list R) : length (vec_add ar a b) = minn (length a) (length b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite IH minnSS. Qed.
-
-Lemma rn_length_zeros m : length (zeros ar m) = m.
-Proof. by elim: m => [| m IH] //=; rewrite IH. Qed.
-
-Lemma rn_length_unit_vec m k : length (unit_vec ar m k) = m.
-Proof. by elim: m k => [| m IH] [| k] //=; rewrite ?rn_length_zeros ?IH. Qed.
 
 (** [back_rows] keeps the length [r] of its accumulator when every row is complete. *)
 Lemma rn_length_back_rows r (g th acc : list R) : length acc = r ->
@@ -150,7 +67,7 @@ Lemma rn_length_back_rows r (g th acc : list R) : length acc = r ->
 Proof.
   elim: g th acc => [| y g IH] th acc //= Hacc Hth.
   have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
-  apply: IH; first by rewrite rn_length_add_scaled_row // Ht.
+  apply: IH; first by rewrite length_add_scaled_row Ht Hacc Nat.min_id.
   rewrite rn_length_drop_n. rn_lia.
 Qed.
 
@@ -164,8 +81,8 @@ Proof.
   case: d Hd => [| d] // Hd /=.
   have Ht : length (take_n r th) = r by apply: rn_length_take_n; rn_lia.
   rewrite (IH d) //; last by rewrite rn_length_drop_n; rn_lia.
-  - by rewrite rn_dot_add_scaled_row ?Ht // addrA [_ + dot _ acc _]addrC.
-  - by rewrite rn_length_add_scaled_row // Ht.
+  - by rewrite dot_add_scaled_row ?Ht // addrA [_ + dot _ acc _]addrC.
+  - by rewrite length_add_scaled_row Ht Hacc Nat.min_id.
 Qed.
 
 (** [g . (W x) = (W^T g) . x]. *)
@@ -173,7 +90,7 @@ Lemma rn_dot_layer_vals_T r d (g th x : list R) : (length g <= d)%N ->
   (length g * r <= length th)%N ->
   dot ar g (layer_vals ar r d th x) = dot ar (back_rows ar r g th (zeros ar r)) x.
 Proof.
-  move=> Hd Hth. by rewrite (rn_dot_back_rows r d) ?rn_length_zeros // rn_dot_zeros add0r.
+  move=> Hd Hth. by rewrite (rn_dot_back_rows r d) ?length_zeros // dot_zeros_l add0r.
 Qed.
 
 (** [(g (x) x) . W = g . (W x)] for [x] of length [r]: [scale_each] is the gradient of the
@@ -182,17 +99,8 @@ Lemma rn_dot_scale_each r d (g x th : list R) : length x = r -> (length g <= d)%
   dot ar (scale_each ar g x) th = dot ar g (layer_vals ar r d th x).
 Proof.
   move=> Hx. elim: g d th => [| y g IH] [| d] th //= Hd.
-  rewrite rn_dot_app map_length Hx (IH d) // rn_dot_scale.
-  by rewrite -Hx rn_dot_take_l [dot _ th x]rn_dotC.
-Qed.
-
-(** [act_vd cs hs = (sigma(hs), sigma'(hs))] entrywise, [sigma'(a) = snd (horner_dual cs a 1)]. *)
-Lemma rn_act_vd (cs hs : list R) :
-  act_vd ar cs hs = (List.map (horner_val ar cs) hs,
-                     List.map (fun a => snd (horner_dual ar cs a 1)) hs).
-Proof.
-  rewrite /act_vd. elim: hs => [| h hs IH] //=.
-  rewrite IH -(horner_dual_fst ar cs h 1). by case: (horner_dual ar cs h 1).
+  rewrite dot_app map_length Hx (IH d) // dot_scale.
+  by rewrite -Hx rn_dot_take_l [dot _ th x]dotC.
 Qed.
 
 (** Rearranging the five terms of the adjoint identity of a layer with [V]. *)
@@ -212,98 +120,42 @@ Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
 
-(** The coefficients of [t^i] of a list of polynomials. *)
-Definition rn_cf (i : nat) (xs : list {poly R}) : list R := List.map (fun P : {poly R} => P`_i) xs.
-
-Lemma rn_length_cf i xs : length (rn_cf i xs) = length xs.
-Proof. exact: map_length. Qed.
-
-Lemma rn_coefM0 (P Q : {poly R}) : (P * Q)`_0 = P`_0 * Q`_0.
-Proof. by rewrite coefM big_ord_recl big_ord0 addr0. Qed.
-
-(** [(P Q)_1 = P_0 Q_1 + P_1 Q_0]. *)
-Lemma rn_coefM1 (P Q : {poly R}) : (P * Q)`_1 = P`_0 * Q`_1 + P`_1 * Q`_0.
-Proof. by rewrite coefM !big_ord_recl big_ord0 addr0. Qed.
-
-Lemma rn_coef0_dot (ws xs : list {poly R}) :
-  (dot arP ws xs)`_0 = dot ar (rn_cf 0 ws) (rn_cf 0 xs).
-Proof. by elim: ws xs => [| w ws IH] [| x xs] //=; rewrite ?coef0 // coefD rn_coefM0 IH. Qed.
-
-(** [(w . x)_1 = w_0 . x_1 + w_1 . x_0]. *)
-Lemma rn_coef1_dot (ws xs : list {poly R}) :
-  (dot arP ws xs)`_1 = dot ar (rn_cf 0 ws) (rn_cf 1 xs) + dot ar (rn_cf 1 ws) (rn_cf 0 xs).
-Proof.
-  elim: ws xs => [| w ws IH] [| x xs] //=; rewrite ?coef0 ?addr0 //.
-  by rewrite coefD rn_coefM1 IH addrACA.
-Qed.
-
-Lemma rn_cf0_layer_vals rowlen d (th hb : list {poly R}) :
-  rn_cf 0 (layer_vals arP rowlen d th hb) = layer_vals ar rowlen d (rn_cf 0 th) (rn_cf 0 hb).
-Proof.
-  elim: d th => [| d IH] th //=. rewrite /rn_cf in IH *.
-  by rewrite IH rn_coef0_dot /rn_cf rn_map_take_n rn_map_drop_n.
-Qed.
 
 (** [g . (W x)_1 = g . (W_0 x_1) + g . (W_1 x_0)]. *)
 Lemma rn_dot_cf1_layer_vals rowlen d (g : list R) (th hb : list {poly R}) :
-  dot ar g (rn_cf 1 (layer_vals arP rowlen d th hb)) =
-  dot ar g (layer_vals ar rowlen d (rn_cf 0 th) (rn_cf 1 hb)) +
-  dot ar g (layer_vals ar rowlen d (rn_cf 1 th) (rn_cf 0 hb)).
+  dot ar g (coefs 1 (layer_vals arP rowlen d th hb)) =
+  dot ar g (layer_vals ar rowlen d (coefs 0 th) (coefs 1 hb)) +
+  dot ar g (layer_vals ar rowlen d (coefs 1 th) (coefs 0 hb)).
 Proof.
   elim: d g th => [| d IH] [| y g] th //=; rewrite ?addr0 //.
-  rewrite /rn_cf in IH *. rewrite IH rn_coef1_dot /rn_cf !rn_map_take_n !rn_map_drop_n.
-  by rewrite mulrDr addrACA.
+  rewrite IH dot_c1 !coefs_take !coefs_drop.
+  by rewrite (addrC (dot _ (take_n _ (coefs 1 th)) _)) mulrDr addrACA.
 Qed.
 
-(** [sigma(P)_0 = sigma(P_0)] and [sigma(P)_1 = sigma'(P_0) P_1] for [sigma] with constant
-    coefficients [cs]. *)
-Lemma rn_coef_horner (cs : list R) (P : {poly R}) :
-  (horner_val arP (List.map polyC cs) P)`_0 = horner_val ar cs P`_0 /\
-  (horner_val arP (List.map polyC cs) P)`_1 = snd (horner_dual ar cs P`_0 1) * P`_1.
-Proof.
-  elim: cs => [| c cs [IH0 IH1]] /=; first by rewrite !coef0 mul0r.
-  rewrite !coefD !coefC rn_coefM0 rn_coefM1 IH0 IH1 /= add0r.
-  rewrite -(horner_dual_fst ar cs P`_0 1). case: (horner_dual ar cs P`_0 1) => s ds /=.
-  by split; [| rewrite mul1r mulrDl -mulrA [s * _]mulrC].
-Qed.
-
-Lemma rn_cf0_horner_map (cs : list R) (ps : list {poly R}) :
-  rn_cf 0 (List.map (horner_val arP (List.map polyC cs)) ps) =
-  List.map (horner_val ar cs) (rn_cf 0 ps).
-Proof. by elim: ps => [| P ps IH] //=; rewrite IH (rn_coef_horner cs P).1. Qed.
 
 (** [g . sigma(p)_1 = (sigma'(p_0) * g) . p_1] (chain rule, entrywise). *)
 Lemma rn_dot_cf1_horner_map (cs : list R) (g : list R) (ps : list {poly R}) :
-  dot ar g (rn_cf 1 (List.map (horner_val arP (List.map polyC cs)) ps)) =
-  dot ar (hadamard ar (List.map (fun a => snd (horner_dual ar cs a 1)) (rn_cf 0 ps)) g)
-    (rn_cf 1 ps).
-Proof.
-  elim: ps g => [| P ps IH] [| y g] //=. rewrite /rn_cf in IH *.
-  by rewrite IH (rn_coef_horner cs P).2 mulrCA mulrA.
-Qed.
+  dot ar g (coefs 1 (List.map (horner_val arP (List.map polyC cs)) ps)) =
+  dot ar (hadamard ar (List.map (fun a => snd (horner_dual ar cs a 1)) (coefs 0 ps)) g)
+    (coefs 1 ps).
+Proof. by rewrite coefs_horner1 -dot_hadamard act_vd_eq. Qed.
 
 Lemma rn_cf0_vadd (a b : list {poly R}) :
-  rn_cf 0 (vadd arP a b) = vec_add ar (rn_cf 0 a) (rn_cf 0 b).
-Proof. by elim: a b => [| x a IH] [| y b] //=; rewrite -IH coefD. Qed.
+  coefs 0 (vadd arP a b) = vec_add ar (coefs 0 a) (coefs 0 b).
+Proof. by rewrite vadd_vec_add coefs_vec_add. Qed.
 
 Lemma rn_dot_cf1_vadd (g : list R) (a b : list {poly R}) : length a = length b ->
-  dot ar g (rn_cf 1 (vadd arP a b)) = dot ar g (rn_cf 1 a) + dot ar g (rn_cf 1 b).
+  dot ar g (coefs 1 (vadd arP a b)) = dot ar g (coefs 1 a) + dot ar g (coefs 1 b).
 Proof.
-  elim: a b g => [| x a IH] [| y b] g //= H; first by rewrite rn_dot_nil_r addr0.
-  case: H => H. case: g => [| z g] /=; first by rewrite addr0.
-  rewrite /rn_cf in IH *. by rewrite IH // coefD mulrDr addrACA.
+  move=> H. rewrite vadd_vec_add coefs_vec_add dotC dot_vec_add ?length_coefs //.
+  by rewrite !(dotC _ g).
 Qed.
 
 Lemma rn_cf_app_one (h : list {poly R}) :
-  rn_cf 0 (h ++ [:: 1])%list = (rn_cf 0 h ++ [:: 1])%list /\
-  rn_cf 1 (h ++ [:: 1])%list = (rn_cf 1 h ++ [:: 0])%list.
-Proof. by rewrite /rn_cf !List.map_app /= !coef1. Qed.
+  coefs 0 (h ++ [:: 1])%list = (coefs 0 h ++ [:: 1])%list /\
+  coefs 1 (h ++ [:: 1])%list = (coefs 1 h ++ [:: 0])%list.
+Proof. exact: (conj (coefs_with_bias0 true h) (coefs_with_bias1 true h)). Qed.
 
-Lemma rn_cf_drop_n i m (xs : list {poly R}) : rn_cf i (drop_n m xs) = drop_n m (rn_cf i xs).
-Proof. exact: rn_map_drop_n. Qed.
-
-Lemma rn_nth_cf i k (xs : list {poly R}) : List.nth k (rn_cf i xs) 0 = (List.nth k xs 0)`_i.
-Proof. by elim: xs k => [| P xs IH] [| k] //=; rewrite coef0. Qed.
 
 End Coefs.
 
@@ -321,15 +173,15 @@ Lemma rn_back_len n outer (acts : list (list R)) k : forall (th h : list R),
   length (fst (resnet_back ar n outer acts th h k)) = length th /\
   length (snd (resnet_back ar n outer acts th h k)) = n.
 Proof.
-  elim: acts => [| cs acts IH] th h Hth Hh; first by rewrite /= rn_length_unit_vec.
+  elim: acts => [| cs acts IH] th h Hth Hh; first by rewrite /= length_unit_vec.
   have HS : (layer_size n outer <= length th)%N by rewrite Hth /= mulSn leq_addr.
-  cbn [resnet_back]. rewrite rn_act_vd. cbv beta iota zeta.
+  cbn [resnet_back]. rewrite act_vd_eq. cbv beta iota zeta.
   set B := resnet_back ar n outer acts _ _ k.
   have [L1 L2] : length B.1 = length (drop_n (layer_size n outer) th) /\ length B.2 = n.
     rewrite /B; apply: (IH).
     - by rewrite rn_length_drop_n Hth /= mulSn addKn.
-    - rewrite rn_length_vec_add Hh. case: outer {B HS Hth IH} => /=;
-        by rewrite ?map_length rn_length_layer_vals minnn.
+    - rewrite length_vec_add Hh. case: outer {B HS Hth IH} => /=;
+        by rewrite ?map_length length_layer_vals Nat.min_id.
   case: B L1 L2 => [grest gh] /= L1 L2. clear IH.
   rewrite /layer_size in HS L1. rewrite rn_length_drop_n in L1.
   have Lhb : length (h ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length Hh.
@@ -338,25 +190,25 @@ Proof.
     set gpre := hadamard ar _ gv.
     have Lgv : length gv = n.
       apply: rn_length_take_n.
-      rewrite rn_length_back_rows ?rn_length_zeros ?L2 ?rn_length_drop_n //. rn_lia.
+      rewrite rn_length_back_rows ?length_zeros ?L2 ?rn_length_drop_n //. rn_lia.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length rn_length_layer_vals Lgv minnn.
+      by rewrite length_hadamard map_length length_layer_vals Lgv Nat.min_id.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
-      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp //. rn_lia.
+      apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp //. rn_lia.
     split.
-    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb map_length rn_length_layer_vals L2.
+    + rewrite !app_length L1 !length_scale_each Lgp Lhb map_length length_layer_vals L2.
       rn_lia.
-    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+    + rewrite length_vec_add L2 rn_length_take_n ?LBR ?Nat.min_id //. rn_lia.
   - set gpre := hadamard ar _ gh.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length rn_length_layer_vals L2 minnn.
+      by rewrite length_hadamard map_length length_layer_vals L2 Nat.min_id.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre th (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
-      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp //. rn_lia.
+      apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp //. rn_lia.
     split.
-    + rewrite !app_length L1 !rn_length_scale_each Lgp Lhb. rn_lia.
-    + rewrite rn_length_vec_add L2 rn_length_take_n ?LBR ?minnn //. rn_lia.
+    + rewrite !app_length L1 !length_scale_each Lgp Lhb. rn_lia.
+    + rewrite length_vec_add L2 rn_length_take_n ?LBR ?Nat.min_id //. rn_lia.
 Qed.
 
 (** The adjoint identity of one reverse pass: for polynomial parameters [TH] and input [H]
@@ -367,110 +219,108 @@ Qed.
 Lemma rn_adjoint n outer (acts : list (list R)) k : forall (TH H : list {poly R}),
   length TH = (length acts * layer_size n outer)%N -> length H = n ->
   (List.nth k (resnet_forward arP n outer (List.map (List.map polyC) acts) TH H) 0)`_1 =
-  dot ar (resnet_back ar n outer acts (rn_cf 0 TH) (rn_cf 0 H) k).1 (rn_cf 1 TH) +
-  dot ar (resnet_back ar n outer acts (rn_cf 0 TH) (rn_cf 0 H) k).2 (rn_cf 1 H).
+  dot ar (resnet_back ar n outer acts (coefs 0 TH) (coefs 0 H) k).1 (coefs 1 TH) +
+  dot ar (resnet_back ar n outer acts (coefs 0 TH) (coefs 0 H) k).2 (coefs 1 H).
 Proof.
   elim: acts => [| cs acts IH] TH H HTH HH.
-    by rewrite /= add0r rn_dot_unit_vec ?rn_length_cf // rn_nth_cf.
+    by rewrite /= add0r dot_unit_vec ?length_coefs // nth_coefs.
   have HS : (layer_size n outer <= length TH)%N by rewrite HTH /= mulSn leq_addr.
   have HTH' : length (drop_n (layer_size n outer) TH) = (length acts * layer_size n outer)%N.
     by rewrite rn_length_drop_n HTH /= mulSn addKn.
   have Lpre : length (layer_vals arP (n + 1)%coq_nat n TH (H ++ [:: 1])%list) = n.
-    exact: rn_length_layer_vals.
-  have LT0 : length (rn_cf 0 TH) = length TH by exact: rn_length_cf.
-  have LT1 : length (rn_cf 1 TH) = length TH by exact: rn_length_cf.
-  have LH0 : length (rn_cf 0 H) = n by rewrite rn_length_cf.
-  have LH1 : length (rn_cf 1 H) = n by rewrite rn_length_cf.
+    exact: length_layer_vals.
+  have LT0 : length (coefs 0 TH) = length TH by exact: length_coefs.
+  have LT1 : length (coefs 1 TH) = length TH by exact: length_coefs.
+  have LH0 : length (coefs 0 H) = n by rewrite length_coefs.
+  have LH1 : length (coefs 1 H) = n by rewrite length_coefs.
   case: outer HS HTH HTH' IH => HS HTH HTH' IH.
   - (* With [V]: [h' = h + V sigma(W [h; 1])]. The induction hypothesis on the remaining
        layers, whose reverse pass at the constant coefficients is the kernel's. *)
-    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite act_vd_eq. cbv beta iota zeta.
     have E : layer_size n true = Nat.add (Nat.mul n (Nat.add n 1)) (Nat.mul n n) by [].
     rewrite E rn_drop_n_add in HTH'. rewrite E in HS.
     rewrite IH; [| exact: HTH' |
-      by rewrite vadd_vec_add rn_length_vec_add rn_length_layer_vals HH minnn].
-    rewrite E rn_drop_n_add rn_cf0_vadd rn_cf0_layer_vals rn_cf0_horner_map rn_cf0_layer_vals.
-    rewrite !rn_cf_drop_n (rn_cf_app_one H).1.
+      by rewrite vadd_vec_add length_vec_add length_layer_vals HH Nat.min_id].
+    rewrite E rn_drop_n_add rn_cf0_vadd layer_vals_c0 coefs_horner0 layer_vals_c0.
+    rewrite !coefs_drop (rn_cf_app_one H).1.
     set B := resnet_back ar n true acts _ _ k.
     have [L1 L2] : length B.1 = length (drop_n (n * n)%coq_nat
-        (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH))) /\ length B.2 = n.
+        (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH))) /\ length B.2 = n.
       apply: rn_back_len; first by rewrite !rn_length_drop_n LT0 -!rn_length_drop_n.
-      by rewrite rn_length_vec_add rn_length_layer_vals LH0 minnn.
+      by rewrite length_vec_add length_layer_vals LH0 Nat.min_id.
     case: B L1 L2 => [grest gh] /= L1 L2.
-    have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) =
+    have Lthv : length (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH)) =
         (length TH - n * (n + 1)%coq_nat)%N by rewrite rn_length_drop_n LT0.
     (* [g_h . h'_1 = g_h . h_1 + g_h . (V_0 v_1) + g_h . (V_1 v_0)], and
        [g_h . (V_0 v_1) = (V_0^T g_h) . v_1 = g_v . v_1]. *)
-    rewrite rn_dot_cf1_vadd; last by rewrite rn_length_layer_vals.
-    rewrite rn_dot_cf1_layer_vals !rn_cf_drop_n rn_cf0_horner_map rn_cf0_layer_vals.
+    rewrite rn_dot_cf1_vadd; last by rewrite length_layer_vals.
+    rewrite rn_dot_cf1_layer_vals !coefs_drop coefs_horner0 layer_vals_c0.
     rewrite (rn_cf_app_one H).1.
-    rewrite [dot _ gh (layer_vals _ n n (drop_n _ (rn_cf 0 TH)) _)]rn_dot_layer_vals_T; first last.
+    rewrite [dot _ gh (layer_vals _ n n (drop_n _ (coefs 0 TH)) _)]rn_dot_layer_vals_T; first last.
     - rewrite Lthv L2. rn_lia.
     - by rewrite L2.
-    rewrite -(rn_dot_take_l (back_rows _ _ _ _ _) (rn_cf 1 _)) rn_length_cf map_length Lpre.
+    rewrite -(rn_dot_take_l (back_rows _ _ _ _ _) (coefs 1 _)) length_coefs map_length Lpre.
     (* Chain rule: [g_v . sigma(pre)_1 = (sigma'(pre_0) * g_v) . pre_1 = g_pre . pre_1], and
        [pre_1 = W_0 [h_1; 0] + W_1 [h_0; 1]]. *)
-    rewrite rn_dot_cf1_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite rn_dot_cf1_horner_map layer_vals_c0 (rn_cf_app_one H).1.
     rewrite rn_dot_cf1_layer_vals (rn_cf_app_one H).1 (rn_cf_app_one H).2.
-    set T0 := rn_cf 0 TH. set T1 := rn_cf 1 TH. set H0 := rn_cf 0 H. set H1 := rn_cf 1 H.
+    set T0 := coefs 0 TH. set T1 := coefs 1 TH. set H0 := coefs 0 H. set H1 := coefs 1 H.
     set pre := layer_vals ar (n + 1)%coq_nat n T0 (H0 ++ [:: 1])%list.
     set gv := take_n n (back_rows ar n gh _ (zeros ar n)).
     set gpre := hadamard ar _ gv.
     have Lgv : length gv = n.
-      apply: rn_length_take_n. rewrite rn_length_back_rows ?rn_length_zeros ?L2 //.
+      apply: rn_length_take_n. rewrite rn_length_back_rows ?length_zeros ?L2 //.
       rewrite Lthv. rn_lia.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length rn_length_layer_vals Lgv minnn.
+      by rewrite length_hadamard map_length length_layer_vals Lgv Nat.min_id.
     have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
-      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp ?LT0 //; rn_lia.
+      apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp ?LT0 //; rn_lia.
     (* [g_pre . (W_0 [h_1; 0]) = (W_0^T g_pre)[..n] . h_1]; the weight terms are
        [(g_pre (x) [h_0; 1]) . W_1] and [(g_h (x) v_0) . V_1]. *)
     rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
       [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
-    rewrite rn_dot_app_zero LH1.
+    rewrite (dot_with_bias0 true) LH1.
     rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
-    rewrite -(@rn_dot_scale_each _ n n gh) //; try by rewrite ?L2 ?map_length ?rn_length_layer_vals.
+    rewrite -(@rn_dot_scale_each _ n n gh) //; try by rewrite ?L2 ?map_length ?length_layer_vals.
     (* The kernel's gradients: [(g_W ++ g_V) ++ g_rest] and [g_h + (W_0^T g_pre)[..n]]. *)
-    rewrite !rn_dot_app rn_dot_vec_add;
-      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
-    rewrite !rn_length_scale_each Lhb app_length !rn_length_scale_each Lhb Lgp L2 map_length.
-    rewrite rn_length_layer_vals.
+    rewrite !dot_app dot_vec_add; last by rewrite L2 rn_length_take_n ?LBR //; rn_lia.
+    rewrite !length_scale_each Lhb app_length !length_scale_each Lhb Lgp L2 map_length.
+    rewrite length_layer_vals.
     rewrite rn_drop_n_add. exact: rn_sum5.
   - (* Without [V]: [h' = h + sigma(W [h; 1])], the same steps. *)
-    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite rn_act_vd. cbv beta iota zeta.
+    cbn [resnet_back resnet_forward List.map one arith_ring]. rewrite act_vd_eq. cbv beta iota zeta.
     have E0 : layer_size n false = Nat.add (Nat.mul n (Nat.add n 1)) 0 by [].
     rewrite E0 Nat.add_0_r in HS.
     rewrite IH; [| by rewrite E0 Nat.add_0_r in HTH' * |
-      by rewrite vadd_vec_add rn_length_vec_add map_length rn_length_layer_vals HH minnn].
-    rewrite E0 Nat.add_0_r rn_cf0_vadd rn_cf0_horner_map rn_cf0_layer_vals.
-    rewrite !rn_cf_drop_n (rn_cf_app_one H).1.
+      by rewrite vadd_vec_add length_vec_add map_length length_layer_vals HH Nat.min_id].
+    rewrite E0 Nat.add_0_r rn_cf0_vadd coefs_horner0 layer_vals_c0.
+    rewrite !coefs_drop (rn_cf_app_one H).1.
     set B := resnet_back ar n false acts _ _ k.
-    have [L1 L2] : length B.1 = length (drop_n (n * (n + 1)%coq_nat)%coq_nat (rn_cf 0 TH)) /\
+    have [L1 L2] : length B.1 = length (drop_n (n * (n + 1)%coq_nat)%coq_nat (coefs 0 TH)) /\
         length B.2 = n.
       apply: rn_back_len; last first.
-        by rewrite rn_length_vec_add LH0 map_length rn_length_layer_vals minnn.
+        by rewrite length_vec_add LH0 map_length length_layer_vals Nat.min_id.
       rewrite !rn_length_drop_n LT0 -!rn_length_drop_n. by rewrite E0 Nat.add_0_r in HTH' *.
     case: B L1 L2 => [grest gh] /= L1 L2.
-    rewrite rn_dot_cf1_vadd; last by rewrite map_length rn_length_layer_vals HH.
-    rewrite rn_dot_cf1_horner_map rn_cf0_layer_vals (rn_cf_app_one H).1.
+    rewrite rn_dot_cf1_vadd; last by rewrite map_length length_layer_vals HH.
+    rewrite rn_dot_cf1_horner_map layer_vals_c0 (rn_cf_app_one H).1.
     rewrite rn_dot_cf1_layer_vals (rn_cf_app_one H).1 (rn_cf_app_one H).2.
-    set T0 := rn_cf 0 TH. set T1 := rn_cf 1 TH. set H0 := rn_cf 0 H. set H1 := rn_cf 1 H.
+    set T0 := coefs 0 TH. set T1 := coefs 1 TH. set H0 := coefs 0 H. set H1 := coefs 1 H.
     set gpre := hadamard ar _ gh.
     have Lgp : length gpre = n.
-      by rewrite rn_length_hadamard map_length rn_length_layer_vals L2 minnn.
+      by rewrite length_hadamard map_length length_layer_vals L2 Nat.min_id.
     have Lhb : length (H0 ++ [:: 1])%list = (n + 1)%coq_nat by rewrite app_length LH0.
     have LBR : length (back_rows ar (n + 1)%coq_nat gpre T0 (zeros ar (n + 1)%coq_nat)) =
         (n + 1)%coq_nat.
-      apply: rn_length_back_rows; rewrite ?rn_length_zeros ?Lgp ?LT0 //; rn_lia.
+      apply: rn_length_back_rows; rewrite ?length_zeros ?Lgp ?LT0 //; rn_lia.
     rewrite [dot _ gpre (layer_vals _ _ n T0 _)]rn_dot_layer_vals_T;
       [| by rewrite Lgp | rewrite Lgp LT0; rn_lia].
-    rewrite rn_dot_app_zero LH1.
+    rewrite (dot_with_bias0 true) LH1.
     rewrite -(@rn_dot_scale_each _ (n + 1)%coq_nat n gpre) //; try by rewrite Lgp.
-    rewrite !rn_dot_app rn_dot_vec_add;
-      [| by rewrite LH1 L2 | by rewrite LH1 rn_length_take_n ?LBR //; rn_lia].
-    rewrite !rn_length_scale_each Lhb Lgp. exact: rn_sum4.
+    rewrite !dot_app dot_vec_add; last by rewrite L2 rn_length_take_n ?LBR //; rn_lia.
+    rewrite !length_scale_each Lhb Lgp. exact: rn_sum4.
 Qed.
 
 End Back.
@@ -481,10 +331,6 @@ Section ResNetBackprop.
 Context {R : comRingType}.
 Local Notation ar := (arith_ring R).
 Local Notation arP := (arith_ring _ : arith {poly R}).
-
-(** [rn_cf] is Backprop.v's [coefs]. *)
-Lemma rn_cf_coefs i (xs : list {poly R}) : rn_cf i xs = coefs i xs.
-Proof. by []. Qed.
 
 (** Reverse mode computes derivatives (ResNet): entry [j] of the kernel's row
     [resnet_row ... th x k] is [d F_theta(x)[k] / d theta_j], the coefficient of [t] of the
@@ -499,7 +345,7 @@ Theorem resnet_backprop n outer (acts : list (list R)) (th x : list R) k j :
                  (List.map polyC x)) 0)`_1.
 Proof.
   move=> Hth Hx.
-  rewrite rn_adjoint ?map_length ?length_line // !rn_cf_coefs coefs0_line coefs0_polyC.
+  rewrite rn_adjoint ?map_length ?length_line // coefs0_line coefs0_polyC.
   rewrite coefs1_polyC dot_zeros_r addr0 /resnet_row dot_line ?Nat.sub_0_r //; last lia.
   by case: (rn_back_len n outer acts k th x Hth Hx).
 Qed.
@@ -518,9 +364,16 @@ End ResNetBackprop.
 
 (** * The Jacobian entry of RankMeaning.v is entry [j] of the kernel's reverse-mode row *)
 
-(** RankMeaning.v's [theta + t e_j] is [line] at the rationals [q_of theta]. *)
-Lemma rn_theta_line th i j : theta_line th i j = line (List.map q_of th) i j.
-Proof. by elim: th i => [| v th IH] i //=; rewrite IH. Qed.
+(** The constant polynomials of rational activations and of an integer input, as [polyC] of
+    their images in Q. *)
+Lemma acts_polyC (acts : list (list (Z * Z))) :
+  List.map (List.map (fun c => (q_of c)%:P)) acts =
+  List.map (List.map polyC) (List.map (List.map q_of) acts).
+Proof. by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map. Qed.
+
+Lemma ints_polyC (x : list Z) :
+  List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
+Proof. by rewrite List.map_map. Qed.
 
 (** [d F_theta(x)[k] / d theta_j] of RankMeaning.v ([resnet_jac_entry], defined by the
     ResNet over [{poly rat}]) is entry [j] of [resnet_row] over [Q] at the instance (the
@@ -534,13 +387,8 @@ Corollary resnet_jac_entry_row inst x k j :
                 (List.map zr x) k) 0.
 Proof.
   move=> Hth Hx. rewrite (@resnet_backprop_params _ _ _ (rn_acts inst)) ?map_length //.
-  rewrite /resnet_jac_entry deriv_at0 rn_theta_line.
-  have -> : List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst) =
-            List.map (List.map polyC) (List.map (List.map q_of) (rn_acts inst)).
-    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
-  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
-    by rewrite List.map_map.
-  by [].
+  rewrite /resnet_jac_entry deriv_at0 theta_line_line.
+  by rewrite acts_polyC ints_polyC.
 Qed.
 
 (** The same at every sample of a well-formed instance ([resnet_shape_ok]). *)

@@ -1,17 +1,18 @@
-(** What a rank certificate means, part 2 (MathComp 1.15): the Jacobian of
-    [theta -> (f_theta(x_s))_s] defined mathematically, and the theorem that the check of
-    Jacobian.v implies [r <= \rank] of it over Q.
+(** What a rank certificate means (MathComp 1.15): the Jacobian of [theta -> (f_theta(x_s))_s]
+    defined mathematically, and the vocabulary the soundness proofs (ElimSound.v, RankSound.v,
+    UpperSound.v, UpperSoundReLU.v) state and prove the rank bounds in.
     - [zr : Z -> R] is the ring morphism from Coq's integers to any ring; [q_of (n, d) = n/d].
     - The network is evaluated over the polynomial ring [{poly rat}] at the parameters
       [theta + t e_j] ([theta_line]); the Jacobian entry is the derivative at [t = 0] of the
-      polynomial [t -> f_(theta + t e_j)(x)[k]] ([mlp_jac_entry]), which is its coefficient of
-      [t] ([mlp_jac_entry_coef]). Nothing here depends on how the checkers compute.
-    - The proof: the forward pass over the dual numbers mod p of Jacobian.v is related, entry by
-      entry, to the evaluation over [{poly rat}] by the relation [Rq]: [q] (rational) and [a]
-      (in [Z/p]) are [n/d] and [n d^-1] for integers [n, d] with [d] a unit mod p. [Rq] respects
-      [0, 1, +, *], hence (parametricity, Jacobian.v) evaluation and the determinant; a unit
-      determinant mod p then forces a nonzero rational determinant, an invertible [r x r] minor
-      and [r <= \rank]. No axioms: MathComp's [rat], [poly] and matrices are constructive. *)
+      polynomial [t -> f_(theta + t e_j)(x)[k]] ([mlp_jac_entry], [resnet_jac_entry],
+      [relu_jac_entry]), which is its coefficient of [t] ([deriv_at0]). Nothing here depends
+      on how the checkers compute.
+    - [RQ q a]: the exact rational pair [a] (positive denominator) denotes [q]; [Rq q a]:
+      [q] (rational) and [a] (in [Z/p]) are [n/d] and [n d^-1] for integers [n, d] with [d] a
+      unit mod p. Both respect [0, 1, +, *] (and [Rq] the determinant): a unit determinant mod
+      p forces a nonzero rational one ([Rq_det], [Rq_nonzero]), and an invertible [r x r]
+      minor gives [r <= \rank] ([rank_of_minor]).
+    No axioms: MathComp's [rat], [poly] and matrices are constructive. *)
 From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian.
 Set Warnings "-notation-overridden,-ambiguous-paths".
@@ -74,8 +75,6 @@ End Zr.
 (** In a field of characteristic 0 ([rat]), [zr] is injective at 0. *)
 Lemma zr_eq0 (z : Z) : zr z = 0 :> rat -> z = 0%Z.
 Proof. move/eqP; rewrite /zr subr_eq0 eqr_nat => /eqP H. lia. Qed.
-
-(** * The relation between Q and Z/p *)
 
 (** * The Jacobian of a polynomial MLP, defined mathematically *)
 
@@ -255,6 +254,14 @@ Qed.
 
 (** * Indices *)
 
+(** Rows of length [m]: row [a] has length [m]. *)
+Lemma rows_len_nth {A : Type} m (rows : list (list A)) a :
+  rows_len m rows = true -> (a < length rows)%N -> length (nth_row rows a) = m.
+Proof.
+  elim: rows a => [| row rows IH] [| a] //= /andP [/Nat.eqb_eq H1 H2] Ha //.
+  exact: IH.
+Qed.
+
 Lemma nth_row_nth {A : Type} (rows : list (list A)) i : nth_row rows i = List.nth i rows nil.
 Proof. by elim: rows i => [| r rows IH] [| i] //=. Qed.
 
@@ -262,15 +269,6 @@ Proof. by elim: rows i => [| r rows IH] [| i] //=. Qed.
 Lemma nth_map_lt {A B : Type} (f : A -> B) (l : list A) n d d' :
   (n < length l)%N -> List.nth n (List.map f l) d' = f (List.nth n l d).
 Proof. elim: l n => [| x l IH] [| n] //= H. exact: IH. Qed.
-
-Lemma minor_of_nth e (rows : list (nat * nat)) cols a b :
-  (a < length rows)%N -> (b < length cols)%N ->
-  List.nth b (nth_row (minor_of e rows cols) a) 0%Z =
-  e (fst (List.nth a rows (0, 0)%N)) (snd (List.nth a rows (0, 0)%N)) (List.nth b cols 0%N).
-Proof.
-  move=> Ha Hb. rewrite nth_row_nth /minor_of (nth_map_lt _ _ _ (0, 0)%N) //.
-  by rewrite (nth_map_lt _ _ _ 0%N).
-Qed.
 
 Lemma rows_in_range_nth m dout rows a :
   rows_in_range m dout rows = true -> (a < length rows)%N ->
@@ -300,6 +298,8 @@ Proof.
   move=> Hs Hk. apply: (@leq_trans (s.+1 * dout)); last by rewrite leq_mul2r Hs orbT.
   by rewrite mulSnr ltn_add2l.
 Qed.
+
+(** * Rationals and residues mod p *)
 
 Section ModP.
 Variable p : Z.
@@ -383,100 +383,12 @@ Proof.
   apply: (big_ind2 Rq Rq1 RqM) => i _. exact: H.
 Qed.
 
-(** * The check [M * VT^T = I (mod p)] *)
-
-Lemma zr_dot xs ys r : length xs = r -> length ys = r ->
-  zr (dot (arith_zmod p) xs ys) =
-  \sum_(k < r) zr (List.nth k xs 0%Z) * zr (List.nth k ys 0%Z) :> 'Z_pn.
-Proof.
-  elim: xs ys r => [| x xs IH] [| y ys] [| r] //= Hx Hy.
-  - by rewrite big_ord0 zr0.
-  - case: Hx => Hx. case: Hy => Hy.
-    by rewrite big_ord_recl /= zr_mod zrD zr_mod zrM (IH ys r Hx Hy).
-Qed.
-
-
-(** The residues of [M] as a matrix over [Z/p]. *)
-Definition zmat (r : nat) (M : list (list Z)) : 'M['Z_pn]_r :=
-  \matrix_(a < r, b < r) zr (List.nth b (nth_row M a) 0%Z).
-
-Lemma forallb_seq (f : nat -> bool) r : forallb f (List.seq 0 r) = true ->
-  forall a, (a < r)%N -> f a = true.
-Proof.
-  move=> H a Ha. move: H => /forallb_forall; apply. apply/in_seq. move/ltP: Ha. lia.
-Qed.
-
-Lemma rows_len_nth {A : Type} m (rows : list (list A)) a :
-  rows_len m rows = true -> (a < length rows)%N -> length (nth_row rows a) = m.
-Proof.
-  elim: rows a => [| row rows IH] [| a] //= /andP [/Nat.eqb_eq H1 H2] Ha //.
-  exact: IH.
-Qed.
-
-Lemma inverse_ok_unit r M VT : inverse_ok p r M VT = true -> zmat r M \in unitmx.
-Proof.
-  rewrite /inverse_ok => /andP [/andP [/andP [/andP [/Nat.eqb_eq HM /Nat.eqb_eq HV] HMr] HVr] Hall].
-  pose V : 'M['Z_pn]_r := \matrix_(k < r, b < r) zr (List.nth k (nth_row VT b) 0%Z).
-  suff E : zmat r M *m V = 1%:M by case: (mulmx1_unit E).
-  apply/matrixP => a b. rewrite !mxE.
-  have Hb := forallb_seq _ _ (forallb_seq _ _ Hall a (ltn_ord a)) b (ltn_ord b).
-  move: Hb => /Z.eqb_eq /(congr1 (fun z => zr z : 'Z_pn)).
-  rewrite (zr_dot _ _ r); last first.
-  - apply: rows_len_nth => //. by rewrite HV.
-  - apply: rows_len_nth => //. by rewrite HM.
-  move=> Hd. under eq_bigr do rewrite !mxE. rewrite Hd.
-  case: (Nat.eqb_spec a b) => [E | E].
-  - have -> : a == b by apply/eqP/val_inj.
-    by rewrite zr1.
-  - have -> : (a == b) = false by apply/eqP => E'; apply: E; rewrite E'.
-    by rewrite zr0.
-Qed.
-
-(** * Forward mode over the dual numbers mod p computes the Jacobian entries *)
-
-Definition Rf (q : rat) (z : Z) : Prop := Rq q (zr z).
-
-(** [P] and the dual number [x] agree on the coefficients of [1] and [t]. *)
-Definition RD (P : {poly rat}) (x : Z * Z) : Prop := Rf (P`_0) (fst x) /\ Rf (P`_1) (snd x).
-
-Lemma Rf_add q z q' z' : Rf q z -> Rf q' z' -> Rf (q + q') (z + z')%Z.
-Proof. rewrite /Rf zrD. exact: RqD. Qed.
-
-Lemma Rf_mulz q z q' z' : Rf q z -> Rf q' z' -> Rf (q * q') (z * z')%Z.
-Proof. rewrite /Rf zrM. exact: RqM. Qed.
-
-Lemma Rf_mod q z : Rf q z -> Rf q (z mod p)%Z.
-Proof. by rewrite /Rf zr_mod. Qed.
-
-Lemma Rf_int z : Rf (zr z) z.
-Proof. exact: Rq_int. Qed.
-
-Lemma coefM0 (P Q : {poly rat}) : (P * Q)`_0 = P`_0 * Q`_0.
-Proof. by rewrite coefM big_ord_recl big_ord0 addr0. Qed.
-
-Lemma coefM1 (P Q : {poly rat}) : (P * Q)`_1 = P`_0 * Q`_1 + P`_1 * Q`_0.
-Proof. by rewrite coefM !big_ord_recl big_ord0 addr0. Qed.
-
-Lemma RD0 : RD 0 (0%Z, 0%Z).
-Proof. rewrite /RD !coef0 /Rf zr0. split; exact: Rq0. Qed.
-
-Lemma RD1 : RD 1 (1%Z, 0%Z).
-Proof. rewrite /RD !coef1 /= /Rf zr0 zr1. split; [exact: Rq1 | exact: Rq0]. Qed.
-
-Lemma RDadd P Q x y : RD P x -> RD Q y ->
-  RD (P + Q) (add (arith_dmod p) x y).
-Proof. move=> [H0 H1] [K0 K1]. rewrite /RD /= !coefD. split; exact: Rf_add. Qed.
-
-Lemma RDmul P Q x y : RD P x -> RD Q y -> RD (P * Q) (mul (arith_dmod p) x y).
-Proof.
-  move=> [H0 H1] [K0 K1]. rewrite /RD /= coefM0 coefM1.
-  split; apply: Rf_mod; [exact: Rf_mulz|]. apply: Rf_add; exact: Rf_mulz.
-Qed.
-
-Lemma Rf_rat v inv : rat_inv_ok p v inv = true -> Rf (q_of v) (rat_zmod p v inv).
+(** [num/den ~ num * inv mod p] when [den > 0] and [den * inv = 1 (mod p)]. *)
+Lemma Rf_rat v inv : rat_inv_ok p v inv = true ->
+  Rq (q_of v) (zr ((fst v mod p) * (inv mod p) mod p)%Z).
 Proof.
   rewrite /rat_inv_ok => /andP [/Z.ltb_lt Hd /Z.eqb_eq Hi].
-  rewrite /Rf /rat_zmod zr_mod zrM !zr_mod.
+  rewrite zr_mod zrM !zr_mod.
   have Hinv : zr (snd v) * zr inv = 1 :> 'Z_pn.
     by rewrite -zrM -zr_mod Z.mul_mod ?Hi ?zr1 //; lia.
   exists (fst v), (snd v). split; [| split].
@@ -485,310 +397,12 @@ Proof.
   - apply/unitrPr. by exists (zr inv).
 Qed.
 
-Lemma theta_line_rel th invs i j : rats_inv_ok p th invs = true ->
-  Forall2 RD (theta_line th i j) (dual_line (rats_zmod p th invs) i j).
-Proof.
-  elim: th invs i => [| v th IH] [| inv invs] i //= /andP [Hv Hth].
-  constructor; [| exact: IH].
-  rewrite /RD /= !coefD !coefC /=. split.
-  - case: (Nat.eqb i j); rewrite ?coefX ?coef0 /= addr0; exact: Rf_rat.
-  - rewrite add0r. case: (Nat.eqb i j); rewrite ?coefX ?coef0 /=.
-    + rewrite /Rf zr1. exact: Rq1.
-    + rewrite /Rf zr0. exact: Rq0.
-Qed.
-
-Lemma consts_rel cs invs : rats_inv_ok p cs invs = true ->
-  Forall2 RD (List.map (fun c => (q_of c)%:P) cs) (List.map dconst (rats_zmod p cs invs)).
-Proof.
-  elim: cs invs => [| c cs IH] [| inv invs] //= /andP [Hc Hcs].
-  constructor; [| exact: IH].
-  rewrite /RD /= !coefC /=. split; [exact: Rf_rat|]. rewrite /Rf zr0. exact: Rq0.
-Qed.
-
-Lemma acts_rel acts invs : acts_inv_ok p acts invs = true ->
-  Forall2 (Forall2 RD) (List.map (List.map (fun c => (q_of c)%:P)) acts)
-    (List.map (List.map dconst) (acts_zmod p acts invs)).
-Proof.
-  elim: acts invs => [| a acts IH] [| inv invs] //= /andP [Ha Hacts].
-  constructor; [exact: consts_rel | exact: IH].
-Qed.
-
-Lemma ints_rel x : Forall2 RD (List.map (fun z => (zr z)%:P) x)
-  (List.map dconst (List.map (fun x => x mod p)%Z x)).
-Proof.
-  elim: x => [| z x IH] //=. constructor; [| exact: IH].
-  rewrite /RD /= !coefC /=. split; [rewrite /Rf zr_mod; exact: Rq_int|].
-  rewrite /Rf zr0. exact: Rq0.
-Qed.
-
-(** The forward pass mod p computes the image of the mathematical Jacobian entry. *)
-Lemma mlp_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
-  rats_inv_ok p (theta inst) thi = true -> acts_inv_ok p (acts inst) aci = true ->
-  Rq (mlp_jac_entry inst x k j)
-     (zr (mlp_entry_mod p (widths inst) (acts_zmod p (acts inst) aci) (bias inst)
-            (rats_zmod p (theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
-Proof.
-  move=> Hth Hac.
-  have H := mlp_value_rel (arith_ring _ : arith {poly rat}) (arith_dmod p) RD
-              RD0 RD1 RDadd RDmul (widths inst) _ _ (bias inst) _ _ _ _
-              (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
-  have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
-  rewrite /mlp_jac_entry deriv_at0. exact: H1.
-Qed.
-
-(** The shared step: an [r x r] minor of [J] (rows [rowf a], columns [colf b]) whose entries
-    are related to the residues [M], and [M] invertible mod p: [r <= \rank J]. *)
-Lemma lower_from_minor m n r (Jf : nat -> nat -> rat) (rowf colf : nat -> nat)
-    (M : list (list Z)) :
-  (forall a, (a < r)%N -> (rowf a < m)%N) -> (forall b, (b < r)%N -> (colf b < n)%N) ->
-  (forall a b, (a < r)%N -> (b < r)%N ->
-     Rq (Jf (rowf a) (colf b)) (zr (List.nth b (nth_row M a) 0%Z))) ->
-  minor_invertible p r M = true ->
-  (r <= \rank (\matrix_(i < m, j < n) Jf i j))%N.
-Proof.
-  move=> Hr Hc HR Hinv.
-  pose f (a : 'I_r) : 'I_m := Ordinal (Hr a (ltn_ord a)).
-  pose g (b : 'I_r) : 'I_n := Ordinal (Hc b (ltn_ord b)).
-  apply: (@rank_of_minor _ _ _ _ f g).
-  have U := inverse_ok_unit _ _ _ Hinv.
-  rewrite unitmxE unitfE. apply: (@Rq_nonzero _ (\det (zmat r M))).
-  - apply: Rq_det => a b. rewrite !mxE. exact: HR.
-  - by rewrite -unitmxE.
-Qed.
-
-Lemma resnet_entry_rel inst (thi : list Z) (aci : list (list Z)) x k j :
-  rats_inv_ok p (rn_theta inst) thi = true -> acts_inv_ok p (rn_acts inst) aci = true ->
-  Rq (resnet_jac_entry inst x k j)
-     (zr (resnet_entry_mod p (rn_width inst) (rn_outer inst) (acts_zmod p (rn_acts inst) aci)
-            (rats_zmod p (rn_theta inst) thi) (List.map (fun x => x mod p)%Z x) k j)).
-Proof.
-  move=> Hth Hac.
-  have H := resnet_forward_rel (arith_ring _ : arith {poly rat}) (arith_dmod p)
-              RD RD0 RD1 RDadd RDmul (rn_width inst) (rn_outer inst) _ _ _ _ _ _
-              (acts_rel _ _ Hac) (theta_line_rel _ _ 0 j Hth) (ints_rel x).
-  have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
-  rewrite /resnet_jac_entry deriv_at0. exact: H1.
-Qed.
-
-Lemma acts_inv_ok_nth acts invs s : acts_inv_ok p acts invs = true ->
-  rats_inv_ok p (nth_row acts s) (nth_row invs s) = true /\
-  nth_row (acts_zmod p acts invs) s = rats_zmod p (nth_row acts s) (nth_row invs s).
-Proof.
-  elim: acts invs s => [| a acts IH] [| i invs] [| s] //= /andP [Ha Has] //.
-  exact: IH.
-Qed.
-
-Lemma relu_entry_rel inst batch (thi : list Z) (bi : list (list Z)) s k j :
-  rats_pos (ri_theta inst) = true -> acts_pos batch = true ->
-  rats_inv_ok p (ri_theta inst) thi = true -> acts_inv_ok p batch bi = true ->
-  Rq (relu_jac_entry inst (nth_row batch s) k j)
-     (zr (relu_entry_mod p (ri_widths inst)
-            (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s))
-            (rats_zmod p (ri_theta inst) thi) (nth_row (acts_zmod p batch bi) s) k j)).
-Proof.
-  move=> Hpos Hbpos Hth Hb.
-  have Hz : rats_pos (nth_row batch s) = true.
-    elim: batch s Hbpos {Hb} => [| z batch IH] [| s] //= /andP [Hz Hzs] //. exact: IH.
-  have [Hzi ->] := acts_inv_ok_nth _ _ s Hb.
-  have H := relu_masked_rel (arith_ring _ : arith {poly rat}) (arith_dmod p)
-              RD RD0 RD1 RDadd RDmul (tl (ri_widths inst)) (first_width (ri_widths inst))
-              (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _
-              (theta_line_rel _ _ 0 j Hth) (consts_rel _ _ Hzi).
-  have [_ H1] := nth_rel RD k _ _ _ _ H RD0.
-  by rewrite /relu_jac_entry deriv_at0 relu_pattern_eq.
-Qed.
-
-(** The shared step of every family: the entries of the mathematical Jacobian (output [k] at
-    sample [s], parameter [j]) related to the residues the check computed, [r] labels in range,
-    [r] columns in range and the minor invertible mod p. *)
-Lemma lower_generic m dout n r (entryQ : nat -> nat -> nat -> rat)
-    (entryP : nat -> nat -> nat -> Z) (rows : list (nat * nat)) (cols : list nat) :
-  (forall s k j, (s < m)%N -> (k < dout)%N -> Rq (entryQ s k j) (zr (entryP s k j))) ->
-  length rows = r -> length cols = r -> rows_in_range m dout rows = true ->
-  all_lt n cols = true -> minor_invertible p r (minor_of entryP rows cols) = true ->
-  (r <= \rank (\matrix_(i < m * dout, j < n) entryQ (i %/ dout) (i %% dout) j))%N.
-Proof.
-  move=> HR Hlr Hlc Hrange Hcols Hinv.
-  apply: (@lower_from_minor _ _ r (fun i j => entryQ (i %/ dout) (i %% dout) j)
-            (fun a => fst (List.nth a rows (0, 0)) * dout + snd (List.nth a rows (0, 0)))%N
-            (fun b => List.nth b cols 0%N) (minor_of entryP rows cols)).
-  - move=> a Ha. rewrite -Hlr in Ha. have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
-    exact: row_index_lt.
-  - move=> b Hb. rewrite -Hlc in Hb. exact: all_lt_nth.
-  - move=> a b Ha Hb. rewrite -Hlr in Ha. rewrite -Hlc in Hb.
-    have [H1 H2] := rows_in_range_nth _ _ _ _ Hrange Ha.
-    have [E1 E2] := @row_index (fst (List.nth a rows (0, 0)%N)) _ _ H2.
-    rewrite minor_of_nth // E1 E2. exact: HR.
-  - exact: Hinv.
-Qed.
-
 End ModP.
-
-(** [check_rank_lower_meaning = true]: the Jacobian of [theta -> (f_theta(x_s))_s] at the
-    instance, defined by derivatives of the network over [{poly rat}], has rank [>= r] over Q. *)
-Theorem mlp_rank_lower_meaning inst w r :
-  check_rank_lower_meaning inst w r = true ->
-  (r <= \rank (mlp_jacobian inst (lw_samples w)))%N.
-Proof.
-  rewrite /check_rank_lower_meaning.
-  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [Hp Hth] Hac] /Nat.eqb_eq Hlr]
-    /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
-  have Hp1 : (1 < lw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
-  rewrite /mlp_minor_mod in Hinv. rewrite /mlp_jacobian.
-  apply: (@lower_generic (lw_p w) Hp1 _ _ _ r
-            (fun s k j => mlp_jac_entry inst (nth_row (lw_samples w) s) k j) _ _ _ _
-            Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
-  exact: mlp_entry_rel.
-Qed.
-
-(** [check_rank_lower_resnet_meaning = true]: the Jacobian of [theta -> (F_theta(x_s))_s] of
-    the ResNet at the instance, defined by derivatives over [{poly rat}], has rank [>= r]. *)
-Theorem resnet_rank_lower_meaning inst w r :
-  check_rank_lower_resnet_meaning inst w r = true ->
-  (r <= \rank (resnet_jacobian inst (lw_samples w)))%N.
-Proof.
-  rewrite /check_rank_lower_resnet_meaning.
-  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [Hp Hth] Hac] /Nat.eqb_eq Hlr]
-    /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
-  have Hp1 : (1 < lw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
-  rewrite /resnet_minor_mod in Hinv. rewrite /resnet_jacobian.
-  apply: (@lower_generic (lw_p w) Hp1 _ _ _ r
-            (fun s k j => resnet_jac_entry inst (nth_row (lw_samples w) s) k j) _ _ _ _
-            Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
-  exact: resnet_entry_rel.
-Qed.
-
-(** [check_relu_rank_lower_meaning = true]: no batch point lies on a bent hyperplane, and the
-    Jacobian of [theta -> (F_theta(z))_(z in batch)] at the instance (each point's pattern
-    fixed, the network near [theta]) has rank [>= r] over Q. *)
-Theorem relu_rank_lower_meaning inst w r :
-  check_relu_rank_lower_meaning inst w r = true ->
-  relu_batch_generic inst (rl_batch w) /\
-  (r <= \rank (relu_jacobian inst (rl_batch w)))%N.
-Proof.
-  rewrite /check_relu_rank_lower_meaning.
-  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP
-    [Hp Hpos] Hbpos] Hnz] Hth] Hb] /Nat.eqb_eq Hlr] /Nat.eqb_eq Hlc] Hrange] Hcols] Hinv].
-  have Hp1 : (1 < rl_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
-  split.
-  - move=> z Hz. apply: relu_nonzero_sound => //.
-    + elim: (rl_batch w) Hbpos Hz => [| z0 b IH] /=; first by move=> _ [].
-      move=> /andP [H0 H1] [E | Hz]; [by subst z0 | exact: IH].
-    + move: Hnz => /forallb_forall. apply. exact: Hz.
-  - rewrite /relu_minor_mod in Hinv. rewrite /relu_jacobian.
-    apply: (@lower_generic (rl_p w) Hp1 _ _ _ r
-              (fun s k j => relu_jac_entry inst (nth_row (rl_batch w) s) k j) _ _ _ _
-              Hlr Hlc Hrange Hcols Hinv) => s k j _ _.
-    exact: relu_entry_rel.
-Qed.
-
-(** * The upper bound at theta of an MLP rank certificate, in mathematical terms *)
-
-(** The parameters [theta + t v] as polynomials in [t] ([v] padded with zeros). *)
-Fixpoint dir_line (th : list (Z * Z)) (v : list Z) : list {poly rat} :=
-  match th, v with
-  | nil, _ => nil
-  | t :: th', x :: v' => ((q_of t)%:P + (zr x)%:P * 'X) :: dir_line th' v'
-  | t :: th', nil => (q_of t)%:P :: dir_line th' nil
-  end.
-
-(** [d(theta -> f_theta(x)[k])(theta)(v)]: the derivative at [t = 0] of the polynomial
-    [t -> f_(theta + t v)(x)[k]] (the differential at [theta] applied to [v]). *)
-Definition mlp_dir_deriv (inst : rank_instance) (x v : list Z) (k : nat) : rat :=
-  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
-             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
-             (dir_line (theta inst) v) (List.map (fun z => (zr z)%:P) x)) 0 in
-  P^`().[0].
 
 (** The tangents as the rows of a rational matrix. *)
 Definition tangent_matrix (ts : list (list Z)) (n : nat) : 'M[rat]_(length ts, n) :=
   \matrix_(i, j) zr (List.nth j (nth_row ts i) 0%Z).
 
-(** A polynomial and an exact dual rational agree on the coefficients of [1] and [t]. *)
-Definition RDQ (P : {poly rat}) (a : (Z * Z) * (Z * Z)) : Prop :=
-  RQ (P`_0) (fst a) /\ RQ (P`_1) (snd a).
-
-Lemma RDQ0 : RDQ 0 ((0, 1), (0, 1))%Z.
-Proof. rewrite /RDQ !coef0. split; exact: RQ0. Qed.
-
-Lemma RDQ1 : RDQ 1 ((1, 1), (0, 1))%Z.
-Proof. rewrite /RDQ !coef1 /=. split; [exact: RQ1 | exact: RQ0]. Qed.
-
-Lemma RDQadd P Q x y : RDQ P x -> RDQ Q y -> RDQ (P + Q) (add (arith_dual arith_q) x y).
-Proof. move=> [H0 H1] [K0 K1]. rewrite /RDQ /= !coefD. split; exact: RQadd. Qed.
-
-Lemma RDQmul P Q x y : RDQ P x -> RDQ Q y -> RDQ (P * Q) (mul (arith_dual arith_q) x y).
-Proof.
-  move=> [H0 H1] [K0 K1]. rewrite /RDQ /= coefM0 coefM1.
-  split; [exact: RQmul|]. apply: RQadd; exact: RQmul.
-Qed.
-
+(** An integer is the exact rational [(z, 1)]. *)
 Lemma RQ_int z : RQ (zr z) (z, 1)%Z.
 Proof. split; [done|]. by rewrite /q_of /= zr1 divr1. Qed.
-
-Lemma dir_line_rel th v : rats_pos th = true -> Forall2 RDQ (dir_line th v) (dir_line_q th v).
-Proof.
-  elim: th v => [| t th IH] [| x v] //= /andP [/Z.ltb_lt Ht Hth]; constructor; auto.
-  - rewrite /RDQ /= !coefC /=. split; [by split | exact: RQ0].
-  - rewrite /RDQ /= !coefD !coefC !coefMX /= addr0 add0r coefC /=. split; [by split|].
-    exact: RQ_int.
-Qed.
-
-Lemma acts_rel_q acts : acts_pos acts = true ->
-  Forall2 (Forall2 RDQ) (List.map (List.map (fun c => (q_of c)%:P)) acts)
-    (List.map (List.map (fun c => (c, (0, 1)%Z))) acts).
-Proof.
-  elim: acts => [| a acts IH] //= /andP [Ha Hacts]. constructor; [| exact: IH].
-  elim: a Ha {IH Hacts} => [| c a IHa] //= /andP [/Z.ltb_lt Hc Ha]. constructor; [| exact: IHa].
-  rewrite /RDQ /= !coefC /=. split; [by split | exact: RQ0].
-Qed.
-
-Lemma ints_rel_q x : Forall2 RDQ (List.map (fun z => (zr z)%:P) x)
-  (List.map (fun z => ((z, 1), (0, 1))%Z) x).
-Proof.
-  elim: x => [| z x IH] //=. constructor; [| exact: IH].
-  rewrite /RDQ /= !coefC /=. split; [exact: RQ_int | exact: RQ0].
-Qed.
-
-Lemma nth_z_nth xs j : nth_z xs j = List.nth j xs 0%Z.
-Proof. by elim: xs j => [| x xs IH] [| j] //=. Qed.
-
-(** [check_rank_upper_meaning = true]: [u + s = #params]; the [s] tangents are linearly
-    independent over Q; and each lies in the kernel of the differential of
-    [theta -> f_theta(x)] at the instance's [theta] for every [x] of the lattice
-    [{x in N^d0 : |x| <= D}], [D] the degree of [f] in [x]. (That this lattice is unisolvent,
-    so the differential vanishes on [v] at every input and the rank at [theta] is [<= u], is
-    cited.) *)
-Theorem mlp_rank_upper_meaning inst w u :
-  check_rank_upper_meaning inst w u = true ->
-  Nat.add u (length (uw_tangents w)) = length (theta inst) /\
-  \rank (tangent_matrix (uw_tangents w) (length (theta inst))) = length (uw_tangents w) /\
-  (forall v, In v (uw_tangents w) ->
-   forall x, In x (lattice (first_width (widths inst)) (degree_bound (acts inst))) ->
-   forall k, mlp_dir_deriv inst x v k = 0).
-Proof.
-  rewrite /check_rank_upper_meaning.
-  move=> /andP [/andP [/andP [/andP [/andP [/andP [/andP [/andP [Ht Ha] /Nat.eqb_eq Hu] Hlen]
-    Hp] /Nat.eqb_eq Hlc] Hcols] Hkill] Hinv].
-  split; [exact: Hu|]. split.
-  - apply/eqP. rewrite eqn_leq rank_leq_row /=.
-    have Hp1 : (1 < uw_p w)%Z by move: Hp; rewrite /p_ok => /andP [/Z.ltb_lt ? _].
-    rewrite /tangent_matrix.
-    apply: (@lower_from_minor (uw_p w) Hp1 _ _ _ (fun i j => zr (List.nth j (nth_row (uw_tangents w) i) 0%Z))
-              (fun a => a) (fun b => List.nth b (uw_cols w) 0%N) _ _ _ _ Hinv) => //.
-    + move=> b Hb. rewrite -Hlc in Hb. exact: all_lt_nth.
-    + move=> a b Ha' Hb. rewrite -Hlc in Hb.
-      rewrite /tangent_minor !nth_row_nth (nth_map_lt _ _ _ nil) //.
-      rewrite (nth_map_lt _ _ _ 0%N) // nth_z_nth. exact: Rq_int.
-  - move=> v Hv x Hx k.
-    have H := mlp_value_rel (arith_ring _ : arith {poly rat}) (arith_dual arith_q) RDQ
-                RDQ0 RDQ1 RDQadd RDQmul (widths inst) _ _ (bias inst) _ _ _ _
-                (acts_rel_q _ Ha) (dir_line_rel _ v Ht) (ints_rel_q x).
-    have [_ [_ H1]] := nth_rel RDQ k _ _ _ _ H RDQ0.
-    rewrite /mlp_dir_deriv deriv_at0 H1 /q_of.
-    have -> : fst (snd (List.nth k (mlp_dir_q inst x v) ((0, 1), (0, 1))%Z)) = 0%Z.
-      case: (nth_in_or_default k (mlp_dir_q inst x v) ((0, 1), (0, 1))%Z) => [Hin | ->] //.
-      move: Hkill => /forallb_forall /(_ v Hv) /forallb_forall /(_ x Hx) /forallb_forall.
-      move=> /(_ _ Hin) /Z.eqb_eq. done.
-    by rewrite zr0 mul0r.
-Qed.

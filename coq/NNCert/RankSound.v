@@ -27,9 +27,6 @@ Variable p : Z.
 Hypothesis Hp : p_ok p = true.
 Local Notation pn := (Z.to_nat p).
 
-Lemma nth_int_List_nth xs j : nth_int xs j = List.nth j xs 0%uint63.
-Proof. by elim: xs j => [| x xs IH] [| j] //=. Qed.
-
 (** An [r x r] minor of [J] (rows [rowf a], columns [colf b]) related entrywise to a unit
     matrix over [Z/p]: its rational determinant is nonzero, so [r <= \rank J]. *)
 Lemma lower_from_unit m n r (Jf : nat -> nat -> rat) (rowf colf : nat -> nat)
@@ -90,15 +87,11 @@ Proof.
               (widths inst) _ _ (bias inst) _ _ _ _ k (RK_acts p Hp _ _ Hac)
               (RK_rats p Hp _ _ Hth) (RK_ints p Hp x).
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite mlp_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length.
-  rewrite -theta_line_line !List.map_map.
-  have -> : List.map (fun a => List.map polyC (List.map q_of a)) (acts inst) =
-            List.map (List.map (fun c => (q_of c)%:P)) (acts inst).
-    by apply: List.map_ext => a; rewrite List.map_map.
-  by rewrite /mlp_jac_entry deriv_at0.
+  by rewrite -theta_line_line -acts_polyC -ints_polyC /mlp_jac_entry deriv_at0.
 Qed.
 
 (** The same for a ResNet. *)
@@ -117,15 +110,11 @@ Proof.
               (rn_width inst) (rn_outer inst) _ _ _ _ _ _ k (RK_acts p Hp _ _ Hac)
               (RK_rats p Hp _ _ Hth) (RK_ints p Hp x).
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite resnet_backprop; last first.
   - by rewrite List.map_length.
   - by rewrite List.map_length Hlt /resnet_params List.map_length.
-  rewrite -theta_line_line !List.map_map.
-  have -> : List.map (fun a => List.map polyC (List.map q_of a)) (rn_acts inst) =
-            List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst).
-    by apply: List.map_ext => a; rewrite List.map_map.
-  by rewrite /resnet_jac_entry deriv_at0.
+  by rewrite -theta_line_line -acts_polyC -ints_polyC /resnet_jac_entry deriv_at0.
 Qed.
 
 (** Row [s] of related lists of lists are related. *)
@@ -158,7 +147,7 @@ Proof.
               (relu_pattern_q (ri_widths inst) (ri_theta inst) (nth_row batch s)) _ _ _ _ k
               (RK_rats p Hp _ _ Hth) Hz.
   have [_ HR] := nth_rel (RK p) j _ _ _ _ H (RK0 p Hp).
-  rewrite nth_int_List_nth. move: HR.
+  rewrite nth_int_nth -List_nth_nth. move: HR.
   rewrite relu_backprop; first last.
   - rewrite /relu_pattern_q. exact: relu_pres_fit.
   - by rewrite List.map_length.

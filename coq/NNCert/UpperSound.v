@@ -47,17 +47,20 @@ Proof.
   by rewrite -[X in (_ <= X)%N]E leq_add2l.
 Qed.
 
-(** The dot product of the kernel (over [rat]) with an integer vector is the sum
-    [sum_(j < n) row[j] t[j]] when the row has [n] entries. *)
-Lemma dot_ring_sum (row : list rat) (t : list Z) n : length row = n ->
-  dot (arith_ring _ : arith rat) row (List.map zr t) =
-  \sum_(j < n) List.nth j row 0 * zr (List.nth j t 0%Z).
+(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]). *)
+Lemma dot_sum (R : ringType) (xs ys : list R) n : length ys = n ->
+  dot (arith_ring R) xs ys = \sum_(j < n) List.nth j xs 0 * List.nth j ys 0.
 Proof.
-  elim: row t n => [| x row IH] t [| n] //=; first by rewrite big_ord0.
-  case=> Hl. case: t => [| z t] /=.
-  - rewrite big1 // => j _. by case: (nat_of_ord j) => [| ?] /=; rewrite zr0 mulr0.
-  - by rewrite big_ord_recl /= (IH t n Hl).
+  elim: ys xs n => [| y ys IH] xs n <- /=.
+  - by rewrite big_ord0; case: xs.
+  - rewrite big_ord_recl /=. case: xs => [| x xs] /=.
+    + by rewrite mul0r add0r big1 // => j _; rewrite mul0r.
+    + by rewrite (IH xs (length ys)).
 Qed.
+
+(** Entry [j] of the image of an integer vector in Q is the image of entry [j]. *)
+Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
+Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
 
 (** Every row [i] of [J] (entry [j]: [Jf i j]) is orthogonal to every tangent:
     [J T^T = 0]. *)
@@ -89,8 +92,8 @@ Proof.
   have K := rank_le_of_kernel _ _ _ _ _ _ (jac_mul_tangents0 m n Jf ts _) Hrank.
   rewrite -(leq_add2r (length ts)). apply: leq_trans (K _) _; last by rewrite -Hu.
   move=> i l Hi Hl. have := Horth i (nth_row ts l) Hi (nth_row_In _ _ Hl).
-  rewrite (dot_ring_sum _ _ n (Hlen i Hi)) => E. apply: etrans E. apply: eq_bigr => j _.
-  by rewrite HJ.
+  rewrite dotC (dot_sum _ _ _ n (Hlen i Hi)) => E. apply: etrans E. apply: eq_bigr => j _.
+  by rewrite HJ // nth_map_zr mulrC.
 Qed.
 
 (** Independence: an [s x s] minor of the tangents (columns [cols]) whose residues mod [p]
@@ -382,12 +385,7 @@ Lemma mlp_jac_row inst x k j :
 Proof.
   move=> Hth Hx. rewrite /mlp_rowQ mlp_backprop ?map_length //.
   rewrite /mlp_jac_entry deriv_at0 theta_line_line.
-  have -> : List.map (List.map (fun c => (q_of c)%:P)) (acts inst) =
-            List.map (List.map polyC) (List.map (List.map q_of) (acts inst)).
-    by rewrite List.map_map; apply: List.map_ext => a; rewrite List.map_map.
-  have -> : List.map (fun z => (zr z)%:P) x = List.map polyC (List.map zr x) :> list {poly rat}.
-    by rewrite List.map_map.
-  by [].
+  by rewrite acts_polyC ints_polyC.
 Qed.
 
 Lemma mlp_rowQ_length inst x k :
@@ -627,4 +625,43 @@ Proof.
     + exact: resnet_orth_exact Hkill Hx Hk Ht.
     + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
       exact: resnet_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
+Qed.
+
+(** * The theorems *)
+
+(** Independence ([independent_mod], RankCore.v): for a prime [p], the kernel's elimination
+    on the tangents' residues succeeds only if the tangents are independent over Q. *)
+Lemma independent_rank p n (ts : list (list Z)) cols :
+  prime_ok p = true -> independent_mod p n ts cols = true ->
+  \rank (tangent_matrix ts n) = length ts.
+Proof.
+  move=> Hpr /andP [Hp Hc]. have U := check_minor_unit p Hp n _ _ _ Hpr Hc.
+  move: Hc => /andP [/andP [/andP [_ /Nat.eqb_eq Hlc] Hcols] _].
+  exact: (independent_rank_of_minor p n ts cols Hp Hlc Hcols U).
+Qed.
+
+(** Soundness of the MLP upper bound: if [check_rank_upper inst w u] succeeds and [p] is
+    prime, the Jacobian of [theta -> (f_theta(x))_(x in L)] at the instance's [theta]
+    ([mlp_jacobian], RankMeaning.v: derivatives of the network over [{poly rat}]), [L] the
+    principal lattice [{x in N^d0 : |x| <= D}] of the degree [D] of [f] in [x], has rank
+    [<= u] over Q. That [L] is unisolvent for polynomials of total degree [<= D], so this is
+    the rank at [theta] of the differential of [theta -> f_theta] into functions on all of
+    [Q^d0], is cited, not proved here. *)
+Theorem mlp_rank_upper_sound inst w u :
+  check_rank_upper inst w u = true -> prime_ok (uw_p w) = true ->
+  (\rank (mlp_jacobian inst (lattice (first_width (widths inst)) (degree_bound (acts inst))))
+     <= u)%N.
+Proof.
+  move=> H Hpr. apply: (mlp_rank_upper_of_rank _ _ _ H).
+  move: H; rewrite /check_rank_upper => /andP [_ Hind]. exact: independent_rank Hpr Hind.
+Qed.
+
+(** Soundness of the ResNet upper bound (as [mlp_rank_upper_sound]; [L] the lattice
+    [{x in N^n : |x| <= D}], [D = prod_l deg sigma_l]; unisolvence cited). *)
+Theorem resnet_rank_upper_sound inst w u :
+  check_rank_upper_resnet inst w u = true -> prime_ok (uw_p w) = true ->
+  (\rank (resnet_jacobian inst (lattice (rn_width inst) (degree_bound (rn_acts inst)))) <= u)%N.
+Proof.
+  move=> H Hpr. apply: (resnet_rank_upper_of_rank _ _ _ H).
+  move: H; rewrite /check_rank_upper_resnet => /andP [_ Hind]. exact: independent_rank Hpr Hind.
 Qed.

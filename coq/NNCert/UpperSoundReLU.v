@@ -36,22 +36,6 @@ Local Notation "'φ' x" := (Uint63.to_Z x) (at level 0).
 
 (** * The exact check *)
 
-(** [xs . ys = sum_(j < n) xs[j] ys[j]] when [|ys| = n] ([0] past the end of [xs]; unlike
-    UpperSound.v's [dot_ring_sum], no length of [xs] is needed). *)
-Lemma dot_sum (R : ringType) (xs ys : list R) n : length ys = n ->
-  dot (arith_ring R) xs ys = \sum_(j < n) List.nth j xs 0 * List.nth j ys 0.
-Proof.
-  elim: ys xs n => [| y ys IH] xs n <- /=.
-  - by rewrite big_ord0; case: xs.
-  - rewrite big_ord_recl /=. case: xs => [| x xs] /=.
-    + by rewrite mul0r add0r big1 // => j _; rewrite mul0r.
-    + by rewrite (IH xs (length ys)).
-Qed.
-
-(** Entry [j] of the image of an integer vector in Q is the image of entry [j]. *)
-Lemma nth_map_zr (t : list Z) j : List.nth j (List.map zr t) 0 = zr (List.nth j t 0%Z) :> rat.
-Proof. by elim: t j => [| x t IH] [| j] //=; rewrite zr0. Qed.
-
 (** [grad_kills g' ts]: every tangent [t] of [ts] is orthogonal to the rational row [g]
     related to the pairs [g'], [sum_j g[j] t[j] = 0] over Q. *)
 Lemma grad_kills_sound (g : list rat) g' ts t : Forall2 RQ g g' ->
