@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from certify.bundle import render_certificate
-from certify.families import generate_certificate
+from certify.families import generate_certificate, generate_certificates
 from certify.provers import coq as coqp
 from certify.spec import parse_spec
 from tests.conftest import make_cert
@@ -240,36 +240,59 @@ def test_a_large_certificate_gets_the_theorem_too(coq):
     assert assumes_only_uint63_specs(last_assumptions(out.stdout))
 
 
-def only_upper_meaning(text: str) -> str:
-    """The definitions and the upper-bound meaning part only (no kernel lemmas)."""
-    head = text[: text.index("|}.", text.index("Definition upper")) + 3]
-    imports = (
-        "From NNCert Require Import Jacobian RankMeaning.\n"
-        'Set Warnings "-notation-overridden,-ambiguous-paths".\n'
-        "From mathcomp Require Import ssrbool ssrnat ssralg matrix mxalgebra rat.\n"
-    )
-    lower_defs = head.replace(
-        head[head.index("Lemma rank_lower_check") : head.index("(* Upper")], ""
-    )
-    return lower_defs + "\n" + imports + text[text.index("Lemma rank_upper_meaning_check") :]
+UPPER_STATEMENTS = {
+    "mlp": r"Theorem rank_upper :\s+\(\\rank \(mlp_jacobian inst\s+\(lattice \(first_width "
+    r"\(widths inst\)\) \(degree_bound \(acts inst\)\)\)\) <= U\)%N\.",
+    "resnet": r"Theorem rank_upper :\s+\(\\rank \(resnet_jacobian inst\s+\(lattice "
+    r"\(rn_width inst\) \(degree_bound \(rn_acts inst\)\)\)\) <= U\)%N\.",
+    "relu": r"Theorem rank_upper : \(\\rank \(relu_jacobian inst \(rl_batch lower\)\) <= U\)%N\.",
+}
 
 
-def test_an_mlp_upper_bound_ends_with_its_mathematical_theorem_and_rejects_a_bad_tangent(
-    certs, coq
+@pytest.fixture(scope="module")
+def upper_certs() -> dict[str, dict[str, Any]]:
+    resnet = parse_spec(
+        tomllib.loads((EXAMPLES / "resnet-critical-dead-layer.toml").read_text()), "dead"
+    )
+    at = next(
+        c
+        for req in resnet.certificates
+        for c in generate_certificates(resnet, req)
+        if c["name"].endswith("-at")
+    )
+    return {"mlp": example_cert("deep-2-3-2-1"), "resnet": at, "relu": example_cert("relu-2-3-1")}
+
+
+@pytest.mark.parametrize("key", ["mlp", "resnet", "relu"])
+def test_an_upper_bound_ends_with_its_theorem_and_a_bad_tangent_fails_its_check(
+    key, upper_certs, coq
 ):
-    cert = certs["mlp"]
+    cert = upper_certs[key]
+    upper = cert["witness"]["upper"]
     text = render_certificate(cert).coq_text
-    assert "Theorem rank_upper :" in text and "mlp_dir_deriv inst x v k = 0%R" in text
-    out = coqc(coq.proj, "MeaningUpper", text)
+    stmt = UPPER_STATEMENTS[key].replace("U", str(upper["bound"]), 1)
+    assert re.search(stmt, text), stmt
+    assert re.search(r"rank_upper_check\s+upper_p_prime\)", text)
+    assert text.rstrip().endswith("Print Assumptions rank_upper.")
+    out = coqc(coq.proj, f"MeaningUpper_{key}", text)
     assert out.returncode == 0, out.stdout + out.stderr
     assert assumes_only_uint63_specs(last_assumptions(out.stdout))
     bad = copy.deepcopy(cert)
     t = bad["witness"]["upper"]["tangents"][0]
     j = next(i for i, v in enumerate(t) if v != 0)
     t[j] += 1
-    out = coqc(coq.proj, "MeaningUpperBad", only_upper_meaning(render_certificate(bad).coq_text))
+    out = coqc(coq.proj, f"MeaningUpperBad_{key}", render_certificate(bad).coq_text)
     assert out.returncode != 0
-    assert "check_rank_upper_meaning inst upper" in out.stdout + out.stderr
+    assert re.search(r"check_\w*rank_upper\w* inst .*upper \d+ = true", out.stdout + out.stderr)
+
+
+def test_the_exact_rational_path_of_an_mlp_upper_bound_proves_the_same_theorem(upper_certs, coq):
+    cert = copy.deepcopy(upper_certs["mlp"])
+    assert cert["witness"]["upper"]["moduli"]  # the shipped witness checks residues
+    cert["witness"]["upper"]["moduli"] = []  # the kernel then checks exact rational rows
+    out = coqc(coq.proj, "MeaningUpperExact", render_certificate(cert).coq_text)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
 
 
 def test_the_assumption_audit_reads_axioms_whose_type_is_on_the_next_lines():

@@ -30,13 +30,10 @@ LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
 LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 # What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15),
 # the proofs that the kernel's reverse mode computes it and that its elimination mod p certifies
-# a nonsingular minor, and the theorem from check_rank_lower to r <= \rank of it over Q.
+# a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
+# (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
 LIBRARY += ["Jacobian", "RankMeaning", "BackRel", "Backprop", "BackpropResNet", "ElimSound"]
 LIBRARY += ["RankSound", "UpperSound", "UpperSoundReLU"]
-# The MLP upper bound's theorem (mlp_rank_upper_meaning) still rests on a second, simply
-# verified check that computes on Z in the VM: about 60 us per multiply-and-reduce on this
-# machine kind, so it is rendered only where its estimated count stays below this.
-MEANING_MAX_OPS = 100_000
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms: they
 # are kernel primitives (coq-guide.md §3e). The theorems of RankSound.v also use the
 # specification axioms of those primitives from Coq's standard library (Uint63.v in Coq 8.16:
@@ -57,13 +54,6 @@ _ERR = re.compile(
 )
 CACHE_FORMAT = "nn-certify-coq-cache/1"
 STAMP = "nn-certify-cache.json"
-
-
-def meaning_upper_fits(s: int, lattice_points: int, n_params: int) -> bool:
-    """Whether an MLP rank certificate's upper bound also gets its mathematical theorem
-    (mlp_rank_upper_meaning): s tangents times the lattice points, one exact forward pass of
-    about 3 n_params operations each, at most MEANING_MAX_OPS."""
-    return 3 * s * lattice_points * n_params <= MEANING_MAX_OPS
 
 
 def coqc_path() -> str | None:

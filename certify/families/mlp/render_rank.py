@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -10,7 +9,6 @@ from certify.checker import kernel as K
 from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
-from certify.provers.coq import meaning_upper_fits
 from certify.render import literals as L
 from certify.render.env import render
 from certify.spec import NAME_RE
@@ -141,16 +139,6 @@ def _is_resnet(data: dict[str, Any]) -> bool:
     return "width" in data
 
 
-def _meaning_upper(data: dict[str, Any]) -> bool:
-    """An MLP upper bound whose Coq check of mlp_rank_upper_meaning is affordable: s tangents
-    times the points of the lattice {x in N^d0 : |x| <= D}, D the product of deg sigma_l."""
-    if _is_resnet(data) or not data["upper"]:
-        return False
-    deg = math.prod(len(cs) - 1 for cs in data["acts"])
-    points = math.comb(data["widths"][0] + deg, deg)
-    return meaning_upper_fits(len(data["upper"]["tangents"]), points, len(data["theta"]))
-
-
 def render_coq(cert: dict[str, Any], sha: str) -> str:
     module_name(cert["name"])  # validates the name
     data = kernel_data(cert)
@@ -160,7 +148,6 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         name=L.comment_safe(cert["name"]),
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
-        meaning_upper=_meaning_upper(data),
         **_printed(data, L.coq),
         fd_statement=fd_statement(data, True),
     )
