@@ -105,7 +105,8 @@ def lean_library_files() -> list[str]:
 COQ_BUILD_SH = r"""#!/bin/sh
 # Rebuild everything from source with coqc alone: the NNCert library, then every
 # certificate, in the order of _CoqProject (dependency order). Each certificate file ends
-# with Print Assumptions: only PrimInt63.* (Coq's primitive integers) may be listed.
+# with Print Assumptions: only PrimInt63.* (Coq's primitive integers) and, for the rank
+# theorems, their specification axioms Uint63.* (certify/provers/coq.py) may be listed.
 set -eu
 cd "$(dirname "$0")"
 flags=$(grep '^-' _CoqProject | tr '\n' ' ')

@@ -280,7 +280,9 @@ TRUST_ROWS = [
     ("checker", "`certify.checker`, an independent re-check in Python ints (numpy int64 on the "
      "rank fast path)", "CPython, numpy"),
     ("coq", "`coqc` on `coq/Certificates/*.v` (`vm_compute`), `Print Assumptions` lists only "
-     "`PrimInt63.*`", "Coq kernel + VM"),
+     "`PrimInt63.*` and, for the rank theorems `rank_lower`/`rank_upper` (r <= \\rank of the "
+     "Jacobian over Q, proved from the kernel's check), the `Uint63.*` specification axioms",
+     "Coq kernel + VM; the Uint63 specs of its primitive integers"),
     ("lean", "`lake build --wfail`, `#print axioms` within {propext, Classical.choice, "
      "Quot.sound}", "Lean kernel"),
 ]  # fmt: skip
