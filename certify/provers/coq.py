@@ -35,7 +35,7 @@ LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 LIBRARY += ["Jacobian", "RankMeaning", "BackRel", "Backprop", "BackpropResNet", "ElimSound"]
 LIBRARY += ["RankSound", "UpperSound", "UpperSoundReLU"]
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms: they
-# are kernel primitives (coq-guide.md §3e). The theorems of RankSound.v also use the
+# are kernel primitives (coq-guide.md §3e). The theorems of RankSound.v and UpperSound*.v use the
 # specification axioms of those primitives from Coq's standard library (Uint63.v in Coq 8.16:
 # each says what one native operation computes, e.g. add_spec: phi (x + y) = (phi x + phi y)
 # mod 2^63). Anything else fails the audit.
@@ -243,7 +243,8 @@ def allowed_assumption(name: str) -> bool:
 
 
 def check_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None) -> Verdict:
-    """coqc one certificate file; passed iff it compiles and assumes only primitives.
+    """coqc one certificate file; passed iff it compiles and assumes only primitives (and
+    their Uint63 specification axioms).
 
     `lib`: the root of a compiled NNCert library (default: `coq_dir` itself)."""
     exe = coqc_path()
