@@ -11,7 +11,7 @@ from typing import Any
 
 from certify.checker import kernel_compind as KC
 from certify.checker import networks as M
-from certify.checker.claims_common import LOWER_CITE, coq_rank_lower
+from certify.checker.claims_common import LOWER_CITE, coq_rank_lower, coq_rank_upper
 from certify.checker.ir import MLP, ResNet
 
 USEVICH = "Usevich et al., arXiv:2506.17093, Lemma 4"
@@ -126,6 +126,9 @@ def rank_claim(
             f"annihilate d(theta -> f_theta)(theta), verified exactly on the unisolvent lattice "
             f"{{x in N^{g['dim']} : |x| <= {g['degree']}}}; so the rank at theta is <= "
             f"{upper['bound']}."
+        )
+        parts.append(
+            coq_rank_upper(upper["bound"], "the Jacobian at the points of that lattice", True)
         )
     elif u == n:
         parts.append(f"The rank at theta is trivially <= #params = {n}.")

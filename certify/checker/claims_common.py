@@ -18,3 +18,17 @@ def coq_rank_lower(r: int, jacobian: str) -> str:
         f"only the specification axioms of Coq's primitive 63-bit integers. In Lean that step "
         f"is cited ({LOWER_CITE})."
     )
+
+
+def coq_rank_upper(u: int, jacobian: str, lattice: bool) -> str:
+    """What the Coq file's theorem rank_upper says (NNCert/UpperSound.v, UpperSoundReLU.v),
+    derived from the kernel's upper-bound check; for MLPs and ResNets the Jacobian is the one
+    on the lattice, whose unisolvence (so that this bounds the rank at theta on all inputs)
+    stays cited."""
+    text = (
+        f"Proved in Coq (theorem rank_upper, from the kernel's check): the rank over Q of "
+        f"{jacobian} is <= {u}"
+    )
+    if lattice:
+        return text + " (that the lattice is unisolvent is cited, design.md §6)."
+    return text + "."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker.claims_common import LOWER_CITE, coq_rank_lower
+from certify.checker.claims_common import LOWER_CITE, coq_rank_lower, coq_rank_upper
 
 SCALING = "math.md §3: positive scaling of a hidden neuron preserves F (ReLU(lam a) = lam ReLU(a))"
 GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)"
@@ -95,6 +95,7 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             f"Kernel-checked: {D - u} independent integer vectors annihilate the batch Jacobian "
             f"exactly (exact gradients over Q at every batch point), so its rank is <= {u}."
         )
+        parts.append(coq_rank_upper(u, "the batch Jacobian", False))
     elif H and u is not None and u < D:
         parts.append(
             f"Kernel-checked: {H} independent integer vectors annihilate the batch Jacobian "
@@ -108,6 +109,7 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
                 "input, so the functional dimension at theta is <= D - H for every batch."
             )
         )
+        parts.append(coq_rank_upper(u, "the batch Jacobian", False))
         if not cover:
             cites.append(SCALING)
     elif u == D:
