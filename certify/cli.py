@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _main(argv: list[str] | None = None) -> int:
