@@ -5,14 +5,18 @@ when complete, so a crash never leaves a bundle that looks finished."""
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import stat
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
@@ -33,6 +37,7 @@ from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, ki
 from certify.referee import architecture, referee_files, tool_sources
 from certify.render.env import render
 from certify.resources import resource_dir
+from certify.scratch import scratch_dir
 from certify.spec import Spec
 from certify.summary import summary_line
 
@@ -40,9 +45,6 @@ MANIFEST_SCHEMA = "nn-certify-manifest/1"
 COQ_LIBRARY_FILES = [f"NNCert/{m}.v" for m in coqp.LIBRARY]
 LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "NNCert.lean"]
 PROVERS = ("coq", "lean")
-# What a bundle's top level may hold (bundles written before manifests listed their files).
-TOOL_TOP = {"manifest.json", "report.md", "certificates", "coq", "lean", "logs", "figures"}
-TOOL_TOP |= {"README.md", "CITATION.cff", "docs", "specs", "results.csv", "results.json"}
 BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
@@ -215,6 +217,17 @@ def lean_cost_estimate(cert: dict[str, Any]) -> float | None:
     return lean_rank_cost(res["rank_lower"], res["params"], lattice, dout, tangents, moduli)
 
 
+@contextmanager
+def _kill_on_error() -> Iterator[None]:
+    """On any exception (Ctrl-C, SIGTERM) kill the running provers before the enclosing
+    scratch directory is removed, so that none writes into it while it goes."""
+    try:
+        yield
+    except BaseException:
+        kill_all()
+        raise
+
+
 def run_provers(
     dest: Path, items: list[Rendered], opts: Options, prog: Progress | None = None
 ) -> tuple[dict[str, Verdict], dict[str, Verdict], dict[str, str]]:
@@ -228,8 +241,7 @@ def run_provers(
     logs: dict[str, str] = {}
     coq: dict[str, Verdict] = {}
     lean: dict[str, Verdict] = {}
-    with tempfile.TemporaryDirectory(prefix="nn-certify-provers-") as td:
-        scratch = Path(td)
+    with scratch_dir("nn-certify-provers-") as scratch, _kill_on_error():
         if not opts.run_coq:
             coq = {it.cert["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for it in items}
         else:
@@ -458,47 +470,253 @@ def walk_files(root: Path) -> list[str]:
     return sorted(found)
 
 
-def foreign_files(out: Path) -> list[str]:
-    """Files in an existing output directory that nn-certify did not write: everything
-    the manifest's `files` does not list (bundles without that list: anything outside the
-    bundle's own top-level entries; no readable manifest: every file)."""
+WRITTEN = "logs/written.json"  # sha256 of manifest.json and of the logs (written_record)
+WRITTEN_SCHEMA = "nn-certify-written/1"
+
+
+def _tree(root: Path) -> tuple[list[str], list[str]]:
+    """The files (anything but a directory, symlinks included) and the directories under
+    `root`, as sorted relative POSIX paths; symlinks are never followed."""
+    files: list[str] = []
+    dirs: list[str] = []
+    for d, subdirs, names in os.walk(root, followlinks=False):
+        base = Path(d)
+        for x in subdirs:
+            rel = (base / x).relative_to(root).as_posix()
+            (files if (base / x).is_symlink() else dirs).append(rel)
+        files += [(base / x).relative_to(root).as_posix() for x in names]
+    return sorted(files), sorted(dirs)
+
+
+def _regular(path: Path) -> bool:
     try:
-        manifest = json.loads((out / "manifest.json").read_text())
-        if not isinstance(manifest, dict):
-            raise ValueError("not an object")
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _table_checksum(table: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(table, sort_keys=True).encode()).hexdigest()
+
+
+def written_record(root: Path, inventory: dict[str, str | None]) -> bytes:
+    """logs/written.json: the sha256 of manifest.json and of every file the inventory lists
+    without one (the logs, which hold timings and so stay out of the deterministic
+    manifest), and a checksum of that table. With the inventory's hashes it lets a re-run
+    tell an unchanged bundle from one a user edited (`unowned_files`)."""
+    rels = ["manifest.json"] + [r for r, h in inventory.items() if h is None and r != WRITTEN]
+    table = {rel: _sha_file(root / rel) for rel in rels}
+    record = {"schema": WRITTEN_SCHEMA, "sha256": table, "checksum": _table_checksum(table)}
+    return (json.dumps(record, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _manifest_inventory(out: Path) -> tuple[dict[str, str | None] | None, str]:
+    """The `files` inventory of out/manifest.json, or None and why it is not a bundle's."""
+    mf = out / "manifest.json"
+    if not mf.exists() and not mf.is_symlink():
+        return None, "no manifest.json"
+    if not _regular(mf):
+        return None, "manifest.json is not a regular file"
+    try:
+        manifest = json.loads(mf.read_bytes())
     except (OSError, ValueError, RecursionError):
-        return walk_files(out)
-    listed = manifest.get("files")
-    mine = set(listed) if isinstance(listed, dict) else None
-    return [
-        rel
-        for rel in walk_files(out)
-        if rel != "manifest.json"
-        and (rel not in mine if mine is not None else rel.split("/")[0] not in TOOL_TOP)
+        return None, "manifest.json is not valid JSON"
+    if not isinstance(manifest, dict) or manifest.get("schema") != MANIFEST_SCHEMA:
+        return None, f"manifest.json has not the schema {MANIFEST_SCHEMA}"
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(
+        isinstance(h, str | None) and isinstance(r, str) for r, h in files.items()
+    ):
+        return None, "manifest.json has no file inventory ('files')"
+    return files, ""
+
+
+def _written_table(out: Path, files: dict[str, str | None]) -> tuple[dict[str, str], str]:
+    """logs/written.json's table (file -> sha256), or {} and why it cannot be used."""
+    expected = {"manifest.json"} | {r for r, h in files.items() if h is None and r != WRITTEN}
+    p = out / WRITTEN
+    if WRITTEN not in files or not _regular(p):
+        return {}, f"cannot be verified: no {WRITTEN} (not written by this nn-certify)"
+    try:
+        rec = json.loads(p.read_bytes())
+        table = rec["sha256"]
+        ok = rec["schema"] == WRITTEN_SCHEMA and rec["checksum"] == _table_checksum(table)
+    except (OSError, ValueError, RecursionError, KeyError, TypeError):
+        ok = False
+    if not ok or set(table) != expected or not all(isinstance(h, str) for h in table.values()):
+        return {}, f"cannot be verified: {WRITTEN} was edited"
+    return table, ""
+
+
+def unowned_files(out: Path) -> list[str]:
+    """Why the directory `out` is not a bundle that nn-certify wrote and nobody changed
+    since: one line per file or directory (its path relative to `out`, then the reason);
+    empty when it is one, or when `out` holds nothing at all.
+
+    It is one exactly when out/manifest.json has the schema MANIFEST_SCHEMA and a `files`
+    inventory, every file under `out` but manifest.json is listed there, every listed file
+    exists and is a regular file with its listed sha256 (for the files listed without one,
+    the logs, and for manifest.json itself: the sha256 logs/written.json records), and
+    every directory holds a listed file. Anything else — a foreign manifest.json (a web-app
+    manifest, `{}`), a file added or edited since, a symlink — is named here, and a re-run
+    refuses to replace the directory."""
+    files, dirs = _tree(out)
+    if not files and not dirs:
+        return []
+    listed, why = _manifest_inventory(out)
+    if listed is None:
+        return [f"{rel} (not an nn-certify bundle: {why})" for rel in files + dirs]
+    table, twhy = _written_table(out, listed)
+    out_lines: list[str] = []
+    for rel in files:
+        if rel != "manifest.json" and rel not in listed:
+            out_lines.append(f"{rel} (not written by nn-certify)")
+            continue
+        if not _regular(out / rel):
+            out_lines.append(f"{rel} (not a regular file; nn-certify writes regular files)")
+            continue
+        if rel == WRITTEN:  # checked by _written_table: its schema and checksum
+            if twhy:
+                out_lines.append(f"{rel} ({twhy})")
+            continue
+        want = listed.get(rel) if rel != "manifest.json" else None
+        want = want if want is not None else table.get(rel)
+        if want is None:
+            out_lines.append(f"{rel} ({twhy})")
+        elif _sha_file(out / rel) != want:
+            out_lines.append(f"{rel} (edited since nn-certify wrote it)")
+    on_disk = set(files)
+    out_lines += [
+        f"{rel} (listed in manifest.json, missing)" for rel in listed if rel not in on_disk
     ]
+    holding = {p.as_posix() for rel in listed for p in Path(rel).parents}
+    out_lines += [f"{rel}/ (a directory nn-certify did not write)" for rel in dirs
+                  if rel not in holding]  # fmt: skip
+    return out_lines
 
 
-def check_output_dir(out: Path, force: bool = False) -> None:
-    """Refuse, before any work, an --out that cannot become a bundle (OutputError, exit 2)."""
+def _refusal(shown: str, problems: list[str], during: bool = False) -> str:
+    listed = "; ".join(problems[:10]) + (
+        f"; and {len(problems) - 10} more" if len(problems) > 10 else ""
+    )
+    if during:
+        return (
+            f"--out {shown}: changed while this run was writing its bundle ({listed}); the new "
+            f"bundle was not installed and nothing in {shown} was changed"
+        )
+    return (
+        f"--out {shown}: not an unchanged nn-certify bundle ({listed}); refusing to replace "
+        f"it, nothing was changed (move those files away, or use --force to move the whole "
+        f"directory aside to {shown}.old-<UTC time>/: nothing is deleted)"
+    )
+
+
+def _lock(path: Path) -> int:
+    """An exclusive flock on `path` (created), taken without waiting (BlockingIOError when
+    another run holds it). The lock file is removed on release while still held, so a run
+    that opened the old file retries on the new one (the inode check)."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            st, mine = os.stat(path), os.fstat(fd)
+            if (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino):
+                return fd
+        except FileNotFoundError:
+            pass  # removed by the run that held it: retry on a fresh file
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+@dataclass
+class OutputGuard:
+    """An --out claimed by this run: the lock (held until `release`), the scratch sibling
+    the bundle is written to (`.<name>.partial-*`), and the parent directories it created."""
+
+    out: Path  # absolute
+    shown: str  # as the user gave it
+    lock: Path
+    fd: int
+    made: list[Path]
+    tmp: Path | None = None
+
+    def release(self, failed: bool) -> None:
+        """Remove the scratch sibling and the lock file, then unlock; after a failure also
+        the (empty) parent directories this run created."""
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
+        try:
+            os.unlink(self.lock)
+        except OSError:
+            pass
+        os.close(self.fd)
+        if failed:
+            _rmdirs(self.made)
+
+
+def claim_output(out: Path, force: bool = False) -> OutputGuard:
+    """Before any work: refuse an --out that cannot become a bundle (OutputError, exit 2),
+    lock it against a concurrent run into the same --out (`.<name>.lock` beside it, an
+    exclusive fcntl.flock held for the whole run: a second run is refused), and create the
+    scratch sibling that the bundle is written to (an actual write: an unwritable place is
+    refused here, not after the computation). Refused: a path that exists and is not a
+    directory, a parent that is not a directory or not writable, an existing directory that
+    is not writable, and, unless `force`, a directory holding anything `unowned_files`
+    names."""
+    shown = str(out)
+    out = Path(os.path.abspath(out))
+    if out.parent == out:
+        raise OutputError(f"--out {shown}: a filesystem root cannot be a bundle")
     if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise OutputError(f"--out {out}: exists and is not a directory")
+        raise OutputError(f"--out {shown}: exists and is not a directory")
     anc = out.parent
     while not anc.exists() and anc != anc.parent:
         anc = anc.parent
     if not anc.is_dir():
-        raise OutputError(f"--out {out}: {anc} is not a directory")
-    if not os.access(anc, os.W_OK | os.X_OK):
-        raise OutputError(f"--out {out}: {anc} is not writable")
-    if out.is_dir() and not force:
-        alien = foreign_files(out)
-        if alien:
-            shown = ", ".join(alien[:10]) + (
-                f" and {len(alien) - 10} more" if len(alien) > 10 else ""
-            )
-            raise OutputError(
-                f"{out}: holds {len(alien)} file(s) that nn-certify did not write ({shown}); "
-                "refusing to overwrite (--force replaces the whole directory)"
-            )
+        raise OutputError(f"--out {shown}: {anc} is not a directory")
+    made: list[Path] = []
+    try:
+        for d in reversed([p for p in out.parents if p not in anc.parents and p != anc]):
+            d.mkdir()
+            made.append(d)
+        fd = _lock(out.parent / f".{out.name}.lock")
+    except BlockingIOError:
+        _rmdirs(made)
+        raise OutputError(
+            f"--out {shown}: another certify run is writing it (it holds "
+            f"{out.parent / f'.{out.name}.lock'}); refusing to run concurrently"
+        ) from None
+    except OSError as e:
+        _rmdirs(made)
+        raise OutputError(f"--out {shown}: {anc} is not writable ({e.strerror or e})") from None
+    guard = OutputGuard(out, shown, out.parent / f".{out.name}.lock", fd, made)
+    try:
+        if out.is_dir():
+            if not os.access(out, os.W_OK | os.X_OK):
+                raise OutputError(
+                    f"--out {shown}: not writable (an existing bundle is moved aside when replaced)"
+                )
+            problems = unowned_files(out)
+            if problems and not force:
+                raise OutputError(_refusal(shown, problems))
+        guard.tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    except BaseException as e:
+        guard.release(failed=True)
+        if isinstance(e, OSError):
+            raise OutputError(f"--out {shown}: cannot write in {out.parent}: {e}") from None
+        raise
+    return guard
+
+
+def _rmdirs(made: list[Path]) -> None:
+    for d in reversed(made):
+        try:
+            d.rmdir()
+        except OSError:
+            break
 
 
 def file_inventory(root: Path) -> dict[str, str | None]:
@@ -520,17 +738,20 @@ def build(
 ) -> dict[str, Any]:
     """Generate, check, render and prove every certificate of `specs`; write the bundle.
     Progress goes to `prog` (certify.progress; default: lines to `progress`)."""
-    out = Path(out)
-    check_output_dir(out, opts.force)
+    guard = claim_output(Path(out), opts.force)  # before any work: refused here, exit 2
     resume()
     prog = prog if prog is not None else Progress(progress)
     t0 = time.monotonic()
+    ok = False
     try:
-        return _build(specs, out, opts, prog, t0)
+        manifest = _build(specs, guard, opts, prog, t0)
+        ok = True
+        return manifest
     except KeyboardInterrupt:
         prog.mute()
         raise
     finally:
+        guard.release(failed=not ok)
         prog.close()
 
 
@@ -574,8 +795,7 @@ def certify_task(
     elif coqp.coqc_path() is None:
         coq = {c["name"]: Verdict(NOT_RUN, "coqc not found on PATH") for c in certs}
     else:
-        with tempfile.TemporaryDirectory(prefix="nn-certify-task-") as td:
-            work = Path(td)
+        with scratch_dir("nn-certify-task-") as work, _kill_on_error():
             base = None if cache_base is None else Path(cache_base)
             lib = coqp.prepare_library(resource_dir("coq"), work / "lib", base, timeout)
             if lib.verdict.status != PASSED or lib.root is None:
@@ -594,8 +814,10 @@ def certify_task(
 
 
 def _build(
-    specs: list[Spec], out: Path, opts: Options, prog: Progress, t0: float
+    specs: list[Spec], guard: OutputGuard, opts: Options, prog: Progress, t0: float
 ) -> dict[str, Any]:
+    out, tmp = Path(guard.shown), guard.tmp
+    assert tmp is not None
     srcs = ", ".join(sorted({s.source for s in specs}))
     requests = [(spec, req) for spec in specs for req in spec.certificates]
     req_names = [req.name for _, req in requests]
@@ -607,8 +829,8 @@ def _build(
         # Once here, so that the tasks find it in the cache (a remote worker without this
         # cache prepares its own).
         with prog.phase("coq library NNCert") as ph:
-            with tempfile.TemporaryDirectory(prefix="nn-certify-lib-") as td:
-                lib = coqp.prepare_library(resource_dir("coq"), Path(td), cache, opts.timeout)
+            with scratch_dir("nn-certify-lib-") as td, _kill_on_error():
+                lib = coqp.prepare_library(resource_dir("coq"), td, cache, opts.timeout)
                 if lib.cache not in ("hit", "built"):
                     cache = None  # no usable cache: each task compiles in its own scratch
         prog.timings["library"]["coq"] = _library_timing(ph.seconds, lib)
@@ -655,11 +877,6 @@ def _build(
             srcs, "name", "names that map to distinct prover modules (rename one of them)",
             f"two map to the same prover module {dup}",
         )  # fmt: skip
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    except OSError as e:
-        raise OutputError(f"--out {out}: cannot create the bundle: {e}") from None
     try:
         copy_libraries(tmp)
         write_sources(tmp, items)
@@ -712,12 +929,18 @@ def _build(
         (tmp / "logs" / "timings.json").write_text(
             json.dumps(prog.timings, indent=1, sort_keys=True) + "\n"
         )
-        manifest["files"] = file_inventory(tmp)
+        manifest["files"] = file_inventory(tmp) | {WRITTEN: None}
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-        _replace(tmp, out)
+        (tmp / WRITTEN).write_bytes(written_record(tmp, manifest["files"]))
+        kept = install(guard, opts.force)
+        if kept is not None:
+            print(
+                f"certify: the previous contents of {out} (not an unchanged nn-certify "
+                f"bundle) were moved to {kept}; nothing was deleted",
+                file=sys.stderr,
+            )
     except BaseException as e:
         kill_all()
-        shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(e, OSError):
             raise OutputError(f"--out {out}: cannot write the bundle: {e}") from None
         raise
@@ -776,15 +999,53 @@ def write_specs(dest: Path, specs: list[Spec], entries: list[dict[str, Any]]) ->
             (dest / e["bundled"]).write_bytes(s.raw)
 
 
-def _replace(tmp: Path, out: Path) -> None:
-    """Move the finished bundle into place; an old bundle is moved aside first, then removed."""
+def install(guard: OutputGuard, force: bool = False) -> Path | None:
+    """Move the finished bundle (guard.tmp) into place at guard.out, under the lock held
+    since the start. Just before the rename `unowned_files` runs again: anything added or
+    edited in --out during the run makes it refuse (OutputError, exit 2; --out untouched)
+    unless `force`. An existing directory is renamed aside first and checked once more
+    there (where nothing writes into it any more): an unchanged bundle is then removed,
+    anything else is kept, renamed to `<out>.old-<UTC time>`, and that path returned."""
+    out, tmp, shown = guard.out, guard.tmp, guard.shown
+    assert tmp is not None
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise OutputError(f"--out {shown}: became something other than a directory during the run")
     if not out.exists():
         tmp.rename(out)
-        return
+        guard.tmp = None
+        return None
+    problems = unowned_files(out)
+    if problems and not force:
+        raise OutputError(_refusal(shown, problems, during=True))
     aside = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    out.rename(aside / "old")
-    tmp.rename(out)
-    shutil.rmtree(aside, ignore_errors=True)
+    old = aside / "old"
+    try:
+        out.rename(old)
+        try:
+            tmp.rename(out)
+        except BaseException:
+            old.rename(out)  # put the old directory back
+            raise
+    except BaseException:
+        shutil.rmtree(aside) if not old.exists() else None
+        raise
+    guard.tmp = None
+    try:
+        if not unowned_files(old):
+            shutil.rmtree(aside, ignore_errors=True)
+            return None
+    except BaseException:
+        pass  # interrupted while checking: keep it, visibly
+    keep = out.parent / f"{out.name}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+    n = 1
+    while keep.exists() or keep.is_symlink():
+        n += 1
+        keep = keep.with_name(
+            f"{out.name}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{n}"
+        )
+    old.rename(keep)
+    aside.rmdir()
+    return keep
 
 
 FIGURE_ONE_EQUATION = "-4*c2*c3*c4 + c3^3 + 8*c4^2"  # canonical text of c3^3 - 4 c2 c3 c4 + 8 c4^2

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from importlib.resources import files
 from pathlib import Path
@@ -10,7 +12,7 @@ from typing import Any
 
 from certify import __version__
 from certify.bundle import PROVERS, Options, build, unmet_requirements
-from certify.errors import CertifyError
+from certify.errors import CertifyError, InputError, OutputError
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS
 from certify.provers.common import kill_all
 from certify.spec import Spec, load_specs
@@ -19,10 +21,23 @@ EXIT_CODES = """exit codes:
   0    every certificate passed (a prover that is not installed gives not-run, not a failure)
   1    a certificate failed: the checker, coqc or lake rejected it or timed out, or
        `certify check` found a mismatch in the bundle
-  2    bad input or arguments: a spec error, an unusable --out directory
+  2    bad input or arguments: a spec error, a bad model file (from-torch), an unusable
+       --out: not a writable directory, another run is writing it, or it is not an
+       unchanged nn-certify bundle (the files are named; nothing is changed)
   3    a prover named by --require is not installed, did not run or did not pass
-  130  interrupted (Ctrl-C); no bundle is written
+  130  interrupted (Ctrl-C); no bundle is written, no scratch directory is left
+  143  terminated (SIGTERM): cleaned up like Ctrl-C
 """
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C's KeyboardInterrupt, so the same
+    clean-up runs: provers killed, scratch directories and the partial bundle removed."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut clean-up
+    raise Terminated()
 
 
 def example_specs() -> list[Path]:
@@ -123,7 +138,8 @@ def _add_out_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help="replace --out even when it holds files nn-certify did not write",
+        help="replace --out even when it is not an unchanged nn-certify bundle: the old "
+        "directory is moved aside to OUT.old-<UTC time>/, never deleted",
     )
 
 
@@ -275,10 +291,23 @@ def _from_torch(a: argparse.Namespace) -> int:
 
     from certify import torch_import as T
 
+    # Everything that can be checked without torch, before loading the model.
+    if not a.model.is_file():
+        raise InputError(f"{a.model}: not a file (expected a model saved with torch.save)")
+    T.check_precision(a.precision)
+    out = a.out
+    if out.is_dir() or out.is_symlink() and not out.exists():
+        raise OutputError(f"--out {out}: expected a spec file path, got a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"--out {out}: {parent} is not a writable directory")
     name = a.name or "torch-" + re.sub(r"[^A-Za-z0-9_.-]", "-", a.model.stem)[:58]
     text = T.spec_text(T.load_modules(a.model), name, a.model.name, a.precision)
     load_spec_text(text, a.out)
-    a.out.write_text(text)
+    try:
+        a.out.write_text(text)
+    except OSError as e:
+        raise OutputError(f"--out {a.out}: cannot write: {e.strerror or e}") from None
     print(f"spec written to {a.out}; certify it with: certify run {a.out} --out <dir>")
     return 0
 
@@ -293,6 +322,18 @@ def load_spec_text(text: str, where: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line (exit code returned); SIGTERM is handled like Ctrl-C."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        return _main(argv)
+    try:
+        return _main(argv)
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="certify",
         description=__doc__,
@@ -408,8 +449,11 @@ def main(argv: list[str] | None = None) -> int:
     except CertifyError as e:
         print(f"certify: error: {e}", file=sys.stderr)
         return e.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         kill_all()
+        if isinstance(e, Terminated):
+            print("certify: terminated; nothing written", file=sys.stderr)
+            return 143
         print("certify: interrupted; nothing written", file=sys.stderr)
         return 130
 

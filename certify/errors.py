@@ -25,6 +25,13 @@ class SpecError(CertifyError):
         super().__init__(msg)
 
 
+class InputError(CertifyError):
+    """Bad input that is not a spec file (a model file for `certify from-torch`, a value
+    given on the command line): names it and what was expected. Exit code 2."""
+
+    exit_code = 2
+
+
 class PolynomialSyntaxError(ValueError):
     """Raised by the restricted polynomial parser; the spec layer adds file and field."""
 
@@ -34,8 +41,9 @@ class RenderError(CertifyError):
 
 
 class OutputError(CertifyError):
-    """The output directory cannot be used: not a directory, not writable, or it holds files
-    nn-certify did not write (refused unless --force). Bad input: exit code 2."""
+    """The output directory cannot be used: not a directory, not writable, another run is
+    writing it, or it is not an unchanged nn-certify bundle (refused unless --force, which
+    moves it aside). Bad input: exit code 2."""
 
     exit_code = 2
 

@@ -49,13 +49,22 @@ def run_tasks(
 
 def _worker_init() -> None:
     """In a pool worker, SIGTERM (the certify process stopping the pool: Ctrl-C, a failure)
-    kills the running coqc (it runs in its own session) and ends the worker at once; SIGINT
-    is left to the certify process, which stops the pool."""
+    kills the running coqc (it runs in its own session), removes the task's scratch
+    directories (certify/scratch.py) and ends the worker at once; SIGINT is left to the
+    certify process, which stops the pool."""
+    from certify import scratch
     from certify.provers import common
 
     def stop(signum: int, frame: Any) -> None:
-        for p in list(common._LIVE):  # no lock: the interrupted thread may hold it
+        procs = list(common._LIVE)  # no lock: the interrupted thread may hold it
+        for p in procs:
             common._kill(p)
+        for p in procs:  # killed processes write nothing more into the scratch directories
+            try:
+                os.waitpid(p.pid, 0)
+            except OSError:
+                pass
+        scratch.remove_all()
         os._exit(1)
 
     signal.signal(signal.SIGTERM, stop)

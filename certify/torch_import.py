@@ -14,8 +14,8 @@ works on plain descriptions of the modules, so it is tested without torch:
     ("linear", weight rows, bias)   ("relu",)   ("tanh",)   ("sigmoid",)
 
 The Sequential must read Linear, act, Linear, ..., act, Linear: one activation for every
-hidden layer, none after the last Linear. Anything else is a CertifyError naming the module
-(its index in the Sequential) and what was expected there.
+hidden layer, none after the last Linear. Anything else is an InputError (exit 2) naming the
+module (its index in the Sequential) and what was expected there.
 
 Conversion: `precision = None` takes each float's exact binary value (a float is a dyadic
 rational, so nothing is lost: the certificate is about exactly the network torch evaluates,
@@ -35,7 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certify.errors import CertifyError
+from certify.errors import CertifyError, InputError
 
 ACTIVATIONS = {"tanh": "tanh", "sigmoid": "logistic"}  # family tanh: module -> activation
 FAMILY = {"relu": "relu", "tanh": "tanh", "sigmoid": "tanh"}  # activation module -> family
@@ -47,7 +47,7 @@ MAX_PRECISION = 30
 def to_rational(x: float, precision: int | None, where: str = "weight") -> Fraction:
     """The exact value of a finite float, or its rounding to `precision` decimal places."""
     if isinstance(x, bool) or not isinstance(x, float | int) or not math.isfinite(x):
-        raise CertifyError(f"{where} = {x!r}: not a finite number (expected a finite float)")
+        raise InputError(f"{where} = {x!r}: not a finite number (expected a finite float)")
     if precision is None:
         return Fraction(x)
     scale = 10**precision
@@ -63,7 +63,7 @@ def describe(module: Any) -> tuple[Any, ...]:
         return ("linear", w, b)
     if kind in ("ReLU", "Tanh", "Sigmoid"):
         return (kind.lower(),)
-    raise CertifyError(f"module {kind} is not supported (Linear, ReLU, Tanh, Sigmoid only)")
+    raise InputError(f"module {kind} is not supported (Linear, ReLU, Tanh, Sigmoid only)")
 
 
 def load_modules(path: Path) -> list[tuple[Any, ...]]:
@@ -72,45 +72,45 @@ def load_modules(path: Path) -> list[tuple[Any, ...]]:
     try:
         import torch
     except ImportError:
-        raise CertifyError(
+        raise CertifyError(  # not bad input: a missing optional dependency (exit 1)
             "from-torch needs torch: pip install 'nn-certify[torch]' (an optional extra)"
         ) from None
     try:
         model = torch.load(str(path), map_location="cpu", weights_only=False)
     except Exception as e:  # torch raises many kinds; the message names the file
-        raise CertifyError(f"{path}: cannot load with torch.load: {e}") from None
+        raise InputError(f"{path}: cannot load with torch.load: {e}") from None
     if not isinstance(model, torch.nn.Sequential):
-        raise CertifyError(f"{path}: expected an nn.Sequential, found {type(model).__name__}")
+        raise InputError(f"{path}: expected an nn.Sequential, found {type(model).__name__}")
     out = []
     for i, m in enumerate(model):
         try:
             out.append(describe(m))
-        except CertifyError as e:
-            raise CertifyError(f"{path}: module {i}: {e}") from None
+        except InputError as e:
+            raise InputError(f"{path}: module {i}: {e}") from None
     return out
 
 
 def _kind(m: Any, i: int) -> str:
     if not isinstance(m, tuple) or not m or m[0] not in NAMES:
         got = m[0] if isinstance(m, tuple) and m else m
-        raise CertifyError(
+        raise InputError(
             f"module {i} ({got!r}): not supported; expected Linear, ReLU, Tanh or Sigmoid"
         )
     return str(m[0])
 
 
 def _structure(mods: list[tuple[Any, ...]]) -> str:
-    """The one activation module name of Linear, act, Linear, ..., Linear (or CertifyError)."""
+    """The one activation module name of Linear, act, Linear, ..., Linear (or InputError)."""
     kinds = [_kind(m, i) for i, m in enumerate(mods)]
     if not kinds:
-        raise CertifyError("an empty Sequential; expected Linear, activation, ..., Linear")
+        raise InputError("an empty Sequential; expected Linear, activation, ..., Linear")
     first_act = None
     for i, k in enumerate(kinds):
         if i % 2 == 0 and k != "linear":
             where = "first" if i == 0 else f"after the activation module {i - 1}"
-            raise CertifyError(f"module {i} ({NAMES[k]}): expected a Linear {where}")
+            raise InputError(f"module {i} ({NAMES[k]}): expected a Linear {where}")
         if i % 2 == 1 and k == "linear":
-            raise CertifyError(
+            raise InputError(
                 f"module {i} (Linear): two Linear layers in a row (modules {i - 1} and {i}); "
                 "expected an activation (ReLU, Tanh or Sigmoid) between them"
             )
@@ -118,22 +118,22 @@ def _structure(mods: list[tuple[Any, ...]]) -> str:
             first_act = (i, k)
         elif i % 2 == 1 and first_act is not None and FAMILY[k] != FAMILY[first_act[1]]:
             j, a = first_act
-            raise CertifyError(
+            raise InputError(
                 f"module {i} ({NAMES[k]}): mixed activations (module {j} is {NAMES[a]}); "
                 f"expected {NAMES[a]}, one activation for all hidden layers"
             )
         elif i % 2 == 1 and first_act is not None and k != first_act[1]:
-            raise CertifyError(
+            raise InputError(
                 f"module {i} ({NAMES[k]}): one activation for all hidden layers (Tanh or "
                 f"Sigmoid); module {first_act[0]} is {NAMES[first_act[1]]}"
             )
     if kinds[-1] != "linear":
-        raise CertifyError(
+        raise InputError(
             f"module {len(kinds) - 1} ({NAMES[kinds[-1]]}): an activation after the last Linear; "
             "expected the Sequential to end with a Linear (the output layer has no activation)"
         )
     if first_act is None:
-        raise CertifyError("expected Linear, activation, Linear, ..., Linear (at least 3 modules)")
+        raise InputError("expected Linear, activation, Linear, ..., Linear (at least 3 modules)")
     return first_act[1]
 
 
@@ -145,21 +145,21 @@ def layered(mods: list[tuple[Any, ...]], precision: int | None) -> dict[str, Any
     for i in range(0, len(mods), 2):
         m = mods[i]
         if len(m) != 3:
-            raise CertifyError(f"module {i} (Linear): expected ('linear', weight rows, bias)")
+            raise InputError(f"module {i} (Linear): expected ('linear', weight rows, bias)")
         _, W, b = m
         if not isinstance(W, list) or not W or not all(isinstance(r, list) and r for r in W):
-            raise CertifyError(f"module {i} (Linear): expected a non-empty list of weight rows")
+            raise InputError(f"module {i} (Linear): expected a non-empty list of weight rows")
         cols = widths[-1] if widths else len(W[0])
         for r, row in enumerate(W):
             if len(row) != cols:
                 prev = "the previous Linear's outputs" if widths else "row 0"
-                raise CertifyError(
+                raise InputError(
                     f"module {i} (Linear): weight row {r} has {len(row)} entries, expected "
                     f"{cols} ({prev}); the shape does not chain"
                 )
         if not isinstance(b, list) or len(b) != len(W):
             got = len(b) if isinstance(b, list) else type(b).__name__
-            raise CertifyError(
+            raise InputError(
                 f"module {i} (Linear): bias of {got} entries, expected {len(W)} (one per row)"
             )
         if not widths:
@@ -190,10 +190,17 @@ def _ascii(text: str) -> str:
     return "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in text)
 
 
+def check_precision(precision: int | None) -> None:
+    """--precision must be None (exact) or 0..MAX_PRECISION decimal places (InputError)."""
+    if precision is not None and not 0 <= precision <= MAX_PRECISION:
+        raise InputError(
+            f"--precision: expected 0 to {MAX_PRECISION} decimal places, got {precision}"
+        )
+
+
 def spec_text(mods: list[tuple[Any, ...]], name: str, source: str, precision: int | None) -> str:
     """The spec as TOML (arrays written as JSON, which TOML reads alike for these values)."""
-    if precision is not None and not 0 <= precision <= MAX_PRECISION:
-        raise CertifyError(f"--precision: between 0 and {MAX_PRECISION} decimal places")
+    check_precision(precision)
     net = layered(mods, precision)
     how = (
         "float32/64 weights converted exactly to rationals"

@@ -64,7 +64,7 @@ def _fake_coqc(tmp_path: Path, body: str) -> str:
 
 
 def _leftovers(parent: Path) -> list[str]:
-    return [p.name for p in parent.iterdir() if ".partial-" in p.name or ".old-" in p.name]
+    return [p.name for p in parent.iterdir() if ".partial-" in p.name or p.name.startswith(".")]
 
 
 def test_help_documents_the_exit_codes():
@@ -178,6 +178,8 @@ def test_rerun_refuses_files_the_tool_did_not_write_unless_force(spec, tmp_path)
     assert r.returncode == 0, r.stderr
     assert not (out / "notes.txt").exists() and not (out / "coq" / "Extra.v").exists()
     assert (out / "manifest.json").is_file()
+    (kept,) = tmp_path.glob("o.old-*")  # --force moves the old directory aside, deletes nothing
+    assert (kept / "notes.txt").read_text() == "my notes"
     assert _leftovers(tmp_path) == []
 
 

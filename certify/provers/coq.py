@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from certify import scratch as scratch_dirs
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, run
 
 LIBRARY = [
@@ -182,7 +183,7 @@ def prepare_library(
                 return Library(Verdict(PASSED, "", 0.0), final, "hit", key)
             for stale in parent.glob(f".{key}.*-*"):  # a crashed build's (we hold the lock)
                 shutil.rmtree(stale, ignore_errors=True)
-            tmp = Path(tempfile.mkdtemp(prefix=f".{key}.tmp-", dir=parent))
+            tmp = scratch_dirs.register(Path(tempfile.mkdtemp(prefix=f".{key}.tmp-", dir=parent)))
             try:
                 v = _scratch_build(src, tmp, timeout, modules)
                 if v.status != PASSED:
@@ -200,6 +201,8 @@ def prepare_library(
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
+            finally:
+                scratch_dirs.release(tmp)
             return Library(v, final, "built", key)
     except OSError as e:
         why = f"unavailable: {parent}: {e.strerror or e}"
