@@ -64,17 +64,17 @@ from certify.checker.kernel import (
 )
 from certify.checker.kernel_compind import (
     Term,
-    polys_ok,
-    terms_scale,
     all_zero_terms,
     const_term,
     exps_ok,
     normalize,
     poly_eval,
     poly_mul_t,
+    polys_ok,
     pow_ar,
     term_coeffs,
     term_exps,
+    terms_scale,
 )
 from certify.checker.rank_core import (
     check_rank_core,
