@@ -762,14 +762,13 @@ def check_scalar_coeffs(inst: ResNetInstance, cs: list[Rat]) -> bool:
 # minor M_i(theta) vanishes. The certificate ships P, cofactors Q_i and coefficients c_i with
 # M_i = Q_i P and sum_i c_i M_i = lam P^k (lam != 0): then, at every theta in a field of
 # characteristic 0, all M_i(theta) = 0 iff P(theta) = 0.
-def _dec_at(es: list[int], j: int) -> list[int]:
-    """Entry j of the exponent vector lowered by one (Coq/Lean-only helper dec_at)."""
-    return [*es[:j], es[j] - 1, *es[j + 1 :]] if j < len(es) else es
-
-
 def poly_deriv(p: list[Term], j: int) -> list[Term]:
     """The formal partial derivative d p / d x_j (terms in the order of p, not normalised)."""
-    return [(qmul((nth_nat(es, j), 1), c), _dec_at(es, j)) for c, es in p if nth_nat(es, j) > 0]
+
+    def dec_at(es: list[int]) -> list[int]:  # Coq/Lean-only helper dec_at
+        return [*es[:j], es[j] - 1, *es[j + 1 :]] if j < len(es) else es
+
+    return [(qmul((nth_nat(es, j), 1), c), dec_at(es)) for c, es in p if nth_nat(es, j) > 0]
 
 
 def jacobian_terms(inst: ResNetInstance) -> list[list[list[Term]]]:
@@ -808,43 +807,26 @@ def subsets(k: int, xs: list[int]) -> list[list[int]]:
     return [[xs[0], *s] for s in subsets(k - 1, xs[1:])] + subsets(k, xs[1:])
 
 
-def _at(xs: list, i: int, default: object) -> object:
-    return xs[i] if i < len(xs) else default
-
-
 def submatrix(
     rows: list[int], cols: list[int], m: list[list[list[Term]]]
 ) -> list[list[list[Term]]]:
     """The entries of m in the given rows and columns ([] past the end)."""
-    return [[_at(_at(m, i, []), j, []) for j in cols] for i in rows]  # type: ignore[arg-type]
+
+    def entry(i: int, j: int) -> list[Term]:
+        row = m[i] if i < len(m) else []
+        return row[j] if j < len(row) else []
+
+    return [[entry(i, j) for j in cols] for i in rows]
 
 
 def all_minors(nv: int, g: int, m: list[list[list[Term]]]) -> list[list[Term]]:
     """Every g x g minor of m: row subsets outer, column subsets inner, both lexicographic."""
-    nc = len(_at(m, 0, []))  # type: ignore[arg-type]
+    nc = len(m[0]) if m else 0
     return [
         det_terms(nv, g, submatrix(rs, cs, m))
         for rs in subsets(g, list(range(len(m))))
         for cs in subsets(g, list(range(nc)))
     ]
-
-
-def _multiples_ok(nv: int, p: list[Term], ms: list[list[Term]], qs: list[list[Term]]) -> bool:
-    """M_i = Q_i * P for every i, equal lengths (Coq/Lean-only helper multiples_ok)."""
-    if len(ms) != len(qs):
-        return False
-    neg = const_term((-1, 1), nv)
-    return all(
-        all_zero_terms(normalize([*m, *terms_scale(neg, poly_mul_t(q, p))])) for m, q in zip(ms, qs)
-    )
-
-
-def _sum_prods(cs: list[list[Term]], ms: list[list[Term]]) -> list[Term]:
-    """sum_i c_i M_i as terms, each product normalised (Coq/Lean-only helper sum_prods)."""
-    out: list[Term] = []
-    for c, m in zip(cs, ms):
-        out += normalize(poly_mul_t(c, m))
-    return out
 
 
 def check_critical_locus(
@@ -884,11 +866,16 @@ def check_critical_locus(
     ):
         return False
     ms = all_minors(n, g, jacobian_terms(inst))
-    lhs = _sum_prods(bez, ms)
+    neg = const_term((-1, 1), n)
+    multiples_ok = len(ms) == len(cofs) and all(  # Coq/Lean-only helper multiples_ok
+        all_zero_terms(normalize([*m, *terms_scale(neg, poly_mul_t(q, p))]))
+        for m, q in zip(ms, cofs)
+    )
+    lhs = [t for c, m in zip(bez, ms) for t in normalize(poly_mul_t(c, m))]  # sum_prods
     rhs = terms_scale(const_term((-lam, 1), n), pow_ar(arith_terms(n), p, k))
     return (
         len(bez) == len(ms)
-        and _multiples_ok(n, p, ms, cofs)
+        and multiples_ok
         and all_zero_terms(normalize([*lhs, *rhs]))
         and qeq(poly_eval(ARITH_Q, term_coeffs(p), term_exps(p), inst.theta), value)
     )
