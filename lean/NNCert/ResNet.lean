@@ -916,7 +916,7 @@ def detTerms (nv n : Nat) (m : List (List (List ((Int × Int) × List Nat)))) :
   match n, m with
   | 0, _ => [constTerm (1, 1) nv]
   | _ + 1, [] => []
-  | n' + 1, r :: rest => expandRow nv (detTerms nv n') r rest 0
+  | n' + 1, r :: rest => expandRow nv (fun mm => detTerms nv n' mm) r rest 0
 termination_by structural n
 
 /-- `consEach x ss` puts `x` in front of every list of `ss`. Lean-only helper of `subsets`. -/
