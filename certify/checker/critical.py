@@ -1,7 +1,8 @@
 """Independent checker for ResNet critical-point certificates: the diagnostics (and at width
 one the coefficients of F_theta) by the kernel twin, the decision and the claim rebuilt from
-the recorded ranks; `cross_check` then ties the recorded ranks to the attached rank
-certificates of the same bundle."""
+the recorded ranks, and when present the critical locus by `check_critical_locus` (whose
+P(theta) = 0 must agree with the decision); `cross_check` then ties the recorded ranks to the
+attached rank certificates of the same bundle."""
 
 from __future__ import annotations
 

@@ -7,7 +7,9 @@ theta with an exact integer kernel basis (upper bound u) and a rank certificate 
 random point with lower bound r > u. Both are attached as ordinary rank certificates (checked
 by the kernels like any other); this certificate records the decision and the diagnostic
 conditions (zero rows of W, dead layers), which the kernels recompute from theta, and at
-width one the coefficients of F_theta, which the kernels recompute too."""
+width one the coefficients of F_theta, which the kernels recompute too. With `locus = true`
+(width one) it also carries the critical locus P = 0 with cofactors and a Bezout identity
+(resnet/locus.py), which the kernels check against the minors they recompute."""
 
 from __future__ import annotations
 
