@@ -34,6 +34,8 @@ EXPECTED_RANKS = {
     "resnet-critical-dead-layer-generic": (4, 4),
     "resnet-critical-quadratic-locus-at": (3, 3),
     "resnet-critical-quadratic-locus-generic": (4, 4),
+    "resnet-critical-locus-certified-at": (3, 3),
+    "resnet-critical-locus-certified-generic": (4, 4),
     "relu-1-1-1": (3, 3),
     "relu-2-2-1": (7, 7),
     "relu-2-3-1": (10, 10),
@@ -84,6 +86,7 @@ def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path
     assert others["resnet-cubic-plus-square-orbit"]["orbit_size"] == 1  # the trivial group
     assert others["resnet-orbit-trivial-cube"]["orbit_size"] == 1
     assert others["resnet-critical-quadratic-locus"]["critical"] is True
+    assert others["resnet-critical-locus-certified"]["critical_locus"]["value_at_theta"] == "0"
     assert set(m["figures"]) == {"resnet-quadratic.png", "dimensions.png"}
     assert others["relu-equiv-permutation"]["symmetry"] == "permutation-scaling"
     assert others["relu-equiv-hidden"]["symmetry"] == "hidden"

@@ -201,6 +201,54 @@ def diagnostics(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
     return out
 
 
+def locus_result(
+    rn: ResNet,
+    theta: list[Fraction],
+    terms: list[Term],
+    g: int,
+    power: int,
+    scale: int,
+    minors: int,
+) -> dict[str, Any]:
+    """The result fields of a critical-locus certificate: P as text in the parameter names,
+    its value at theta, and the data of the checked identities (g, the number of minors, k,
+    lam)."""
+    poly = {tuple(e): Fraction(a, b) for (a, b), e in terms}
+    value = sum((c * _mono(theta, e) for e, c in poly.items()), Fraction(0))
+    return {
+        "equation": format_polynomial(poly, tuple(parameter_names(rn))),
+        "value_at_theta": rat_str(value),
+        "minor_size": g,
+        "minors": minors,
+        "power": power,
+        "scale": scale,
+    }
+
+
+def _mono(theta: list[Fraction], es: tuple[int, ...]) -> Fraction:
+    out = Fraction(1)
+    for t, e in zip(theta, es):
+        out *= t**e
+    return out
+
+
+def locus_sentence(loc: dict[str, Any]) -> str:
+    """What the critical-locus identities prove, and what stays cited."""
+    g, k, lam = loc["minor_size"], loc["power"], loc["scale"]
+    return (
+        f"Critical locus (kernel-checked identities): the kernel recomputes from the network "
+        f"the Jacobian J of theta -> (c_0, ..., c_D) as polynomials in the parameters and all "
+        f"{loc['minors']} of its {g}x{g} minors M_i (cofactor expansion), and checks "
+        f"M_i = Q_i P for every i and sum_i c_i M_i = {lam} P^{k} for the shipped Q_i, c_i and "
+        f"P = {loc['equation']} (nonzero), and P(theta) = {loc['value_at_theta']}. Hence (by "
+        f"hand: a domain of characteristic 0) at every real or complex theta all {g}x{g} "
+        f"minors vanish iff P(theta) = 0, and some minor is a nonzero polynomial. Cited, not "
+        f"kernel-checked: rank J < {g} iff all {g}x{g} minors vanish, and rank J = rank of "
+        f"d(theta -> F_theta) (the c_k are coordinates on polynomials of degree <= D); with "
+        f"these, the generic rank is {g} and theta is critical iff P(theta) = 0."
+    )
+
+
 def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
     net = f"the ResNet of width {rn.width} and depth {rn.depth} with layers {layer}"
@@ -245,6 +293,8 @@ def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
             f"output space) = {result['rank_bound']}, an upper bound at every point."
         )
     coeffs = coefficient_sentence(result)
+    if result.get("critical_locus") is not None:
+        coeffs = (coeffs + " " if coeffs else "") + locus_sentence(result["critical_locus"])
     return {
         "text": f"{text} {diag}" + (f" {coeffs}" if coeffs else ""),
         "cites": ["math.md §2 (polynomial ResNets)"],

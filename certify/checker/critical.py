@@ -1,7 +1,8 @@
 """Independent checker for ResNet critical-point certificates: the diagnostics (and at width
 one the coefficients of F_theta) by the kernel twin, the decision and the claim rebuilt from
-the recorded ranks; `cross_check` then ties the recorded ranks to the attached rank
-certificates of the same bundle."""
+the recorded ranks, and when present the critical locus by `check_critical_locus` (whose
+P(theta) = 0 must agree with the decision); `cross_check` then ties the recorded ranks to the
+attached rank certificates of the same bundle."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.claims_resnet import coefficient_fields, critical_claim, diagnostics
+from certify.checker.claims_resnet import (
+    coefficient_fields,
+    critical_claim,
+    diagnostics,
+    locus_result,
+)
 from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
 from certify.checker.networks import expected_dim
 from certify.checker.rank import decode_instance, network_of, network_problems
@@ -66,6 +72,13 @@ def check(cert: dict[str, Any]) -> list[str]:
         cs = as_list(res.get("F_coefficients"), "result.F_coefficients")
         if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
             return ["result.F_coefficients: rejected by check_scalar_coeffs"]
+    if "locus" in wit:
+        loc, probs = check_locus(inst, rn, theta, as_dict(wit["locus"], "witness.locus"))
+        if probs:
+            return probs
+        if (Fraction(loc["value_at_theta"]) == 0) != critical:
+            return ["witness.locus: P(theta) = 0 disagrees with the rank decision"]
+        expect["critical_locus"] = loc
     if not isinstance(expect["at_certificate"], str):
         raise Malformed("result.at_certificate: expected a certificate name")
     if critical != (expect["generic_certificate"] is not None):
@@ -75,6 +88,41 @@ def check(cert: dict[str, Any]) -> list[str]:
     if not same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked facts"]
     return []
+
+
+def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]]:
+    out = []
+    for i, t in enumerate(as_list(x, where)):
+        t = as_list(t, f"{where}[{i}]")
+        if len(t) != 2:
+            raise Malformed(f"{where}[{i}]: expected [coefficient, exponents]")
+        es = [as_int(e, f"{where}[{i}]") for e in as_list(t[1], f"{where}[{i}]")]
+        if len(es) != n or any(e < 0 for e in es):
+            raise Malformed(f"{where}[{i}]: expected {n} natural exponents")
+        out.append((as_rat(t[0], f"{where}[{i}]"), es))
+    return out
+
+
+def check_locus(
+    inst: KR.ResNetInstance, rn: Any, theta: list[Fraction], loc: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """The critical-locus identities by the kernel twin `check_critical_locus`, and the result
+    fields rebuilt from the checked data."""
+    n = len(inst.theta)
+    g, k, lam = (as_int(loc.get(f), f"witness.locus.{f}") for f in ("g", "power", "scale"))
+    p = _terms(loc.get("polynomial"), "witness.locus.polynomial", n)
+    cofs = [
+        _terms(c, "witness.locus.cofactors", n)
+        for c in as_list(loc.get("cofactors"), "witness.locus.cofactors")
+    ]
+    bez = [
+        _terms(c, "witness.locus.bezout", n)
+        for c in as_list(loc.get("bezout"), "witness.locus.bezout")
+    ]
+    value = as_rat(loc.get("value"), "witness.locus.value")
+    if not KR.check_critical_locus(inst, g, p, k, lam, cofs, bez, value):
+        return {}, ["witness.locus: rejected by check_critical_locus"]
+    return locus_result(rn, theta, p, g, k, lam, len(cofs)), []
 
 
 def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:

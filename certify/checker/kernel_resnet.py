@@ -46,7 +46,9 @@ from certify.checker.kernel import (
     nth_row,
     nums,
     p_ok,
+    qeq,
     qeq_all,
+    qmul,
     qneg,
     range_from,
     range_nat,
@@ -68,9 +70,11 @@ from certify.checker.kernel_compind import (
     normalize,
     poly_eval,
     poly_mul_t,
+    polys_ok,
     pow_ar,
     term_coeffs,
     term_exps,
+    terms_scale,
 )
 from certify.checker.rank_core import (
     check_rank_core,
@@ -747,4 +751,131 @@ def check_scalar_coeffs(inst: ResNetInstance, cs: list[Rat]) -> bool:
         and acts_pos(inst.acts)
         and rats_pos(cs)
         and coeffs_match(coeffs_x(theta_map_terms(inst), 0, degree_bound(inst.acts)), cs)
+    )
+
+
+# ------------------------------------ the critical locus of a scalar ResNet as a certificate
+# J(theta) = (d c_k / d theta_j), the Jacobian of theta -> (c_0, ..., c_D) where
+# F_theta(x) = sum_k c_k(theta) x^k (width 1), as a matrix of polynomials in theta computed from
+# the network. Its rank is the rank of d(theta -> F_theta) (the c_k are coordinates on the
+# polynomials of degree <= D). With g = min(D + 1, #params), rank J(theta) < g iff every g x g
+# minor M_i(theta) vanishes. The certificate ships P, cofactors Q_i and coefficients c_i with
+# M_i = Q_i P and sum_i c_i M_i = lam P^k (lam != 0): then, at every theta in a field of
+# characteristic 0, all M_i(theta) = 0 iff P(theta) = 0.
+def poly_deriv(p: list[Term], j: int) -> list[Term]:
+    """The formal partial derivative d p / d x_j (terms in the order of p, not normalised)."""
+
+    def dec_at(es: list[int]) -> list[int]:  # Coq/Lean-only helper dec_at
+        return [*es[:j], es[j] - 1, *es[j + 1 :]] if j < len(es) else es
+
+    return [(qmul((nth_nat(es, j), 1), c), dec_at(es)) for c, es in p if nth_nat(es, j) > 0]
+
+
+def jacobian_terms(inst: ResNetInstance) -> list[list[list[Term]]]:
+    """Row k, column j: d c_k / d theta_j as a polynomial in the n = #params parameters, where
+    F_theta(x) = sum_k c_k x^k (k = 0 .. D, D = prod deg sigma_l) is `scalar_map_terms` with
+    every parameter free and the exponent of x dropped."""
+    n = len(inst.theta)
+    D = degree_bound(inst.acts)
+    cs = coeffs_x(scalar_map_terms(inst, [True] * n), n, D)
+    cs = [[(c, take_n(n, es)) for c, es in ts] for ts in cs]
+    return [[normalize(poly_deriv(c, j)) for j in range(n)] for c in cs]
+
+
+def det_terms(nv: int, n: int, m: list[list[list[Term]]]) -> list[Term]:
+    """The determinant of the n x n polynomial matrix m (nv variables) by cofactor expansion
+    along the first row: sum_j (-1)^j m[0][j] det(m without row 0 and column j)."""
+    if n == 0:
+        return [const_term((1, 1), nv)]
+    if not m:
+        return []
+    r, rest = m[0], m[1:]
+    acc: list[Term] = []
+    for j in reversed(range(len(r))):
+        sign = (1, 1) if j % 2 == 0 else (-1, 1)
+        sub = det_terms(nv, n - 1, [[*row[:j], *row[j + 1 :]] for row in rest])
+        acc = normalize([*terms_scale(const_term(sign, nv), poly_mul_t(r[j], sub)), *acc])
+    return acc
+
+
+def subsets(k: int, xs: list[int]) -> list[list[int]]:
+    """The k-element sublists of xs, in lexicographic order of positions."""
+    if k == 0:
+        return [[]]
+    if not xs:
+        return []
+    return [[xs[0], *s] for s in subsets(k - 1, xs[1:])] + subsets(k, xs[1:])
+
+
+def submatrix(
+    rows: list[int], cols: list[int], m: list[list[list[Term]]]
+) -> list[list[list[Term]]]:
+    """The entries of m in the given rows and columns ([] past the end)."""
+
+    def entry(i: int, j: int) -> list[Term]:
+        row = m[i] if i < len(m) else []
+        return row[j] if j < len(row) else []
+
+    return [[entry(i, j) for j in cols] for i in rows]
+
+
+def all_minors(nv: int, g: int, m: list[list[list[Term]]]) -> list[list[Term]]:
+    """Every g x g minor of m: row subsets outer, column subsets inner, both lexicographic."""
+    nc = len(m[0]) if m else 0
+    return [
+        det_terms(nv, g, submatrix(rs, cs, m))
+        for rs in subsets(g, list(range(len(m))))
+        for cs in subsets(g, list(range(nc)))
+    ]
+
+
+def check_critical_locus(
+    inst: ResNetInstance,
+    g: int,
+    p: list[Term],
+    k: int,
+    lam: int,
+    cofs: list[list[Term]],
+    bez: list[list[Term]],
+    value: Rat,
+) -> bool:
+    """Width 1, g = min(D + 1, n) (n = #params, D = prod deg sigma_l), P != 0, and for the
+    list M_1, ..., M_N of ALL g x g minors of the Jacobian J of theta -> (c_0, ..., c_D)
+    (recomputed here from the network): M_i = cofs_i * P for every i, and
+    sum_i bez_i M_i = lam P^k with lam != 0, k >= 1 (exact polynomial identities over Q in
+    the n parameters); finally P(theta) = value at the instance's theta.
+    Consequences (not proved by the kernel): at any point of a field of characteristic 0,
+    all M_i vanish iff P does (=> by the Bezout identity, <= by the cofactors), so rank J < g
+    there iff P = 0; and P != 0 makes lam P^k != 0, so some M_i != 0 and the generic rank is
+    g, the largest possible: theta is critical iff P(theta) = 0."""
+    n = len(inst.theta)
+    D = degree_bound(inst.acts)
+    if not (
+        inst.width == 1
+        and resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and g == min(D + 1, n)
+        and k >= 1
+        and lam != 0
+        and exps_ok(n, p)
+        and polys_ok(n, cofs)
+        and polys_ok(n, bez)
+        and value[1] > 0
+        and not all_zero_terms(normalize(p))
+    ):
+        return False
+    ms = all_minors(n, g, jacobian_terms(inst))
+    neg = const_term((-1, 1), n)
+    multiples_ok = len(ms) == len(cofs) and all(  # Coq/Lean-only helper multiples_ok
+        all_zero_terms(normalize([*m, *terms_scale(neg, poly_mul_t(q, p))]))
+        for m, q in zip(ms, cofs)
+    )
+    lhs = [t for c, m in zip(bez, ms) for t in normalize(poly_mul_t(c, m))]  # sum_prods
+    rhs = terms_scale(const_term((-lam, 1), n), pow_ar(arith_terms(n), p, k))
+    return (
+        len(bez) == len(ms)
+        and multiples_ok
+        and all_zero_terms(normalize([*lhs, *rhs]))
+        and qeq(poly_eval(ARITH_Q, term_coeffs(p), term_exps(p), inst.theta), value)
     )

@@ -639,3 +639,130 @@ Definition check_scalar_coeffs (inst : resnet_instance) (cs : list (Z * Z)) : bo
   acts_pos (rn_acts inst) &&
   rats_pos cs &&
   coeffs_match (coeffs_x (theta_map_terms inst) 0 (degree_bound (rn_acts inst))) cs.
+
+(** * The critical locus of a scalar ResNet as a certificate (math.md §2).
+    [J(theta) = (d c_k / d theta_j)] is the Jacobian of [theta -> (c_0, ..., c_D)], where
+    [F_theta(x) = sum_k c_k(theta) x^k] (width 1), a matrix of polynomials in theta recomputed
+    from the network. With [g = min(D + 1, #params)], the certificate ships [P], cofactors
+    [Q_i] and coefficients [c_i] with [M_i = Q_i P] for ALL [g x g] minors [M_i] of [J] and
+    [sum_i c_i M_i = lam P^k] ([lam <> 0]). Python twin: the last section of
+    kernel_resnet.py. *)
+
+(** Coq-only helper of [poly_deriv]: entry [j] of the exponent vector lowered by one. *)
+Fixpoint dec_at (es : list nat) (j : nat) : list nat :=
+  match es, j with
+  | [], _ => []
+  | e :: es', O => (e - 1)%nat :: es'
+  | e :: es', S j' => e :: dec_at es' j'
+  end.
+
+(** The formal partial derivative [d p / d x_j] (terms in the order of [p]). *)
+Definition poly_deriv (p : list ((Z * Z) * list nat)) (j : nat) : list ((Z * Z) * list nat) :=
+  map (fun t => (qmul (Z.of_nat (nth_nat (snd t) j), 1) (fst t), dec_at (snd t) j))
+      (filter (fun t => Nat.ltb 0 (nth_nat (snd t) j)) p).
+
+(** Row [k], column [j]: [d c_k / d theta_j] as a polynomial in the [n = #params]
+    parameters ([scalar_map_terms] with every parameter free, the exponent of [x] dropped). *)
+Definition jacobian_terms (inst : resnet_instance) : list (list (list ((Z * Z) * list nat))) :=
+  let n := length (rn_theta inst) in
+  let D := degree_bound (rn_acts inst) in
+  let cs := coeffs_x (scalar_map_terms inst (repeat true n)) n D in
+  let cs' := map (map (fun t => (fst t, take_n n (snd t)))) cs in
+  map (fun c => map (fun j => normalize (poly_deriv c j)) (seq 0 n)) cs'.
+
+(** Coq-only helper of [det_terms]: the list without its entry [j]. *)
+Fixpoint remove_at {B : Type} (j : nat) (xs : list B) : list B :=
+  match xs, j with
+  | [], _ => []
+  | _ :: xs', O => xs'
+  | x :: xs', S j' => x :: remove_at j' xs'
+  end.
+
+(** Coq-only helper of [det_terms]: the sign [(-1)^j]. *)
+Definition alt_sign (j : nat) : Z * Z := if Nat.even j then (1, 1) else (-1, 1).
+
+(** The determinant of the [n x n] polynomial matrix [m] ([nv] variables) by cofactor
+    expansion along the first row: [sum_j (-1)^j m[0][j] det(m without row 0, column j)]. *)
+Fixpoint det_terms (nv n : nat) (m : list (list (list ((Z * Z) * list nat))))
+  : list ((Z * Z) * list nat) :=
+  match n with
+  | O => [const_term (1, 1) nv]
+  | S n' =>
+      match m with
+      | [] => []
+      | r :: rest =>
+          (fix go (r : list (list ((Z * Z) * list nat))) (j : nat) : list ((Z * Z) * list nat) :=
+             match r with
+             | [] => []
+             | e :: r' =>
+                 normalize (terms_scale (const_term (alt_sign j) nv)
+                              (poly_mul_t e (det_terms nv n' (map (remove_at j) rest)))
+                            ++ go r' (S j))
+             end) r O
+      end
+  end.
+
+(** The [k]-element sublists of [xs], in lexicographic order of positions. *)
+Fixpoint subsets (k : nat) (xs : list nat) {struct xs} : list (list nat) :=
+  match k, xs with
+  | O, _ => [[]]
+  | S _, [] => []
+  | S k', x :: xs' => map (cons x) (subsets k' xs') ++ subsets k xs'
+  end.
+
+(** The entries of [m] in the given rows and columns ([[]] past the end). *)
+Definition submatrix (rows cols : list nat) (m : list (list (list ((Z * Z) * list nat))))
+  : list (list (list ((Z * Z) * list nat))) :=
+  map (fun i => map (fun j => nth j (nth i m []) []) cols) rows.
+
+(** Every [g x g] minor of [m]: row subsets outer, column subsets inner, lexicographic. *)
+Definition all_minors (nv g : nat) (m : list (list (list ((Z * Z) * list nat))))
+  : list (list ((Z * Z) * list nat)) :=
+  let nc := length (nth 0 m []) in
+  flat_map (fun rs => map (fun cs => det_terms nv g (submatrix rs cs m)) (subsets g (seq 0 nc)))
+           (subsets g (seq 0 (length m))).
+
+(** Coq-only helper of [check_critical_locus]: [M_i = Q_i * P] for every [i], equal lengths. *)
+Fixpoint multiples_ok (nv : nat) (p : list ((Z * Z) * list nat))
+    (ms qs : list (list ((Z * Z) * list nat))) : bool :=
+  match ms, qs with
+  | [], [] => true
+  | m :: ms', q :: qs' =>
+      all_zero_terms (normalize (m ++ terms_scale (const_term (-1, 1) nv) (poly_mul_t q p))) &&
+      multiples_ok nv p ms' qs'
+  | _, _ => false
+  end.
+
+(** Coq-only helper of [check_critical_locus]: [sum_i c_i M_i] as terms, each product
+    normalised (to the shorter list). *)
+Fixpoint sum_prods (cs ms : list (list ((Z * Z) * list nat))) : list ((Z * Z) * list nat) :=
+  match cs, ms with
+  | c :: cs', m :: ms' => normalize (poly_mul_t c m) ++ sum_prods cs' ms'
+  | _, _ => []
+  end.
+
+(** Width 1, [g = min(D + 1, n)] ([n = #params]), [P <> 0], and for the list [M_1 .. M_N]
+    of ALL [g x g] minors of the Jacobian [J] of [theta -> (c_0, ..., c_D)] (recomputed from
+    the network): [M_i = cofs_i * P] for every [i] and [sum_i bez_i M_i = lam P^k] with
+    [lam <> 0], [k >= 1] (exact identities over Q in the parameters); and [P(theta) = value].
+    Consequence (elementary algebra, not proved here): at a point of any field of
+    characteristic 0, all [M_i] vanish iff [P] does, so [rank J < g] there iff [P = 0]; since
+    [lam P^k <> 0] some [M_i <> 0], so the generic rank is [g]. The expensive part runs only
+    after the shape checks ([if], since [&&] evaluates both sides under [vm_compute]). *)
+Definition check_critical_locus (inst : resnet_instance) (g : nat) (p : list ((Z * Z) * list nat))
+    (k : nat) (lam : Z) (cofs bez : list (list ((Z * Z) * list nat))) (value : Z * Z) : bool :=
+  let n := length (rn_theta inst) in
+  let D := degree_bound (rn_acts inst) in
+  if Nat.eqb (rn_width inst) 1 && resnet_shape_ok inst [] && rats_pos (rn_theta inst) &&
+     acts_pos (rn_acts inst) && Nat.eqb g (Nat.min (S D) n) && Nat.leb 1 k &&
+     negb (Z.eqb lam 0) && exps_ok n p && polys_ok n cofs && polys_ok n bez &&
+     (0 <? snd value) && negb (all_zero_terms (normalize p))
+  then
+    let ms := all_minors n g (jacobian_terms inst) in
+    let lhs := sum_prods bez ms in
+    let rhs := terms_scale (const_term (- lam, 1) n) (pow_ar (arith_terms n) p k) in
+    Nat.eqb (length bez) (length ms) &&
+    multiples_ok n p ms cofs &&
+    all_zero_terms (normalize (lhs ++ rhs)) &&
+    qeq (poly_eval arith_q (term_coeffs p) (term_exps p) (rn_theta inst)) value
+  else false.

@@ -61,6 +61,26 @@ AFFSYM_TABLES = (  # (table, closed): tanh's {id, -id}; the logistic's flip with
 )
 
 
+def locus_calls() -> None:
+    """An accepted check_critical_locus call small enough for a literal: sigma = t^2 in both
+    layers (the critical-locus generator is slow, so no example spec asks for it)."""
+    from fractions import Fraction
+
+    from certify.families.resnet.locus import locus_value, locus_witness
+    from certify.spec import ResNet
+
+    sigma = (Fraction(0), Fraction(0), Fraction(1))
+    w = locus_witness(ResNet(1, (sigma, sigma), False))
+    assert w is not None
+    theta = [Fraction(0), Fraction(1), Fraction(1), Fraction(2)]
+    v = locus_value(w["polynomial"], theta)
+    inst = KR.ResNetInstance(
+        1, [[(0, 1), (0, 1), (1, 1)]] * 2, False, [(0, 1), (1, 1), (1, 1), (2, 1)]
+    )
+    args = (w["g"], w["polynomial"], w["power"], w["scale"], w["cofactors"], w["bezout"])
+    assert KR.check_critical_locus(inst, *args, (v.numerator, v.denominator))
+
+
 def extra_calls(seen: dict[str, dict[str, tuple]]) -> None:
     """Calls no example makes: affine-symmetry tables (the affsym example is slow to
     generate) and the Fefferman genericity check on the tanh networks the examples check."""
@@ -68,6 +88,7 @@ def extra_calls(seen: dict[str, dict[str, tuple]]) -> None:
         KT.check_affsym_table(tab, closed)
         for g in tab:
             KT.compose_all_mem(g, tab, tab)
+    locus_calls()
     for inst, cs in list(seen.get("kernel_tanh.check_classes", {}).values()):
         KT.check_fefferman(inst, cs)
         KT.check_fefferman(

@@ -49,6 +49,8 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         else None
     )
     ctx["coeffs"] = None if coeffs is None else (L.coq(coeffs) if coq else L.lean(coeffs))
+    loc = wit.get("locus")
+    ctx["locus"] = None if loc is None else locus_literals(loc, coq)
     if coq:
         text = render("coq/resnet/critical.v.j2", **ctx)
         stmt = "check_diagnostics inst zero_rows dead_layers = true"
@@ -66,12 +68,70 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         fn = "check_scalar_coeffs" if coq else "NNCert.checkScalarCoeffs"
         if f"{fn} inst f_coeffs = true" not in text:
             raise RenderError("rendered file lacks the statement on the coefficients of F")
+    if loc is not None:
+        data = locus_data(loc)
+        check_read_back(text, {"locus_g": data["g"], "locus_p": data["p"], "locus_k": data["k"]})
+        check_read_back(text, {"locus_lam": data["lam"], "locus_value": data["value"]})
+        check_read_back(text, {"locus_cofs": data["cofs"], "locus_bez": data["bez"]})
+        fn = "check_critical_locus" if coq else "NNCert.checkCriticalLocus"
+        args = "inst locus_g locus_p locus_k locus_lam locus_cofs locus_bez locus_value"
+        if f"{fn} {args} = true" not in text:
+            raise RenderError("rendered file lacks the statement on the critical locus")
     return text
+
+
+def _terms(ts: list[Any]) -> list[tuple[tuple[int, int], list[int]]]:
+    return [(as_rat(c, "locus"), [int(e) for e in es]) for c, es in ts]
+
+
+def locus_data(loc: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "g": int(loc["g"]),
+        "p": _terms(loc["polynomial"]),
+        "k": int(loc["power"]),
+        "lam": int(loc["scale"]),
+        "value": as_rat(loc["value"], "locus.value"),
+        "cofs": [_terms(t) for t in loc["cofactors"]],
+        "bez": [_terms(t) for t in loc["bezout"]],
+    }
+
+
+def _coq_terms(ts: list[tuple[tuple[int, int], list[int]]]) -> str:
+    return "[" + "; ".join(f"({L.coq(c)}, {L.coq(e, nat=True)})" for c, e in ts) + "]"
+
+
+def locus_literals(loc: dict[str, Any], coq: bool) -> dict[str, str]:
+    """The literals of the critical-locus lemma (terms as ((num, den), exponents))."""
+    d = locus_data(loc)
+    if coq:
+        return {
+            "g": f"{d['g']}%nat",
+            "p": _coq_terms(d["p"]),
+            "k": f"{d['k']}%nat",
+            "lam": L.coq(d["lam"]),
+            "value": L.coq(d["value"]),
+            "cofs": "[" + "; ".join(_coq_terms(t) for t in d["cofs"]) + "]",
+            "bez": "[" + "; ".join(_coq_terms(t) for t in d["bez"]) + "]",
+        }
+    return {
+        "g": str(d["g"]),
+        "p": L.lean(d["p"]),
+        "k": str(d["k"]),
+        "lam": L.lean(d["lam"]),
+        "value": L.lean(d["value"]),
+        "cofs": L.lean(d["cofs"]),
+        "bez": L.lean(d["bez"]),
+    }
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
     coeffs = cert["result"].get("F_coefficients") is not None
-    return ["diagnostics_check"] + (["coefficients"] if coeffs else [])
+    locus = cert["witness"].get("locus") is not None
+    return (
+        ["diagnostics_check"]
+        + (["coefficients"] if coeffs else [])
+        + (["critical_locus"] if locus else [])
+    )
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:

@@ -105,6 +105,12 @@ def orbit_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[st
     return {"field": field}
 
 
+def critical_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
+    """Kind critical: `locus` (default false): also certify the critical locus P = 0 (scalar
+    ResNets; sympy and flint search for the Bezout identity, see resnet/locus.py)."""
+    return {"locus": bool_field(c, "locus", False, src, where)}
+
+
 def implicit_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
     """Kind implicit: the `equation` in c0, c1, ... and `bias` (false: every bias is 0)."""
     equation = required(c, "equation", src, f"{where}.", "a polynomial in c0, c1, ...")

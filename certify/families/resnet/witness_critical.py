@@ -7,19 +7,28 @@ theta with an exact integer kernel basis (upper bound u) and a rank certificate 
 random point with lower bound r > u. Both are attached as ordinary rank certificates (checked
 by the kernels like any other); this certificate records the decision and the diagnostic
 conditions (zero rows of W, dead layers), which the kernels recompute from theta, and at
-width one the coefficients of F_theta, which the kernels recompute too."""
+width one the coefficients of F_theta, which the kernels recompute too. With `locus = true`
+(width one) it also carries the critical locus P = 0 with cofactors and a Bezout identity
+(resnet/locus.py), which the kernels check against the minors they recompute."""
 
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.checker.claims_resnet import coefficient_fields, critical_claim, diagnostics
+from certify.checker.claims_resnet import (
+    coefficient_fields,
+    critical_claim,
+    diagnostics,
+    locus_result,
+)
 from certify.checker.ir import envelope
 from certify.errors import CertifyError
 from certify.families.mlp import model as M
 from certify.families.mlp import witness_rank as rank_witness
+from certify.families.resnet.locus import MAX_MINORS, MAX_POWER, locus_witness
 from certify.spec import CertRequest, ResNet, Spec, network_json, random_theta, rat_str
 
 GENERIC_SEED = 7919  # the generic point's seed offset (any fixed value: results are pinned)
@@ -78,14 +87,51 @@ def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
             )
     diag = diagnostics(rn, theta)
     result = {**critical_result(rn, at, generic, diag), **coefficient_fields(rn, theta)}
+    witness: dict[str, Any] = {"zero_rows": diag["zero_rows"], "dead_layers": diag["dead_layers"]}
+    if req.options.get("locus"):
+        witness["locus"], result["critical_locus"] = locus_fields(req.name, rn, theta, result)
     cert = envelope(
         "resnet",
         "critical",
         req.name,
         {"network": network_json(rn), "theta": [rat_str(t) for t in theta]},
-        {"zero_rows": diag["zero_rows"], "dead_layers": diag["dead_layers"]},
+        witness,
         result,
         critical_claim(rn, result),
         generator={"tool": "nn-certify", "version": __version__},
     )
     return [cert, at] + ([generic] if generic is not None else [])
+
+
+def _terms_json(ts: list[Any]) -> list[list[Any]]:
+    return [[rat_str(Fraction(*c)), list(e)] for c, e in ts]
+
+
+def locus_fields(
+    name: str, rn: ResNet, theta: list[Fraction], result: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(witness.locus, result.critical_locus): P, its cofactors and Bezout coefficients
+    (resnet/locus.py); P(theta) = 0 must agree with the rank decision."""
+    if rn.width != 1:
+        raise CertifyError(f"{name}: locus = true needs a scalar ResNet (width 1)")
+    wl = locus_witness(rn)
+    if wl is None:
+        raise CertifyError(
+            f"{name}: no critical-locus certificate within the caps (at most {MAX_MINORS} "
+            f"minors, P^k for k <= {MAX_POWER + 1}); drop locus = true"
+        )
+    loc = locus_result(
+        rn, theta, wl["polynomial"], wl["g"], wl["power"], wl["scale"], len(wl["cofactors"])
+    )
+    if (Fraction(loc["value_at_theta"]) == 0) != result["critical"]:
+        raise CertifyError(f"{name}: P(theta) = 0 disagrees with the rank decision")
+    witness = {
+        "g": wl["g"],
+        "polynomial": _terms_json(wl["polynomial"]),
+        "power": wl["power"],
+        "scale": wl["scale"],
+        "value": loc["value_at_theta"],
+        "cofactors": [_terms_json(t) for t in wl["cofactors"]],
+        "bezout": [_terms_json(t) for t in wl["bezout"]],
+    }
+    return witness, loc
