@@ -13,11 +13,20 @@ def summary_line(e: dict[str, Any]) -> str:
     r = e["result"]
     if e["kind"] == "rank":
         up = r["rank_upper_at_point"]
-        return (
+        line = (
             f"rank >= {r['rank_lower']}"
             + (f", <= {up} at theta" if up is not None else "")
-            + f" (#params {r['params']}, expected {r['expected_dim']})"
+            + f" (#params {r['params']}, expected {r['expected_dim']}"
         )
+        if r.get("dim_after_symmetries") is not None:
+            line += f", {r['dim_after_symmetries']} after symmetries"
+        line += ")"
+        if r.get("functional_dimension") is not None and r.get("defect") is not None:
+            line += f"; functional dimension {r['functional_dimension']}, defect {r['defect']}"
+        g = r.get("generic_rank_mod_p")
+        if g is not None and not r.get("target_reached"):
+            line += f"; TARGET NOT REACHED: generic rank mod p {g}, best {r['rank_lower']}"
+        return line
     if e["family"] == "relu" and e["kind"] == "equiv":
         if not r["equivalent"]:
             return f"not equivalent (they differ at x = {r['x']})"

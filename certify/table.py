@@ -13,8 +13,10 @@ by "; "); bias; params (#parameters); rank_lower (the certified lower bound on t
 dPhi at theta, hence on the generic rank = functional dimension); rank_upper_at_point (an
 upper bound at theta only); functional_dimension (where the certificate pins it: the result
 field functional_dimension, or ReLU's architecture_functional_dimension); expected_dim and
-expected_dim_source; defect (the result field, else expected_dim - functional_dimension
-where both are known); checker, coq, lean (verdicts).
+expected_dim_source; dim_after_symmetries and dim_after_symmetries_source;
+generic_rank_mod_p and target_reached; defect (the result field, else expected_dim -
+functional_dimension where both are known) and defect_reason (why it is empty); checker,
+coq, lean (verdicts). COLUMN_NOTES explains the dimension columns.
 
 Seconds per phase are not in these files: they vary between runs, and every file outside
 logs/ is hashed in the manifest and reproduced byte for byte. They are in
@@ -34,8 +36,27 @@ from certify.referee import architecture
 COLUMNS = (
     "name", "family", "kind", "architecture", "widths", "activation", "bias", "params",
     "rank_lower", "rank_upper_at_point", "functional_dimension", "expected_dim",
-    "expected_dim_source", "defect", "checker", "coq", "lean",
+    "expected_dim_source", "dim_after_symmetries", "dim_after_symmetries_source",
+    "generic_rank_mod_p", "target_reached", "defect", "defect_reason", "checker", "coq", "lean",
 )  # fmt: skip
+# The dimension columns in two sentences each: results.csv, the bundle's README (referee),
+# `certify table` and the project README say the same.
+COLUMN_NOTES = {
+    "expected_dim": "The expected dimension as defined by the paper named in "
+    "expected_dim_source: Kileel-Trager-Bruna's min(#params - #hidden neurons, dim of the "
+    "output space) for bias-free monomial MLPs. Where no paper defines one the source says "
+    "naive bound (the same count, or min(#params, ...) for ResNets).",
+    "dim_after_symmetries": "The count after the known continuous symmetries, which "
+    "dim_after_symmetries_source names (per-neuron scalings, the orthogonal group of a "
+    "quadratic last layer, ...). It is an upper bound on the functional dimension, smaller "
+    "than expected_dim where a symmetry beyond the scalings exists.",
+    "generic_rank_mod_p": "The rank mod p of the sample Jacobian at random points, the "
+    "generator's search target; the checker recomputes it at the recorded points. It is "
+    "evidence, not a certificate, and target_reached says whether rank_lower met it.",
+    "defect": "expected_dim - functional_dimension, where the certificate pins the functional "
+    "dimension (Alexander-Hirschowitz exceptions show 1). Empty otherwise, with the reason in "
+    "defect_reason.",
+}
 PHASES = ("generate", "checker", "render", "coq", "lean")
 SECONDS_COLUMNS = tuple(f"seconds_{p}" for p in PHASES)
 RESULTS_SCHEMA = "nn-certify-results/1"
@@ -101,6 +122,9 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
     exp = r.get("expected_dim")
     if defect is None and isinstance(fd, int) and isinstance(exp, int):
         defect = exp - fd
+    why = r.get("defect_reason")
+    if defect is None and why is None and isinstance(exp, int):
+        why = "not computed: the functional dimension is not pinned by this certificate"
     out = {
         "name": entry.get("name"),
         "family": entry.get("family"),
@@ -115,7 +139,12 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
         "functional_dimension": fd,
         "expected_dim": exp,
         "expected_dim_source": r.get("expected_dim_source"),
+        "dim_after_symmetries": r.get("dim_after_symmetries"),
+        "dim_after_symmetries_source": r.get("dim_after_symmetries_source"),
+        "generic_rank_mod_p": r.get("generic_rank_mod_p"),
+        "target_reached": r.get("target_reached"),
         "defect": defect,
+        "defect_reason": None if defect is not None else why,
         "checker": v.get("checker"),
         "coq": v.get("coq"),
         "lean": v.get("lean"),
@@ -149,6 +178,11 @@ def _md_cell(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v).replace("|", "\\|")
+
+
+def notes_md() -> str:
+    """The dimension columns explained, as Markdown bullets (certify table prints them)."""
+    return "\n".join(f"- {c}: {t}" for c, t in COLUMN_NOTES.items()) + "\n"
 
 
 def markdown(table: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
@@ -240,7 +274,10 @@ def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:
             key = "defective (pinned below expected)"
         else:
             key = "lower bound below expected"
-        groups[key][0].append((r["expected_dim"], d, r["name"]))
+        label = r["name"]
+        if isinstance(r.get("defect"), int) and r["defect"] > 0:
+            label = f"{r['name']} (defect {r['defect']})"
+        groups[key][0].append((r["expected_dim"], d, label))
     for label, (xs, marker, colour) in groups.items():
         if xs:
             ax.scatter([x for x, _, _ in xs], [y for _, y, _ in xs], marker=marker, c=colour,
