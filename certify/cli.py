@@ -367,8 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Print the results table (results.json) of one or more bundles, one row "
         "per certificate; several bundles are merged, with a first column naming the bundle. "
         "Columns: certify/table.py (expected_dim, dim_after_symmetries, generic_rank_mod_p and "
-        "defect are explained below the Markdown table). --seconds adds the seconds per phase from logs/ (not part "
-        "of the deterministic, hashed files).",
+        "defect are explained below the Markdown table). --seconds adds the seconds per "
+        "phase from logs/ (not part of the deterministic, hashed files).",
         **fmt,
     )
     p_table.add_argument("bundles", nargs="+", type=Path)
