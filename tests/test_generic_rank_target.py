@@ -246,3 +246,20 @@ def test_the_checker_s_rank_mod_p_agrees_with_flint(rows, cols, seed, p):
     M = [[sum(a * b for a, b in zip(r, c)) % p for c in zip(*B)] if rank else [0] * cols
          for r in A]  # fmt: skip
     assert rank_mod_np(np.array(M, dtype=np.int64), p) == nmod_mat(M, p).rank()
+
+
+def test_the_dimension_columns_are_explained_in_two_sentences_in_every_place():
+    from pathlib import Path
+
+    from certify.referee import readme_md
+    from certify.table import COLUMN_NOTES, notes_md
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    bundle = readme_md({"tool": {"nn-certify": "x"}, "certificates": [], "specs": []})
+    assert set(COLUMN_NOTES) == {"expected_dim", "dim_after_symmetries", "generic_rank_mod_p",
+                                 "defect"}  # fmt: skip
+    for col, note in COLUMN_NOTES.items():
+        assert note.count(". ") + 1 == 2 and note.endswith("."), col
+        assert f"- `{col}`: {note}" in bundle
+        assert f"- {col}: {note}" in notes_md()
+        assert f"- `{col}`:" in readme
