@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.resources import resource_dir
-from certify.summary import summary_line
+from certify.summary import COLUMN_NOTES, summary_line
 
 _PKG = Path(__file__).resolve().parent
 _SKIP_DIRS = {"__pycache__", "_data", ".lake", ".git"}
@@ -306,9 +306,7 @@ TRUST = "\n".join(
 
 
 def column_notes() -> dict[str, str]:
-    """The dimension columns of results.csv explained (certify.table.COLUMN_NOTES)."""
-    from certify.table import COLUMN_NOTES
-
+    """The dimension columns of results.csv explained (certify.summary.COLUMN_NOTES)."""
     return COLUMN_NOTES
 
 
