@@ -17,8 +17,9 @@ Example (a notebook cell)::
     ... activation = "t^2"
     ... bias = false
     ... ''')
-    >>> c.passed, c.result["rank_lower"], c.result["expected_dim"], c.result["functional_dimension"]
-    (True, 5, 5, 5)
+    >>> r = c.result
+    >>> c.passed, r["rank_lower"], r["expected_dim"], r["functional_dimension"], r["defect"]
+    (True, 5, 6, 5, 1)
     >>> c.claim["text"][:12]
     'Kernel-check'
 

@@ -374,17 +374,25 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
         lines += [
             "## Rank witnesses",
             "",
-            "| certificate | architecture | #params | symmetry dim | expected dim | rank >= | "
-            "rank <= at θ | rank at θ | checker | coq | lean |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| certificate | architecture | #params | symmetry dim | expected dim | "
+            "dim after symmetries | generic rank mod p | rank >= | rank <= at θ | rank at θ | "
+            "defect | checker | coq | lean |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for e in ranks:
             r, v = e["result"], e["verdicts"]
             up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
             at = "–" if r.get("rank_at_point") is None else r["rank_at_point"]
+            after = r.get("dim_after_symmetries", "–")
+            g = r.get("generic_rank_mod_p")
+            gtxt = (
+                "–" if g is None else f"{g}" + ("" if r.get("target_reached") else " (not reached)")
+            )
+            defect = "–" if r.get("defect") is None else r["defect"]
             lines.append(
                 f"| {e['name']} | {e.get('architecture', '–')} | {r['params']} | "
-                f"{r['symmetry_dim']} | {r['expected_dim']} | {r['rank_lower']} | {up} | {at} | "
+                f"{r['symmetry_dim']} | {r['expected_dim']} | {after} | {gtxt} | "
+                f"{r['rank_lower']} | {up} | {at} | {defect} | "
                 f"{v['checker']} | {v['coq']} | {v['lean']} |"
             )
         lines.append("")
@@ -411,6 +419,9 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
             "phase: logs/results-seconds.csv).",
             "",
             table.markdown(results),
+            "Columns:",
+            "",
+            table.notes_md(),
         ]
     for fig in sorted(manifest.get("figures", {})):  # sorted: the manifest is saved sorted
         if fig == DIMENSIONS_PNG:

@@ -407,8 +407,9 @@ def _main(argv: list[str] | None = None) -> int:
         help="print the results table of one or more bundles (Markdown or CSV)",
         description="Print the results table (results.json) of one or more bundles, one row "
         "per certificate; several bundles are merged, with a first column naming the bundle. "
-        "Columns: certify/table.py. --seconds adds the seconds per phase from logs/ (not part "
-        "of the deterministic, hashed files).",
+        "Columns: certify/table.py (expected_dim, dim_after_symmetries, generic_rank_mod_p and "
+        "defect are explained below the Markdown table). --seconds adds the seconds per "
+        "phase from logs/ (not part of the deterministic, hashed files).",
         **fmt,
     )
     p_table.add_argument("bundles", nargs="+", type=Path)
@@ -468,6 +469,8 @@ def _table(a: argparse.Namespace) -> int:
             merged.append(({"bundle": str(b)} if len(a.bundles) > 1 else {}) | r)
     cols = tuple(merged[0]) if merged else T.COLUMNS
     sys.stdout.write(T.csv_text(merged, cols) if a.format == "csv" else T.markdown(merged, cols))
+    if a.format == "md":
+        sys.stdout.write("\nColumns:\n\n" + T.notes_md())
     return 0
 
 

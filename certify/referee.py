@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.resources import resource_dir
-from certify.summary import summary_line
+from certify.summary import COLUMN_NOTES, summary_line
 
 _PKG = Path(__file__).resolve().parent
 _SKIP_DIRS = {"__pycache__", "_data", ".lake", ".git"}
@@ -144,6 +144,14 @@ CITATIONS: dict[str, str] = {
         "networks' (NeurIPS 2019): for t^r without biases the expected dimension is "
         "min(sum_l d_l d_{l-1} - sum_{l<L} d_l, d_L * C(d_0 + r^{L-1} - 1, r^{L-1})). "
         "Defective cases exist: (3, 2, 1) with t^2 has dimension 5 < 6."
+    ),
+    "Alexander-Hirschowitz, J. Algebraic Geom. 4 (1995)": (
+        "J. Alexander, A. Hirschowitz, 'Polynomial interpolation in several variables', J. "
+        "Algebraic Geom. 4 (1995): the k-th secant variety of the Veronese variety "
+        "v_r(P^(d-1)) has the expected dimension, i.e. its affine cone (the functions "
+        "sum_i a_i (w_i . x)^r of a bias-free network (d, k, 1) with sigma = t^r) has dimension "
+        "min(k d, C(d + r - 1, r)), except for r = 2, 2 <= k <= d - 1 (k d - C(k, 2)) and "
+        "(d, r, k) = (3, 4, 5), (4, 4, 9), (5, 3, 7), (5, 4, 14) (one less)."
     ),
     "Kohn-Marchetti-Massarenti-Mella, Prop. 2.1": (
         "Kohn, Marchetti, Massarenti, Mella, arXiv:2608.27113, Prop. 2.1 (k = 2, r >= 3): for "
@@ -297,6 +305,11 @@ TRUST = "\n".join(
 )
 
 
+def column_notes() -> dict[str, str]:
+    """The dimension columns of results.csv explained (certify.summary.COLUMN_NOTES)."""
+    return COLUMN_NOTES
+
+
 def readme_md(manifest: dict[str, Any]) -> str:
     tool = manifest["tool"]
     src = manifest.get("tool_sources") or {}
@@ -338,6 +351,10 @@ def readme_md(manifest: dict[str, Any]) -> str:
             lines += ["Cited, not kernel-checked (see `docs/citations.md`):", ""]
             lines += [f"- {c}" for c in e["claim"]["cites"]] + [""]
     lines += [
+        "## Columns of results.csv (rank certificates)",
+        "",
+        *[f"- `{c}`: {t}" for c, t in column_notes().items()],
+        "",
         "## Trust levels",
         "",
         TRUST,

@@ -7,17 +7,45 @@ from typing import Any
 
 from certify.checker import claims_tanh
 
+# The dimension columns in two sentences each: results.csv, the bundle's README (referee),
+# `certify table` and the project README say the same.
+COLUMN_NOTES = {
+    "expected_dim": "The expected dimension as defined by the paper named in "
+    "expected_dim_source: Kileel-Trager-Bruna's min(#params - #hidden neurons, dim of the "
+    "output space) for bias-free monomial MLPs. Where no paper defines one the source says "
+    "naive bound (the same count, or min(#params, ...) for ResNets).",
+    "dim_after_symmetries": "The count after the known continuous symmetries, which "
+    "dim_after_symmetries_source names (per-neuron scalings, the orthogonal group of a "
+    "quadratic last layer, ...). It is an upper bound on the functional dimension, smaller "
+    "than expected_dim where a symmetry beyond the scalings exists.",
+    "generic_rank_mod_p": "The rank mod p of the sample Jacobian at random points, the "
+    "generator's search target; the checker recomputes it at the recorded points. It is "
+    "evidence, not a certificate, and target_reached says whether rank_lower met it.",
+    "defect": "expected_dim - functional_dimension, where the certificate pins the functional "
+    "dimension (Alexander-Hirschowitz exceptions show 1). Empty otherwise, with the reason in "
+    "defect_reason.",
+}
+
 
 def summary_line(e: dict[str, Any]) -> str:
     """One line of what a certificate established (CLI and report)."""
     r = e["result"]
     if e["kind"] == "rank":
         up = r["rank_upper_at_point"]
-        return (
+        line = (
             f"rank >= {r['rank_lower']}"
             + (f", <= {up} at theta" if up is not None else "")
-            + f" (#params {r['params']}, expected {r['expected_dim']})"
+            + f" (#params {r['params']}, expected {r['expected_dim']}"
         )
+        if r.get("dim_after_symmetries") is not None:
+            line += f", {r['dim_after_symmetries']} after symmetries"
+        line += ")"
+        if r.get("functional_dimension") is not None and r.get("defect") is not None:
+            line += f"; functional dimension {r['functional_dimension']}, defect {r['defect']}"
+        g = r.get("generic_rank_mod_p")
+        if g is not None and not r.get("target_reached"):
+            line += f"; TARGET NOT REACHED: generic rank mod p {g}, best {r['rank_lower']}"
+        return line
     if e["family"] == "relu" and e["kind"] == "equiv":
         if not r["equivalent"]:
             return f"not equivalent (they differ at x = {r['x']})"

@@ -13,8 +13,10 @@ by "; "); bias; params (#parameters); rank_lower (the certified lower bound on t
 dPhi at theta, hence on the generic rank = functional dimension); rank_upper_at_point (an
 upper bound at theta only); functional_dimension (where the certificate pins it: the result
 field functional_dimension, or ReLU's architecture_functional_dimension); expected_dim and
-expected_dim_source; defect (the result field, else expected_dim - functional_dimension
-where both are known); checker, coq, lean (verdicts).
+expected_dim_source; dim_after_symmetries and dim_after_symmetries_source;
+generic_rank_mod_p and target_reached; defect (the result field, else expected_dim -
+functional_dimension where both are known) and defect_reason (why it is empty); checker,
+coq, lean (verdicts). COLUMN_NOTES explains the dimension columns.
 
 Seconds per phase are not in these files: they vary between runs, and every file outside
 logs/ is hashed in the manifest and reproduced byte for byte. They are in
@@ -30,11 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from certify.referee import architecture
+from certify.summary import COLUMN_NOTES
 
 COLUMNS = (
     "name", "family", "kind", "architecture", "widths", "activation", "bias", "params",
     "rank_lower", "rank_upper_at_point", "functional_dimension", "expected_dim",
-    "expected_dim_source", "defect", "checker", "coq", "lean",
+    "expected_dim_source", "dim_after_symmetries", "dim_after_symmetries_source",
+    "generic_rank_mod_p", "target_reached", "defect", "defect_reason", "checker", "coq", "lean",
 )  # fmt: skip
 PHASES = ("generate", "checker", "render", "coq", "lean")
 SECONDS_COLUMNS = tuple(f"seconds_{p}" for p in PHASES)
@@ -101,6 +105,9 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
     exp = r.get("expected_dim")
     if defect is None and isinstance(fd, int) and isinstance(exp, int):
         defect = exp - fd
+    why = r.get("defect_reason")
+    if defect is None and why is None and isinstance(exp, int):
+        why = "not computed: the functional dimension is not pinned by this certificate"
     out = {
         "name": entry.get("name"),
         "family": entry.get("family"),
@@ -115,7 +122,12 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
         "functional_dimension": fd,
         "expected_dim": exp,
         "expected_dim_source": r.get("expected_dim_source"),
+        "dim_after_symmetries": r.get("dim_after_symmetries"),
+        "dim_after_symmetries_source": r.get("dim_after_symmetries_source"),
+        "generic_rank_mod_p": r.get("generic_rank_mod_p"),
+        "target_reached": r.get("target_reached"),
         "defect": defect,
+        "defect_reason": None if defect is not None else why,
         "checker": v.get("checker"),
         "coq": v.get("coq"),
         "lean": v.get("lean"),
@@ -149,6 +161,11 @@ def _md_cell(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v).replace("|", "\\|")
+
+
+def notes_md() -> str:
+    """The dimension columns explained, as Markdown bullets (certify table prints them)."""
+    return "\n".join(f"- {c}: {t}" for c, t in COLUMN_NOTES.items()) + "\n"
 
 
 def markdown(table: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
@@ -240,7 +257,10 @@ def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:
             key = "defective (pinned below expected)"
         else:
             key = "lower bound below expected"
-        groups[key][0].append((r["expected_dim"], d, r["name"]))
+        label = r["name"]
+        if isinstance(r.get("defect"), int) and r["defect"] > 0:
+            label = f"{r['name']} (defect {r['defect']})"
+        groups[key][0].append((r["expected_dim"], d, label))
     for label, (xs, marker, colour) in groups.items():
         if xs:
             ax.scatter([x for x, _, _ in xs], [y for _, y, _ in xs], marker=marker, c=colour,

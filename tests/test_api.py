@@ -39,7 +39,8 @@ def test_certify_toml_text_returns_result_and_claim_and_writes_nothing(tmp_path:
         os.chdir(cwd)
     assert list(tmp_path.iterdir()) == []
     assert c.name == "ktb-3-2-1" and c.kind == "rank" and c.passed
-    assert (c.result["rank_lower"], c.result["expected_dim"]) == (5, 5)
+    # issue 21: KTB's expected dimension 6 (was mislabelled 5), defect 1
+    assert (c.result["rank_lower"], c.result["expected_dim"], c.result["defect"]) == (5, 6, 1)
     assert "rank" in c.claim["text"] and c.coq == "not-run"
     assert c.row["widths"] == "3-2-1" and c.row["checker"] == "passed"
 

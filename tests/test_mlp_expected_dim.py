@@ -3,7 +3,7 @@
 The ranks here are computed independently of the code under test: a forward-mode Jacobian of
 theta -> (f_theta(x_s))_s at a random point and random samples, in numpy int64 arithmetic mod
 a prime near 10^6, and its rank by FLINT (nmod_mat). A rank mod p at one point is a lower
-bound on the generic rank; equality with expected_dim, an upper bound by its derivation,
+bound on the generic rank; equality with dim_after_symmetries, an upper bound by its derivation,
 pins it (up to a failure probability of order deg / p, and the pinned values below were also
 reproduced with other seeds)."""
 
@@ -19,7 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from certify.checker.ir import MLP
-from certify.checker.networks import expected_dim, expected_dim_source, ktb_formula
+from certify.checker.networks import (
+    dim_after_symmetries,
+    dim_after_symmetries_source,
+    expected_dim_source,
+    ktb_formula,
+)
 
 P = 1_000_003  # products of two residues stay below 2^40: sums of them fit in int64
 
@@ -74,7 +79,7 @@ def test_the_oracle_reproduces_the_known_ranks_it_is_trusted_for():
     assert generic_rank([2, 3, 1], [CUBE], False) == 4
 
 
-# (widths, activations, generic rank by the oracle): pinned, and equal to expected_dim
+# (widths, activations, generic rank by the oracle): pinned, and equal to dim_after_symmetries
 PINNED = [
     ([10, 20, 10, 1], [SQ, SQ], 335),  # issue 13: KTB's formula says 380
     ([3, 2, 1], [SQ], 5),
@@ -91,15 +96,15 @@ PINNED = [
 @pytest.mark.parametrize("widths,acts,rank", PINNED)
 def test_expected_dim_of_a_quadratic_last_layer_is_the_pinned_generic_rank(widths, acts, rank):
     assert generic_rank(widths, acts, False) == rank
-    assert expected_dim(mlp(widths, acts)) == rank
+    assert dim_after_symmetries(mlp(widths, acts)) == rank
 
 
 def test_the_issue_13_network_names_both_the_corrected_count_and_ktb_s_own_value():
     net = mlp([10, 20, 10, 1], [SQ, SQ])
-    assert ktb_formula(net) == 380 and expected_dim(net) == 335
-    src = expected_dim_source(net)
-    assert "orthogonal symmetry of the quadratic last hidden layer" in src
-    assert src.endswith("KTB's own formula gives 380")
+    assert ktb_formula(net) == 380 and dim_after_symmetries(net) == 335
+    src = dim_after_symmetries_source(net)
+    assert "orthogonal group of the quadratic last hidden layer" in src
+    assert src.endswith("Kileel-Trager-Bruna's formula gives 380")
 
 
 @settings(max_examples=60, deadline=None)
@@ -118,7 +123,7 @@ def test_expected_dim_never_undercuts_the_generic_rank_of_a_ktb_network(front, k
     net = mlp(widths, acts)
     if net.n_params > 70:
         return
-    assert generic_rank(widths, acts, False, seed) <= expected_dim(net)
+    assert generic_rank(widths, acts, False, seed) <= dim_after_symmetries(net)
 
 
 @pytest.mark.parametrize(
@@ -131,14 +136,17 @@ def test_expected_dim_never_undercuts_the_generic_rank_of_a_ktb_network(front, k
     ],
 )
 def test_outside_the_accounted_case_the_source_says_the_bound_is_naive_or_ktb_s(widths, acts, bias):
-    """Biases, a non-monomial layer before the quadratic one, a non-quadratic sigma: other
-    symmetries, not subtracted, so the source says naive; several outputs: KTB's formula as
-    published."""
+    """expected_dim is KTB's formula (bias-free monomial) or the naive bound, never a count of
+    forms; dim_after_symmetries names the orthogonal group only for a quadratic last layer with
+    biases (issue 21: the same symmetry as without biases), and never undercuts the generic
+    rank."""
     net = mlp(widths, acts, bias)
     src = expected_dim_source(net)
     assert src.startswith("naive bound") or src.startswith("Kileel-Trager-Bruna's expected")
     assert "orthogonal" not in src and "forms" not in src
-    assert generic_rank(widths, acts, bias) <= expected_dim(net)
+    after = dim_after_symmetries_source(net)
+    assert ("orthogonal group" in after) == bias and "forms" not in after
+    assert generic_rank(widths, acts, bias) <= dim_after_symmetries(net)
 
 
 # sigma with a linear or constant term on the quadratic last layer: (widths, acts, generic
@@ -160,11 +168,11 @@ def test_a_linear_or_constant_term_keeps_a_quadratic_form_whose_dimension_is_pin
 ):
     """The extra symmetry is not only the homogeneous square's: with sigma = c2 t^2 + c1 t +
     c0 the last layers still compute a form of rank <= k (in (h, 1) when c1 != 0), so the
-    naive count overshoots; expected_dim counts the form and meets the generic rank."""
+    naive count overshoots; dim_after_symmetries counts the form and meets the generic rank."""
     net = mlp(widths, acts)
-    assert generic_rank(widths, acts, False) == rank == expected_dim(net)
+    assert generic_rank(widths, acts, False) == rank == dim_after_symmetries(net)
     assert ktb_formula(net) == naive
-    assert expected_dim_source(net).endswith(f"the naive bound gives {naive}")
+    assert dim_after_symmetries_source(net).endswith(f"the naive bound gives {naive}")
 
 
 @settings(max_examples=60, deadline=None)
@@ -183,4 +191,4 @@ def test_expected_dim_never_undercuts_the_generic_rank_for_any_quadratic_last_la
     net = mlp(widths, acts)
     if net.n_params > 70:
         return
-    assert generic_rank(widths, acts, False, seed) <= expected_dim(net)
+    assert generic_rank(widths, acts, False, seed) <= dim_after_symmetries(net)

@@ -53,8 +53,16 @@ def test_an_exact_nullspace_at_theta_pins_the_rank_at_theta_but_not_the_generic_
         ("functional_dimension", 4),
         ("functional_dimension", None),
         ("functional_dimension_reason", "by inspection"),
-        ("expected_dim", 6),
+        # issue 21: expected_dim is KTB's 6 now; 5 is dim_after_symmetries, defect 1
+        ("expected_dim", 5),
         ("expected_dim_source", "Kileel-Trager-Bruna's expected dimension"),
+        ("dim_after_symmetries", 6),
+        ("dim_after_symmetries_source", "after nothing"),
+        ("defect", 0),
+        ("defect_reason", "not pinned"),
+        ("generic_rank_mod_p", 6),
+        ("generic_rank_mod_p_source", "certified"),
+        ("target_reached", False),
     ],
 )
 def test_the_python_checker_rejects_a_changed_result_field(quadratic, field, value):

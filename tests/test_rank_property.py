@@ -57,11 +57,15 @@ def exact_rank_at_point(cert) -> int:
 
 
 def test_ktb_3_2_1_certifies_rank_five_where_ktb_s_formula_says_six():
-    """KTB's formula gives 6; the orthogonal symmetry of the quadratic layer accounts for the
-    Alexander-Hirschowitz defect: expected 5 = the functional dimension."""
+    """KTB's formula gives 6 (expected_dim; issue 21: it was mislabelled 5); the orthogonal
+    symmetry of the quadratic layer accounts for the Alexander-Hirschowitz defect:
+    dim_after_symmetries 5 = the functional dimension, defect 1."""
     cert = make_cert([3, 2, 1], "t^2")
-    assert cert["result"]["expected_dim"] == 5
-    assert cert["result"]["expected_dim_source"].endswith("KTB's own formula gives 6")
+    assert cert["result"]["expected_dim"] == 6 and cert["result"]["defect"] == 1
+    assert cert["result"]["dim_after_symmetries"] == 5
+    assert cert["result"]["dim_after_symmetries_source"].endswith(
+        "Kileel-Trager-Bruna's formula gives 6"
+    )
     assert cert["result"]["functional_dimension"] == 5
     assert cert["result"]["rank_lower"] == 5
     assert cert["result"]["rank_upper_at_point"] == 5

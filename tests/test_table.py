@@ -63,7 +63,11 @@ def test_every_bundle_has_results_csv_and_json_with_one_row_per_certificate(bund
     assert tuple(parsed[0]) == table.COLUMNS
     ktb = doc["rows"][0]
     assert ktb["widths"] == "3-2-1" and ktb["activation"] == "t^2" and ktb["bias"] is False
-    assert (ktb["rank_lower"], ktb["expected_dim"], ktb["params"]) == (5, 5, 8)  # O(2) symmetry
+    # issue 21: KTB's expected dimension 6 (was mislabelled 5), defect 1, 5 after the O(2)
+    # symmetry of the quadratic layer
+    assert (ktb["rank_lower"], ktb["expected_dim"], ktb["params"]) == (5, 6, 8)
+    assert (ktb["defect"], ktb["dim_after_symmetries"], ktb["generic_rank_mod_p"]) == (1, 5, 5)
+    assert ktb["target_reached"] is True and ktb["defect_reason"] == ""
     assert parsed[0]["rank_lower"] == "5" and parsed[0]["bias"] == "false"
     assert parsed[1]["bias"] == "true" and parsed[1]["activation"] == "t^3 + t"
     orbit = doc["rows"][2]
@@ -127,9 +131,10 @@ def test_certify_table_prints_markdown_or_csv_and_merges_bundles(bundle: Path, t
     other = tmp_path / "other"
     build([spec("ktb-2-2-1", [2, 2, 1])], other, NO_PROVERS)
     r = run_cli("table", str(bundle))
+    assert r.stdout.endswith("\nColumns:\n\n" + table.notes_md())  # the columns explained
     assert (
         r.returncode == 0
-        and r.stdout
+        and r.stdout.split("\nColumns:\n")[0]
         == (bundle / "report.md")
         .read_text()
         .split("phase: logs/results-seconds.csv).\n\n")[1]

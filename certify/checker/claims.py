@@ -18,22 +18,60 @@ USEVICH = "Usevich et al., arXiv:2506.17093, Lemma 4"
 KTB = "Kileel-Trager-Bruna, expected dimension of polynomial networks"
 
 
-def rank_result(mlp: MLP, r: int, u: int | None, upper_kind: str | None = None) -> dict[str, Any]:
+AH = "Alexander-Hirschowitz, J. Algebraic Geom. 4 (1995)"
+
+
+def generic_source(generic: dict[str, Any]) -> str:
+    """What generic_rank_mod_p is: evidence at random points mod a prime, not a certificate."""
+    return (
+        f"evidence, not a certificate: the largest rank over GF({generic['prime']}) of the "
+        f"sample Jacobian at {generic['points']} random points (theta and samples random "
+        f"residues; recorded in witness.generic and recomputed by the checker, not by the "
+        f"kernel or Coq); a lower bound on the generic rank, equal to it unless the points "
+        f"are special"
+    )
+
+
+def rank_result(
+    mlp: MLP,
+    r: int,
+    u: int | None,
+    upper_kind: str | None = None,
+    generic: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The result fields of a rank certificate, all derived from the checked numbers: r the
-    kernel-checked lower bound, u the kernel-checked (or trivial) upper bound at theta and
-    upper_kind the kind of the vectors behind u (None: no upper witness)."""
+    kernel-checked lower bound, u the kernel-checked (or trivial) upper bound at theta,
+    upper_kind the kind of the vectors behind u (None: no upper witness) and generic the
+    checker-recomputed mod-p rank at random points ({"prime", "points", "rank"}: the
+    generator's target; None: not recorded).
+
+    expected_dim is the formula of the paper that defines it (Kileel-Trager-Bruna for
+    bias-free monomial MLPs) or the naive bound; dim_after_symmetries the count after the
+    known continuous symmetries; defect = expected_dim - functional_dimension when the latter
+    is pinned."""
     fd, why = functional_dimension(mlp, r, u, upper_kind)
-    return {
+    edim = M.expected_dim(mlp)
+    out: dict[str, Any] = {
         "params": mlp.n_params,
         "symmetry_dim": M.symmetry_dim(mlp),
-        "expected_dim": M.expected_dim(mlp),
+        "expected_dim": edim,
         "expected_dim_source": M.expected_dim_source(mlp),
+        "dim_after_symmetries": M.dim_after_symmetries(mlp),
+        "dim_after_symmetries_source": M.dim_after_symmetries_source(mlp),
+        "generic_rank_mod_p": None if generic is None else generic["rank"],
+        "generic_rank_mod_p_source": None if generic is None else generic_source(generic),
+        "target_reached": None if generic is None else r >= generic["rank"],
         "rank_lower": r,
         "rank_upper_at_point": u,
         "rank_at_point": r if u == r else None,
         "functional_dimension": fd,
         "functional_dimension_reason": why,
+        "defect": None if fd is None else edim - fd,
+        "defect_reason": None
+        if fd is not None
+        else "not computed: the functional dimension is not pinned by this certificate",
     }
+    return out
 
 
 def functional_dimension(
@@ -47,7 +85,9 @@ def functional_dimension(
     those are polynomial in theta, lie in the kernel of the differential at every point (the
     flows fix f_theta) and are independent at theta, hence at generic points; or when r =
     #params - dim of the per-neuron scaling group, whose tangents are independent and in the
-    kernel at generic points (Usevich et al., Lemma 4). An exact nullspace at theta (kind
+    kernel at generic points (Usevich et al., Lemma 4); or, for a bias-free shallow network
+    (d, k, 1) with sigma = c t^r, when r is the Alexander-Hirschowitz dimension of the
+    secant variety (cited). An exact nullspace at theta (kind
     nullspace) bounds the rank at theta only, and pins nothing."""
     lsc = f"the generic rank is >= rank_lower = {r} (lower semicontinuity)"
     if r >= trivial_upper(mlp):
@@ -69,6 +109,12 @@ def functional_dimension(
         return r, (
             f"{lsc} and <= #params - {s}: the per-neuron scaling group of dimension {s} acts "
             f"with generic orbits of that dimension ({USEVICH})"
+        )
+    if M.alexander_hirschowitz(mlp) == r:
+        return r, (
+            f"{lsc} and <= {r}: the image is the affine cone over a secant variety of a "
+            f"Veronese variety, of dimension {r} by the Alexander-Hirschowitz theorem ({AH}; "
+            f"cited, not checked)"
         )
     return None, None
 
@@ -152,14 +198,34 @@ def rank_claim(
     parts.append(f"Expected dimension {result['expected_dim']}: {result['expected_dim_source']}.")
     if M.is_ktb(mlp):
         cites.append(KTB)
-    if result["functional_dimension"] is not None:
+    parts.append(
+        f"Dimension after the known continuous symmetries {result['dim_after_symmetries']}: "
+        f"{result['dim_after_symmetries_source']}."
+    )
+    g = result.get("generic_rank_mod_p")
+    if g is not None:
         parts.append(
-            f"Functional dimension of the architecture: {result['functional_dimension']} "
+            f"Generic rank mod p {g}, the target of the generator's search: "
+            f"{result['generic_rank_mod_p_source']}."
+        )
+        if not result["target_reached"]:
+            parts.append(
+                f"Target not reached: the certified rank {r} is below the generic rank mod p "
+                f"{g}; every attempt of the generator's search fell short."
+            )
+    fd = result["functional_dimension"]
+    if fd is not None:
+        parts.append(
+            f"Functional dimension of the architecture: {fd} "
             f"({result['functional_dimension_reason']})."
         )
-    if r < result["expected_dim"]:
+        if AH in result["functional_dimension_reason"]:
+            cites.append(AH)
+        parts.append(f"Defect (expected dimension - functional dimension): {result['defect']}.")
+    elif r < result["expected_dim"]:
         parts.append(
-            f"The certified rank {r} is below the expected dimension {result['expected_dim']}."
+            f"The certified rank {r} is below the expected dimension {result['expected_dim']}; "
+            f"the functional dimension is not pinned, so no defect is claimed."
         )
     return {"text": " ".join(parts), "cites": cites}
 

@@ -427,3 +427,50 @@ def check_relu_rank_upper(
         and KL.tangents_vanish_relu(inst, batch, w.tangents)
         and independent_np(w.p, n, w.tangents, w.cols)
     )
+
+
+# ---------------------------------------------------------------- the generic-rank evidence
+def rank_mod_np(M: Mat, p: int) -> int:
+    """The rank of a residue matrix over GF(p), p prime, by Gaussian elimination (row
+    swaps; each pivot row normalised by its inverse, products below 2^62)."""
+    M = np.array(M, dtype=np.int64) % p
+    if M.ndim != 2:
+        return 0
+    r = 0
+    for c in range(M.shape[1]):
+        if r == M.shape[0]:
+            break
+        nz = np.flatnonzero(M[r:, c])
+        if nz.size == 0:
+            continue
+        i = r + int(nz[0])
+        if i != r:
+            M[[r, i]] = M[[i, r]]
+        M[r] = M[r] * pow(int(M[r, c]), p - 2, p) % p
+        lam = M[r + 1 :, c].copy()
+        M[r + 1 :] = (M[r + 1 :] - lam[:, None] * M[r] % p) % p
+        r += 1
+    return r
+
+
+def jacobian_rank_mod(
+    inst: K.RankInstance | KR.ResNetInstance, p: int, theta: list[int], samples: list[list[int]]
+) -> int:
+    """The rank over GF(p) of the Jacobian of theta -> (f_theta(x_s))_s at the residue point
+    theta (the instance's network; its theta is not used) and the residue samples x_s, every
+    output of every sample one row. The activations' denominators must be units mod p."""
+    acts_m = [[a * pow(b, -1, p) % p for a, b in cs] for cs in inst.acts]
+    th = [t % p for t in theta]
+    if isinstance(inst, KR.ResNetInstance):
+        d0 = dout = inst.width
+
+        def rows_at(X: Mat, k: int) -> Mat:
+            return resnet_rows_np(p, inst.width, inst.outer, acts_m, th, X, k)
+    else:
+        d0, dout = K.first_width(inst.widths), K.last_width(inst.widths)
+
+        def rows_at(X: Mat, k: int) -> Mat:
+            return mlp_rows_np(p, inst.widths, acts_m, inst.bias, th, X, k)
+
+    X = as_mod(samples, p, d0)
+    return rank_mod_np(np.vstack([rows_at(X, k) for k in range(dout)]), p)

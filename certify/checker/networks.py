@@ -148,7 +148,7 @@ def is_ktb(mlp: MLP) -> bool:
 
 
 def quadratic_last_layer(mlp: MLP | ResNet) -> tuple[int, int] | None:
-    """(k, m) when the expected dimension accounts for a quadratic last hidden layer: an MLP
+    """(k, m) when dim_after_symmetries accounts for a quadratic last hidden layer: an MLP
     without biases, with one output and at least one hidden layer, whose last activation has
     degree 2 and whose earlier activations are monomials; k is the last hidden layer's width
     and m the width before it. None otherwise.
@@ -193,7 +193,7 @@ def quadratic_form_dim(sigma: Sequence[Num], k: int, m: int) -> int:
 
 def _quadratic_expected_dim(mlp: MLP, k: int, m: int) -> int:
     """min(A, #params - symmetry dim, dim of the output space, B): the upper bounds behind
-    expected_dim for a quadratic last hidden layer (see expected_dim_source)."""
+    dim_after_symmetries for a quadratic last hidden layer (see dim_after_symmetries_source)."""
     n, s = mlp.n_params, symmetry_dim(mlp)
     sigma = mlp.activations[-1]
     front_s = s - (k if is_monomial(sigma) else 0)  # scalings of the layers before
@@ -212,55 +212,134 @@ def _quadratic_expected_dim(mlp: MLP, k: int, m: int) -> int:
     return bound
 
 
-def expected_dim(net: MLP | ResNet) -> int:
-    """Expected dimension of the architecture; expected_dim_source names the formula.
+def dim_after_symmetries(net: MLP | ResNet) -> int:
+    """The dimension count after the known continuous symmetries (an upper bound on the
+    functional dimension where the symmetry group acts with finite generic stabilisers);
+    dim_after_symmetries_source names the symmetries and the formula.
 
-    For monomial activations without bias, Kileel-Trager-Bruna's formula
-    min(sum d_l d_(l-1) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)); with a quadratic last
-    hidden layer and one output (quadratic_last_layer), the count of its forms instead; for a
-    ResNet of width n and degree D, min(#params, n * C(n + D, D)) (polynomial maps of degree
-    <= D); otherwise the naive min(#params - symmetry dim, dim of the output space)."""
+    - bias-free MLP with a quadratic last hidden layer and one output (quadratic_last_layer):
+      the count of the forms that layer computes (scalings and its orthogonal group);
+    - MLP with biases whose last hidden layer is c t^2 (one output, width k, width m before
+      it, k <= m + 1): min(#params - scaling dim - C(k, 2), dim of the output space), the
+      orthogonal group acting on the rows (w_j, b_j) as without biases;
+    - otherwise min(#params - scaling dim, dim of the output space) (= expected_dim); ResNets:
+      no continuous symmetry known, expected_dim."""
     if isinstance(net, ResNet):
-        D = net.degree_bound()
-        return min(net.n_params, net.width * comb(net.width + D, D))
+        return expected_dim(net)
     quad = quadratic_last_layer(net)
     if quad is not None:
         return _quadratic_expected_dim(net, *quad)
+    k = biased_quadratic_width(net)
+    if k is not None:
+        return min(net.n_params - symmetry_dim(net) - comb(k, 2), output_space_dim(net))
+    return expected_dim(net)
+
+
+def biased_quadratic_width(net: MLP | ResNet) -> int | None:
+    """k when net is an MLP with biases, one output, a last hidden layer c t^2 of width k >= 2
+    and k <= m + 1 (m the width before it): then W~ = [W b] (k x (m + 1)) has independent rows
+    at generic points and the orthogonal group {G : G^T diag(a) G = diag(a)} (dimension
+    C(k, 2)) acts on it freely, keeping f = c hb^T W~^T diag(a) W~ hb, hb = (h, 1). None
+    otherwise."""
+    if isinstance(net, ResNet) or not net.bias or net.widths[-1] != 1 or net.depth < 2:
+        return None
+    cs = net.activations[-1]
+    k, m = net.widths[-2], net.widths[-3]
+    if not (is_monomial(cs) and len(cs) == 3) or k < 2 or k > m + 1:
+        return None
+    return k
+
+
+def expected_dim(net: MLP | ResNet) -> int:
+    """The expected dimension; expected_dim_source names the formula and whose it is.
+
+    MLPs: min(#params - dim of the per-neuron scaling group, dim of the output space). For
+    monomial activations without biases this is Kileel-Trager-Bruna's expected dimension
+    min(sum d_l (d_(l-1)) - sum_(l<L) d_l, d_L * C(d_0 + D - 1, D)) (Massarenti-Mella use the
+    same count); otherwise no paper defines one and it is the naive bound. ResNets of width n
+    and degree D: the naive bound min(#params, n * C(n + D, D)) (polynomial maps of degree
+    <= D). Further symmetries are counted by dim_after_symmetries, not here."""
+    if isinstance(net, ResNet):
+        D = net.degree_bound()
+        return min(net.n_params, net.width * comb(net.width + D, D))
     return min(net.n_params - symmetry_dim(net), output_space_dim(net))
 
 
+AH_SPORADIC = {(3, 4, 5), (4, 4, 9), (5, 3, 7), (5, 4, 14)}
+
+
+def alexander_hirschowitz(net: MLP | ResNet) -> int | None:
+    """The dimension of the architecture by the Alexander-Hirschowitz theorem, for a
+    bias-free shallow network (d, k, 1) with sigma = c t^r (r >= 2): f = sum_i a_i (w_i . x)^r
+    ranges over the affine cone of the k-th secant variety of v_r(P^(d-1)), of dimension
+    min(k d, C(d + r - 1, r)) except for r = 2, 2 <= k <= d - 1 (k d - C(k, 2)) and
+    (d, r, k) in {(3, 4, 5), (4, 4, 9), (5, 3, 7), (5, 4, 14)} (one less). None otherwise."""
+    if isinstance(net, ResNet) or net.bias or net.depth != 2 or net.widths[-1] != 1:
+        return None
+    cs = net.activations[0]
+    if not is_monomial(cs) or len(cs) < 3:
+        return None
+    d, k, r = net.widths[0], net.widths[1], len(cs) - 1
+    generic = min(k * d, comb(d + r - 1, r))
+    if r == 2 and 2 <= k <= d - 1:
+        return k * d - comb(k, 2)
+    return generic - 1 if (d, r, k) in AH_SPORADIC else generic
+
+
 KTB_SOURCE = (
-    "Kileel-Trager-Bruna's expected dimension (monomial activations, no biases): "
-    "min(#params - #hidden neurons, d_L * C(d_0 + D - 1, D)), D the product of the degrees"
-)
-QUADRATIC_SOURCE = (
-    "Kileel-Trager-Bruna's expected dimension less the orthogonal symmetry of the quadratic "
-    "last hidden layer (sigma = c t^2, width k, width m before it, one output; "
-    "f = h^T W^T diag(a) W h): min(A, C(d_0 + D - 1, D), B) with A = #params - #hidden "
-    "neurons - C(k, 2) for k <= m, else #params and hidden neurons of the layers before it "
-    "+ C(m + 1, 2), and B = min(#params - #hidden neurons, k * P) - C(k, 2) when "
-    "k <= min(m, P), P = C(d_0 + D' - 1, D'), D' the degree of the layer before; nn-certify's "
-    "count (README), checked against exact generic ranks of a grid of small architectures "
-    "(tests/test_mlp_expected_dim.py); KTB's own formula gives {ktb}"
-)
-AFFINE_QUADRATIC_SOURCE = (
-    "the layers before the quadratic last hidden layer (#params less their hidden neurons) "
-    "plus the dimension of the forms it computes (sigma = c2 t^2 + c1 t + c0 with a linear or "
-    "constant term, width k, width m before it, one output, no biases): rank-<=k forms in "
-    "(h, 1) on m + 1 variables when c1 != 0 (completing the square; the corner forgotten when "
-    "c0 = 0), rank-<=k forms on m variables plus a constant when c1 = 0; capped by "
-    "min(#params - symmetry dim, dim of the output space); nn-certify's count (README), "
-    "checked against exact generic ranks of a grid of small architectures "
-    "(tests/test_mlp_expected_dim.py); the naive bound gives {naive}"
+    "Kileel-Trager-Bruna's expected dimension (monomial activations, no biases; the count "
+    "Massarenti-Mella use too): min(#params - #hidden neurons, d_L * C(d_0 + D - 1, D)), D the "
+    "product of the degrees"
 )
 NAIVE_SOURCE = (
-    "naive bound, not a published expected dimension: min(#params - dim of the per-neuron "
-    "scaling group, dim of the output space); other symmetries (e.g. of a quadratic layer with "
-    "biases or several outputs) are not subtracted, so the true dimension may be smaller"
+    "naive bound, no paper defines an expected dimension for this architecture: "
+    "min(#params - dim of the per-neuron scaling group, dim of the output space), the count of "
+    "Kileel-Trager-Bruna's formula; symmetries beyond the scalings are counted in "
+    "dim_after_symmetries"
 )
 RESNET_SOURCE = (
-    "naive bound, not a published expected dimension: min(#params, width * C(width + D, D)) "
-    "(polynomial maps of degree <= D); no symmetry subtracted"
+    "naive bound, no paper defines an expected dimension for ResNets: min(#params, "
+    "width * C(width + D, D)) (polynomial maps of degree <= D); no symmetry subtracted"
+)
+SCALING_SOURCE = (
+    "after the per-neuron scalings (dimension {s}; Usevich et al., Lemma 4): min(#params - {s}, "
+    "dim of the output space)"
+)
+NO_SYMMETRY_SOURCE = (
+    "no continuous symmetry known (non-monomial activations): min(#params, dim of the output space)"
+)
+RESNET_SYMMETRY_SOURCE = (
+    "no continuous symmetry known (ResNets: finite symmetry groups only): min(#params, "
+    "width * C(width + D, D))"
+)
+QUADRATIC_SOURCE = (
+    "after the per-neuron scalings and the orthogonal group of the quadratic last hidden layer "
+    "(sigma = c t^2, width k, width m before it, one output, no biases; "
+    "f = h^T W^T diag(a) W h is kept by W -> G W, G^T diag(a) G = diag(a), dimension C(k, 2)): "
+    "min(A, C(d_0 + D - 1, D), B) with A = #params - #hidden neurons - C(k, 2) for k <= m, "
+    "else #params and hidden neurons of the layers before it + C(m + 1, 2), and "
+    "B = min(#params - #hidden neurons, k * P) - C(k, 2) when k <= min(m, P), "
+    "P = C(d_0 + D' - 1, D'), D' the degree of the layer before; nn-certify's count (README), "
+    "checked against exact generic ranks of a grid of small architectures "
+    "(tests/test_mlp_expected_dim.py); Kileel-Trager-Bruna's formula gives {ktb}"
+)
+AFFINE_QUADRATIC_SOURCE = (
+    "after the orthogonal group of the quadratic last hidden layer (sigma = c2 t^2 + c1 t + c0 "
+    "with a linear or constant term, width k, width m before it, one output, no biases; the "
+    "scalings of that layer are gone): the layers before it (#params less their hidden "
+    "neurons) plus the dimension of the forms it computes: rank-<=k forms in (h, 1) on m + 1 "
+    "variables when c1 != 0 (completing the square; the corner forgotten when c0 = 0), "
+    "rank-<=k forms on m variables plus a constant when c1 = 0; capped by min(#params - "
+    "symmetry dim, dim of the output space); nn-certify's count (README), checked against "
+    "exact generic ranks of a grid of small architectures (tests/test_mlp_expected_dim.py); "
+    "the naive bound gives {naive}"
+)
+BIASED_QUADRATIC_SOURCE = (
+    "after the per-neuron scalings (dimension {s}) and the orthogonal group of the quadratic "
+    "last hidden layer acting on its rows (w_j, b_j) (sigma = c t^2, width k = {k} <= m + 1, "
+    "one output, biases; f = hb^T W~^T diag(a) W~ hb, hb = (h, 1), W~ = [W b], is kept by "
+    "W~ -> G W~, G^T diag(a) G = diag(a), dimension C(k, 2) = {ck}): min(#params - {s} - {ck}, "
+    "dim of the output space)"
 )
 
 
@@ -272,11 +351,22 @@ def ktb_formula(mlp: MLP) -> int:
 
 
 def expected_dim_source(net: MLP | ResNet) -> str:
-    """The formula and source of expected_dim(net), valid for its activations."""
+    """The formula of expected_dim(net) and the paper that defines it (or: naive bound)."""
     if isinstance(net, ResNet):
         return RESNET_SOURCE
+    return KTB_SOURCE if is_ktb(net) else NAIVE_SOURCE
+
+
+def dim_after_symmetries_source(net: MLP | ResNet) -> str:
+    """The symmetries subtracted by dim_after_symmetries(net), named, and its formula."""
+    if isinstance(net, ResNet):
+        return RESNET_SYMMETRY_SOURCE
     if quadratic_last_layer(net) is not None:
         if is_monomial(net.activations[-1]):
             return QUADRATIC_SOURCE.format(ktb=ktb_formula(net))
         return AFFINE_QUADRATIC_SOURCE.format(naive=ktb_formula(net))
-    return KTB_SOURCE if is_ktb(net) else NAIVE_SOURCE
+    s = symmetry_dim(net)
+    k = biased_quadratic_width(net)
+    if k is not None:
+        return BIASED_QUADRATIC_SOURCE.format(s=s, k=k, ck=comb(k, 2))
+    return SCALING_SOURCE.format(s=s) if s else NO_SYMMETRY_SOURCE

@@ -115,6 +115,47 @@ def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
     return uw, bound
 
 
+GENERIC_KEYS = {"prime", "points", "ranks"}
+
+
+def check_generic(
+    inst: K.RankInstance | KR.ResNetInstance, w: Any
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The generic-rank evidence (witness.generic): a prime q, points {theta, samples} of
+    residues and the recorded rank at each; the checker recomputes every rank (the Jacobian
+    at the point, vectorised as the kernel twins', rank by elimination mod q) and returns
+    {"prime", "points", "rank": the largest} for rank_result, or the problems found."""
+    if w is None:
+        return None, []
+    w = as_dict(w, "witness.generic")
+    if set(w) != GENERIC_KEYS:
+        raise Malformed(f"witness.generic: expected exactly the keys {sorted(GENERIC_KEYS)}")
+    q = as_int(w["prime"], "witness.generic.prime")
+    pts = as_list(w["points"], "witness.generic.points")
+    ranks = as_nats(w["ranks"], "witness.generic.ranks")
+    if not (K.p_ok(q) and fast.is_prime_31(q)):
+        return None, ["witness.generic.prime: expected a prime below 2^31"]
+    if not pts or len(ranks) != len(pts):
+        return None, ["witness.generic: expected one rank per point, at least one point"]
+    if any(b % q == 0 for cs in inst.acts for _, b in cs):
+        return None, ["witness.generic.prime divides a denominator of an activation"]
+    n = len(inst.theta)
+    d0 = inst.width if isinstance(inst, KR.ResNetInstance) else K.first_width(inst.widths)
+    got = []
+    for i, pt in enumerate(pts):
+        pt = as_dict(pt, f"witness.generic.points[{i}]")
+        if set(pt) != {"theta", "samples"}:
+            raise Malformed(f"witness.generic.points[{i}]: expected the keys samples, theta")
+        th = as_ints(pt["theta"], f"witness.generic.points[{i}].theta")
+        xs = as_matrix(pt["samples"], f"witness.generic.points[{i}].samples")
+        if len(th) != n or not xs or any(len(x) != d0 for x in xs):
+            return None, [f"witness.generic.points[{i}]: theta or samples of the wrong shape"]
+        got.append(fast.jacobian_rank_mod(inst, q, th, xs))
+    if got != ranks:
+        return None, [f"witness.generic.ranks = {ranks} but the checker recomputes {got}"]
+    return {"prime": q, "points": len(pts), "rank": max(got)}, []
+
+
 def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
     """The spec-level network of a decoded instance (for claim texts and derived fields)."""
     acts = tuple(tuple(Fraction(a, b) for a, b in cs) for cs in inst.acts)
@@ -155,6 +196,8 @@ def check(cert: dict[str, Any]) -> list[str]:
     """Problems found in a rank certificate whose envelope (schema, name) was validated by
     certify.checker.check_certificate; malformed fields raise Malformed or KeyError."""
     inst = decode_instance(cert)
+    if not set(as_dict(cert["witness"], "witness")) <= {"lower", "upper", "generic"}:
+        raise Malformed("witness: expected the keys lower, upper and generic")
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
     upper = decode_upper(up) if up is not None else None
@@ -195,7 +238,10 @@ def check(cert: dict[str, Any]) -> list[str]:
                 mlp, theta
             ) + quadratic_tangents(mlp, theta):
                 problems.append("witness.upper: kind 'symmetry' but not the symmetry tangents")
-    expect = rank_result(mlp, r, u_checked, None if up is None else up.get("kind"))
+    generic, gprobs = check_generic(inst, cert["witness"].get("generic"))
+    if gprobs:
+        return gprobs
+    expect = rank_result(mlp, r, u_checked, None if up is None else up.get("kind"), generic)
     res = cert.get("result")
     if not same(res, expect):
         problems.append(f"result = {res!r} but the checked witness gives {expect!r}")

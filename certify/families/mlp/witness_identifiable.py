@@ -60,7 +60,9 @@ def generate(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:
     rank_cert = rank_witness.generate(spec, rank_req)
     if [rat_str(t) for t in spec.theta] != rank_cert["instance"]["theta"]:
         # the rank generator may reseed theta; the attached witness must be at this point
-        rank_req = CertRequest("rank", rank_req.name, req.prime, req.upper, req.max_grid, 1)
+        rank_req = CertRequest(
+            "rank", rank_req.name, req.prime, req.upper, req.max_grid, 1, attempts_given=True
+        )
         rank_cert = rank_witness.generate(spec, rank_req)
     instance = {"network": network_json(mlp), "theta": [str(t) for t in th]}
     result = mlp_result(instance, theorem, rank_cert["name"], rank_cert["result"]["rank_lower"])

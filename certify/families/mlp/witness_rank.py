@@ -10,17 +10,21 @@ integral instance, the moduli of the kernels' exactness-from-residues check.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from typing import Any
 
+from flint import fmpq, fmpq_mat
+
 from certify import __version__
 from certify.algebra.modp import (
     integer_nullspace,
     inverse_mod,
     maximal_minor,
+    nmod,
     previous_prime,
     residue,
     rows_for_columns,
@@ -176,60 +180,126 @@ def upper_bound(
     }
 
 
+GENERIC_POINTS = 2  # random points mod p behind the target (the largest rank is kept)
+DEFAULT_ATTEMPTS = 24  # theta attempts when the spec does not set `attempts`
+WIDEN_EVERY = 8  # the range of reseeded weights doubles after this many attempts
+
+
+def generic_target(mlp: MLP | ResNet, q: int, n_samples: int) -> dict[str, Any]:
+    """The generic rank mod q, the target of the search (evidence, not a certificate): the
+    rank over GF(q) of the sample Jacobian at GENERIC_POINTS random points (theta and
+    samples random residues), as in Kileel-Trager-Bruna's recipe. The seed is derived from
+    the architecture alone (its canonical network table), so the points are deterministic.
+    The activations' denominators must be units mod q. Returns witness.generic plus the
+    largest rank under "rank"."""
+    tag = hashlib.sha256(repr(sorted(network_json(mlp).items())).encode()).hexdigest()[:32]
+    rng = random.Random(f"nn-certify/generic/{tag}")
+    acts = [[residue(c, q) for c in a] for a in mlp.activations]
+    d0 = mlp.width if isinstance(mlp, ResNet) else mlp.widths[0]
+    points, ranks = [], []
+    for _ in range(GENERIC_POINTS):
+        th = [rng.randrange(q) for _ in range(mlp.n_params)]
+        xs = [[rng.randrange(q) for _ in range(d0)] for _ in range(n_samples)]
+        J = _model(mlp).jacobian_modp(mlp, th, acts, xs, q)
+        points.append({"theta": th, "samples": xs})
+        ranks.append(nmod(J, q, mlp.n_params).rank())
+    return {"prime": q, "points": points, "ranks": ranks, "rank": max(ranks)}
+
+
+def weight_matrices(net: MLP | ResNet, theta: tuple[Fraction, ...]) -> list[list[list[Fraction]]]:
+    """The weight matrices of theta without the biases (MLP: W_1..W_L, d_l x d_(l-1);
+    ResNet: per layer W (n x n) and V (n x n) when outer)."""
+    out: list[list[list[Fraction]]] = []
+    if isinstance(net, ResNet):
+        n = net.width
+        size = n * (n + 1) + (n * n if net.outer else 0)
+        for ell in range(net.depth):
+            lay = theta[ell * size : (ell + 1) * size]
+            out.append([list(lay[i * (n + 1) : i * (n + 1) + n]) for i in range(n)])
+            if net.outer:
+                V = lay[n * (n + 1) :]
+                out.append([list(V[i * n : (i + 1) * n]) for i in range(n)])
+        return out
+    for ell in range(net.depth):
+        d, prev = net.widths[ell + 1], net.widths[ell]
+        out.append([[theta[M.param_index(net, ell, i, j)] for j in range(prev)] for i in range(d)])
+    return out
+
+
+def deficient_weight(net: MLP | ResNet, theta: tuple[Fraction, ...]) -> str | None:
+    """Why theta is special (a weight matrix of rank below min of its sizes, which the
+    widths allow: the generic rank is then often not reached), or None."""
+    for i, W in enumerate(weight_matrices(net, theta)):
+        rows, cols = len(W), len(W[0]) if W else 0
+        if rows == 0 or cols == 0:
+            continue
+        rk = fmpq_mat(rows, cols, [fmpq(x.numerator, x.denominator) for r in W for x in r]).rank()
+        if rk < min(rows, cols):
+            return f"weight matrix {i + 1} has rank {rk} < {min(rows, cols)}"
+    return None
+
+
+def target_prime(mlp: MLP | ResNet, p: int) -> int:
+    """The largest prime <= p that divides no denominator of an activation coefficient."""
+    while any(c.denominator % p == 0 for a in mlp.activations for c in a):
+        p = previous_prime(p)
+    return p
+
+
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
     """Build the rank certificate for one request of a spec.
 
-    Attempts (next primes, reseeded theta) stop as soon as the rank at theta is pinned: the
-    lower bound reaches min(#params, expected dimension), or equals a certified upper bound
-    at the same theta (a defective architecture needs no retry)."""
+    The target is the generic rank mod p at random points (generic_target; evidence, not a
+    certificate). Attempts (the spec's theta, then deterministic reseeds; a theta with a
+    rank-deficient weight matrix is rejected up front; the range of the weights doubles every
+    WIDEN_EVERY attempts; the prime steps down each attempt) stop only when the certified
+    lower bound reaches the target or the attempts run out: a rank pinned at a special theta
+    is not the generic rank. With a theta given by hand (no seed) every attempt keeps it."""
     mlp = spec.network
     n = mlp.n_params
-    edim = M.expected_dim(mlp)
-    # The generic rank is at most #params minus the dimension of the symmetry tangents that
-    # exist at every point (scalings; the orthogonal symmetry of a quadratic last layer):
-    # reaching that bound needs no retry even when no upper bound is certified at theta.
-    quad = len(M.quadratic_tangents(mlp, spec.theta))
-    target = min(n, edim, n - M.symmetry_dim(mlp) - quad) if quad else min(n, edim)
     n_samples = -(-n // mlp.widths[-1]) + 3
+    generic = generic_target(mlp, target_prime(mlp, req.prime), n_samples)
+    target = generic["rank"]
+    given = req.attempts_given or spec.seed is None
+    tries = req.attempts if given else max(req.attempts, DEFAULT_ATTEMPTS)
     attempts: list[dict[str, Any]] = []
     best: LowerResult | None = None
-    upper: dict[str, Any] | None = None
     p = req.prime
-    for k in range(req.attempts):
+    for k in range(tries):
         if k > 0:
             p = previous_prime(p)
         if k == 0 or spec.seed is None:
             theta, origin = spec.theta, "spec"
         else:
-            theta = random_theta(mlp, spec.seed * 1000 + k, spec.param_range)
+            prange = spec.param_range * 2 ** (k // WIDEN_EVERY)
+            theta = random_theta(mlp, spec.seed * 1000 + k, prange)
             origin = f"reseeded({spec.seed * 1000 + k})"
+            if prange != spec.param_range:
+                origin = f"reseeded({spec.seed * 1000 + k}, range {prange})"
+        entry: dict[str, Any] = {"attempt": k, "prime": p, "theta": origin, "rank": None}
+        attempts.append(entry)
+        special = deficient_weight(mlp, theta) if spec.seed is not None else None
+        if special is not None and k + 1 < tries:
+            entry["rejected"] = special
+            continue
         samples = _samples(mlp, n_samples, f"{spec.name}/{req.name}/{k}")
         res = lower_bound(mlp, theta, p, samples, origin)
-        entry: dict[str, Any] = {
-            "attempt": k, "prime": p, "theta": origin, "rank": None if res is None else res.rank,
-        }  # fmt: skip
-        attempts.append(entry)
-        if res is None or (best is not None and res.rank <= best.rank):
-            continue
-        best, upper = res, None
-        if best.rank >= target:
+        entry["rank"] = None if res is None else res.rank
+        if res is not None and (best is None or res.rank > best.rank):
+            best = res
+        if best is not None and best.rank >= target:
             break
-        if req.upper:
-            upper = upper_bound(mlp, best.theta, best.rank, best.prime, req)
-            entry["upper"] = None if upper is None else upper["bound"]
-            if upper is not None and upper["bound"] == best.rank:
-                break
     if best is None:
         raise RuntimeError("every prime tried divides a denominator of the instance")
     lower = best
     r = lower.rank
     theta = lower.theta
+    upper: dict[str, Any] | None = None
     u: int | None = None
     if r >= trivial_upper(mlp):
-        upper, u = None, r  # pinned without kernel vectors: rank <= min(#params, output dim)
-    else:
-        if upper is None and req.upper:
-            upper = upper_bound(mlp, theta, r, lower.prime, req)
+        u = r  # pinned without kernel vectors: rank <= min(#params, output dim)
+    elif req.upper:
+        upper = upper_bound(mlp, theta, r, lower.prime, req)
         u = None if upper is None else upper["bound"]
     p = lower.prime
     witness_lower = {
@@ -241,7 +311,9 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
         "rows": [list(rc) for rc in lower.rows],
         "cols": lower.cols,
     }
-    result = rank_result(mlp, r, u, None if upper is None else upper["kind"])
+    witness_generic = {k: generic[k] for k in ("prime", "points", "ranks")}
+    summary = {"prime": generic["prime"], "points": len(generic["points"]), "rank": target}
+    result = rank_result(mlp, r, u, None if upper is None else upper["kind"], summary)
     return envelope(
         mlp.family,
         "rank",
@@ -250,7 +322,7 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "network": network_json(mlp),
             "theta": [rat_str(t) for t in theta],
         },
-        {"lower": witness_lower, "upper": upper},
+        {"lower": witness_lower, "upper": upper, "generic": witness_generic},
         result,
         rank_claim(mlp, result, None if upper is None else upper_summary(upper["kind"], u, mlp), p),
         generator={
@@ -260,6 +332,13 @@ def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
             "prime": p,
             "theta_origin": lower.theta_origin,
             "attempts": attempts,
+            "search": {
+                "target": target,
+                "target_kind": "generic rank mod p at random points (evidence)",
+                "best": r,
+                "target_reached": r >= target,
+                "attempts": len(attempts),
+            },
         },
     )
 
