@@ -71,9 +71,6 @@ from certify.spec_values import (
     MAX_POLY_CHARS as MAX_POLY_CHARS,
 )
 from certify.spec_values import (
-    RATIONAL_RE as RATIONAL_RE,
-)
-from certify.spec_values import (
     check_params as check_params,
 )
 from certify.spec_values import (

@@ -5,16 +5,14 @@ seeded parameter points and the parameter cap. Every error names the file and th
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 from typing import Any
 
 from certify.algebra.poly import parse_univariate
-from certify.checker.ir import MLP
+from certify.checker.ir import MAX_RAT_DIGITS, MLP, RationalSyntaxError, canonical_rat
 from certify.errors import PolynomialSyntaxError, SpecError
 
-RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
+MAX_DIGITS = MAX_RAT_DIGITS  # decimal digits of a numerator or a denominator
 MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
 MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
 
@@ -30,6 +28,8 @@ def int_field(v: Any, src: str, fld: str, lo: int | None = None, hi: int | None 
 
 
 def rational_field(v: Any, src: str, fld: str) -> Fraction:
+    """An integer, or a rational string in the one canonical spelling the checker reads too
+    (certify.checker.ir.canonical_rat: "-3", "7/2"; not "6/2", "01", "-0", " 1/2")."""
     if isinstance(v, bool):
         raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
     if isinstance(v, int):
@@ -37,14 +37,10 @@ def rational_field(v: Any, src: str, fld: str) -> Fraction:
             raise SpecError(src, fld, f"an integer of at most {MAX_DIGITS} digits", "a larger one")
         return Fraction(v)
     if isinstance(v, str):
-        m = RATIONAL_RE.match(v)
-        if m and max(len(m.group(1).lstrip("-")), len(m.group(2) or "")) > MAX_DIGITS:
-            raise SpecError(src, fld, f"a rational of at most {MAX_DIGITS} digits", v[:40] + "…")
-        if m:
-            den = int(m.group(2)) if m.group(2) else 1
-            if den == 0:
-                raise SpecError(src, fld, "a rational with a nonzero denominator", v)
-            return Fraction(int(m.group(1)), den)
+        try:
+            return canonical_rat(v)
+        except RationalSyntaxError as e:
+            raise SpecError(src, fld, e.expected, e.got) from None
     raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
 
 
