@@ -209,6 +209,8 @@ def decode_toml(raw: bytes | str, src: str) -> Any:
         return tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise SpecError(src, "<file>", "valid TOML", str(e)) from None
+    except ValueError as e:  # an integer of more than 4300 digits (int_max_str_digits)
+        raise SpecError(src, "<file>", "TOML integers of at most 4300 digits", str(e)) from None
     except RecursionError:
         raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
 
