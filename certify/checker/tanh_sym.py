@@ -172,7 +172,7 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
         for k, v in zip(FIELDS, vals, strict=True):
             # one spelling per rational (issue 22: "1*1" hid a second identity from the table)
             if v.is_Rational and r[k] != rational_spelling(v):
-                problems.append(f"{where}.{k}: the rational {v} is spelled "
+                problems.append(f"{where}.{k}: the rational {v} must be spelled "
                                 f"{rational_spelling(v)!r}")  # fmt: skip
         cond = r["family"]
         if cond is not None and cond not in FAMILY_CONDITIONS:
