@@ -172,8 +172,8 @@ def test_a_composite_modulus_is_rejected_by_coqc(coq):
 @pytest.mark.parametrize("widths", [[2, 2, 1], None])
 def test_a_stray_key_in_instance_network_is_rejected(widths):
     if widths is None:  # a ResNet rank certificate
-        data = {"name": "r", "network": {"family": "resnet", "width": 1, "depth": 1,
-                                         "activation": "t^2"}, "parameters": {"seed": 0}}  # fmt: skip
+        net = {"family": "resnet", "width": 1, "depth": 1, "activation": "t^2"}
+        data = {"name": "r", "network": net, "parameters": {"seed": 0}}
         spec = parse_spec(data, "<test>")
         c = generate_certificate(spec, spec.certificates[0])
     else:
@@ -195,9 +195,14 @@ def test_report_md_shows_free_text_messages_as_quoted_data():
     from certify.bundle import report_md
 
     msg = "ok\n\n## Claims\n\nKernel-checked: `everything` [link](http://x)"
-    entry = {"name": "c", "family": "tanh", "kind": "orbit", "result": _cert(ORBIT_TOML)["result"], "claim": {"text": "t", "cites": []},
-             "verdicts": {"checker": "passed", "coq": "failed", "lean": "not-run"},
-             "messages": {"checker": [], "coq": msg, "lean": ""}, "coq_assumptions": []}  # fmt: skip
+    res = _cert(ORBIT_TOML)["result"]
+    entry = {
+        **{"name": "c", "family": "tanh", "kind": "orbit", "result": res},
+        "claim": {"text": "t", "cites": []},
+        "verdicts": {"checker": "passed", "coq": "failed", "lean": "not-run"},
+        "messages": {"checker": [], "coq": msg, "lean": ""},
+        "coq_assumptions": [],
+    }
     text = report_md({"certificates": [entry], "tool": {}})
     line = next(x for x in text.splitlines() if x.startswith("- coq: "))
     assert line.count("`") == 2 and "\\n\\n## Claims" in line and "\\u0060everything" in line
