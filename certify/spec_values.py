@@ -62,6 +62,28 @@ def check_params(n: int, src: str, fld: str) -> None:
         raise SpecError(src, fld, f"a network of at most {MAX_PARAMS} parameters", n)
 
 
+MAX_RANK_BYTES = 2**32  # memory estimate of one rank computation (check_rank_memory)
+RANK_KINDS = ("rank", "critical", "mlp-identifiable")  # kinds that compute a Jacobian rank
+
+
+def rank_memory_estimate(n_params: int) -> int:
+    """Bytes of the Jacobian a rank witness is found in: a minor of size up to D = n_params
+    (the rank is at most D) needs at least D rows of D residues, 8 bytes each: 8 D^2."""
+    return 8 * n_params * n_params
+
+
+def check_rank_memory(n_params: int, src: str, fld: str) -> None:
+    """A rank request whose estimate exceeds MAX_RANK_BYTES is refused before anything is
+    allocated (issue 22: a ResNet just under MAX_PARAMS died with MemoryError at 5.8 GB)."""
+    need = rank_memory_estimate(n_params)
+    if need > MAX_RANK_BYTES:
+        raise SpecError(
+            src, fld,
+            f"a network whose rank computation fits in {MAX_RANK_BYTES // 2**30} GiB "
+            f"(estimate 8 x D^2 bytes for D = {n_params} parameters: {need / 2**30:.1f} GiB)",
+        )  # fmt: skip
+
+
 def explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:
     weights = params["weights"]
     L = mlp.depth

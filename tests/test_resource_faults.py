@@ -104,3 +104,23 @@ def test_a_file_of_another_size_is_not_read_to_compare_it(tmp_path: Path, monkey
     f.write_bytes(b"y" * 10_000)
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read"))
     assert verify._holds(f, "short") is False
+
+
+def test_a_resnet_rank_spec_just_under_the_parameter_cap_is_refused_before_allocation():
+    from certify.errors import SpecError
+
+    net = {"family": "resnet", "width": 64, "depth": 12, "activation": "t^2", "outer": True}
+    data = {"name": "big", "network": net, "parameters": {"seed": 0}}
+    with pytest.raises(SpecError, match=r"fits in 4 GiB \(estimate 8 x D\^2 bytes for D = 99072"):
+        parse_spec(data, "<test>")
+
+
+def test_the_cli_names_the_memory_refusal_with_exit_2(tmp_path: Path):
+    spec = tmp_path / "big.toml"
+    spec.write_text(
+        'name = "big"\n[network]\nfamily = "mlp"\nwidths = [300, 100, 1]\nactivation = "t^2"\n'
+        '[[certificate]]\nkind = "rank"\n'
+    )
+    r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-coq", "--no-lean")
+    assert r.returncode == 2 and "rank computation fits in 4 GiB" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
