@@ -124,3 +124,10 @@ def test_the_cli_names_the_memory_refusal_with_exit_2(tmp_path: Path):
     r = run_cli("run", str(spec), "--out", str(tmp_path / "o"), "--no-coq", "--no-lean")
     assert r.returncode == 2 and "rank computation fits in 4 GiB" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_4000_digit_integer_in_a_witness_is_a_named_error():
+    c = make_cert([2, 2, 1])
+    c["witness"]["lower"]["prime"] = 10**3999
+    problems = check_certificate(c)
+    assert problems and "at most 1000 digits" in problems[0], problems

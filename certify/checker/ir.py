@@ -129,8 +129,12 @@ def as_dict(x: Any, where: str) -> dict[str, Any]:
 
 
 def as_int(x: Any, where: str) -> int:
+    """An integer of at most MAX_RAT_DIGITS decimal digits (a larger one is refused before it
+    can become a huge prover literal)."""
     if isinstance(x, bool) or not isinstance(x, int):
         raise Malformed(f"{where}: expected an integer, got {x!r}")
+    if x.bit_length() > MAX_RAT_DIGITS * 3322 // 1000:
+        raise Malformed(f"{where}: expected an integer of at most {MAX_RAT_DIGITS} digits")
     return x
 
 
