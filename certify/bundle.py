@@ -361,13 +361,20 @@ def common_prover_notes(entries: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
+def quoted(msg: Any) -> str:
+    """A message (checker, coqc, lake output: free text, possibly from a forged certificate)
+    as data in report.md: JSON-escaped (quotes, newlines) with backticks escaped too, inside
+    one Markdown code span, so it cannot add headings, links or claim-like prose."""
+    return "`" + json.dumps(msg, ensure_ascii=True).replace("`", "\\u0060") + "`"
+
+
 def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
     """report.md: a function of the manifest and the results table (table.rows)."""
     entries = manifest["certificates"]
     lines = ["# nn-certify report", ""]
     common = common_prover_notes(entries)
     if common:
-        lines += ["## Provers", ""] + [f"- {p}: {m}" for p, m in common.items()] + [""]
+        lines += ["## Provers", ""] + [f"- {p}: {quoted(m)}" for p, m in common.items()] + [""]
     ranks = [e for e in entries if e["kind"] == "rank"]
     others = [e for e in entries if e["kind"] != "rank"]
     if ranks:
@@ -459,7 +466,7 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
             lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
         bad = {k: m for k, m in sorted(e["messages"].items()) if m and k not in common}
         for k, m in bad.items():
-            lines += [f"- {k}: {m}"]
+            lines += [f"- {k}: {quoted(m)}"]
         if e["coq_assumptions"]:
             lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
     t = manifest["tool"]

@@ -71,17 +71,16 @@ from certify.spec_values import (
     MAX_POLY_CHARS as MAX_POLY_CHARS,
 )
 from certify.spec_values import (
-    RATIONAL_RE as RATIONAL_RE,
-)
-from certify.spec_values import (
-    check_params as check_params,
-)
-from certify.spec_values import (
+    RANK_KINDS,
+    check_rank_memory,
     explicit_theta,
     int_field,
     parameters_table,
     polynomial_activation,
     required,
+)
+from certify.spec_values import (
+    check_params as check_params,
 )
 from certify.spec_values import (
     random_theta as random_theta,
@@ -212,6 +211,8 @@ def decode_toml(raw: bytes | str, src: str) -> Any:
         return tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise SpecError(src, "<file>", "valid TOML", str(e)) from None
+    except ValueError as e:  # an integer of more than 4300 digits (int_max_str_digits)
+        raise SpecError(src, "<file>", "TOML integers of at most 4300 digits", str(e)) from None
     except RecursionError:
         raise SpecError(src, "<file>", "valid TOML", "nesting too deep") from None
 
@@ -307,6 +308,8 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
                 )  # fmt: skip
         if req.kind == "implicit":
             check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
+        if req.kind in RANK_KINDS and not is_tanh and hasattr(mlp, "n_params"):
+            check_rank_memory(mlp.n_params, src, "network")  # type: ignore[union-attr]
     names = [c.name for c in certs]
     if len(set(names)) != len(names):
         raise SpecError(src, "certificate.name", "distinct certificate names", names)

@@ -5,16 +5,14 @@ seeded parameter points and the parameter cap. Every error names the file and th
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 from typing import Any
 
 from certify.algebra.poly import parse_univariate
-from certify.checker.ir import MLP
+from certify.checker.ir import MAX_RAT_DIGITS, MLP, RationalSyntaxError, canonical_rat
 from certify.errors import PolynomialSyntaxError, SpecError
 
-RATIONAL_RE = re.compile(r"^\s*(-?\d+)\s*(?:/\s*(\d+))?\s*$")
-MAX_DIGITS = 1_000  # decimal digits of a numerator or a denominator
+MAX_DIGITS = MAX_RAT_DIGITS  # decimal digits of a numerator or a denominator
 MAX_POLY_CHARS = 4_000  # characters of a polynomial text (activation, polynomial, equation)
 MAX_PARAMS = 100_000  # parameters of one network (MLP, ResNet, ReLU)
 
@@ -30,6 +28,8 @@ def int_field(v: Any, src: str, fld: str, lo: int | None = None, hi: int | None 
 
 
 def rational_field(v: Any, src: str, fld: str) -> Fraction:
+    """An integer, or a rational string in the one canonical spelling the checker reads too
+    (certify.checker.ir.canonical_rat: "-3", "7/2"; not "6/2", "01", "-0", " 1/2")."""
     if isinstance(v, bool):
         raise SpecError(src, fld, 'an integer or a rational string "p/q"', v)
     if isinstance(v, int):
@@ -37,14 +37,10 @@ def rational_field(v: Any, src: str, fld: str) -> Fraction:
             raise SpecError(src, fld, f"an integer of at most {MAX_DIGITS} digits", "a larger one")
         return Fraction(v)
     if isinstance(v, str):
-        m = RATIONAL_RE.match(v)
-        if m and max(len(m.group(1).lstrip("-")), len(m.group(2) or "")) > MAX_DIGITS:
-            raise SpecError(src, fld, f"a rational of at most {MAX_DIGITS} digits", v[:40] + "…")
-        if m:
-            den = int(m.group(2)) if m.group(2) else 1
-            if den == 0:
-                raise SpecError(src, fld, "a rational with a nonzero denominator", v)
-            return Fraction(int(m.group(1)), den)
+        try:
+            return canonical_rat(v)
+        except RationalSyntaxError as e:
+            raise SpecError(src, fld, e.expected, e.got) from None
     raise SpecError(src, fld, 'an integer or a rational string "p/q" (no floats)', v)
 
 
@@ -64,6 +60,28 @@ def check_params(n: int, src: str, fld: str) -> None:
     """A network with more than MAX_PARAMS parameters is refused before theta is built."""
     if n > MAX_PARAMS:
         raise SpecError(src, fld, f"a network of at most {MAX_PARAMS} parameters", n)
+
+
+MAX_RANK_BYTES = 2**32  # memory estimate of one rank computation (check_rank_memory)
+RANK_KINDS = ("rank", "critical", "mlp-identifiable")  # kinds that compute a Jacobian rank
+
+
+def rank_memory_estimate(n_params: int) -> int:
+    """Bytes of the Jacobian a rank witness is found in: a minor of size up to D = n_params
+    (the rank is at most D) needs at least D rows of D residues, 8 bytes each: 8 D^2."""
+    return 8 * n_params * n_params
+
+
+def check_rank_memory(n_params: int, src: str, fld: str) -> None:
+    """A rank request whose estimate exceeds MAX_RANK_BYTES is refused before anything is
+    allocated (issue 22: a ResNet just under MAX_PARAMS died with MemoryError at 5.8 GB)."""
+    need = rank_memory_estimate(n_params)
+    if need > MAX_RANK_BYTES:
+        raise SpecError(
+            src, fld,
+            f"a network whose rank computation fits in {MAX_RANK_BYTES // 2**30} GiB "
+            f"(estimate 8 x D^2 bytes for D = {n_params} parameters: {need / 2**30:.1f} GiB)",
+        )  # fmt: skip
 
 
 def explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:

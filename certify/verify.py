@@ -5,6 +5,7 @@ and fresh prover runs (in a scratch copy). Any mismatch is reported and makes it
 
 from __future__ import annotations
 
+import filecmp
 import hashlib
 import json
 import tempfile
@@ -83,10 +84,11 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
     figures = manifest.get("figures", {})
     for fig, digest in figures.items() if isinstance(figures, dict) else []:
         fp = path / "figures" / str(fig)
-        if not fp.is_file() or hashlib.sha256(fp.read_bytes()).hexdigest() != digest:
+        if not fp.is_file() or _sha(fp) != digest:
             problems.append(f"figures/{fig}: missing or its sha256 differs from the manifest")
     items: list[Rendered] = []
     differs: set[str] = set()  # certificates whose bundled prover files are not the faithful ones
+    rejected: set[str] = set()  # certificates the checker rejected: no prover runs on them
     entries = manifest.get("certificates")
     if not isinstance(entries, list) or not entries:
         problems.append("manifest lists no certificates")
@@ -132,6 +134,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             problems.append(f"{name}: manifest architecture differs from the certificate's")
         for msg in check_certificate(cert):
             problems.append(f"{name}: checker: {msg}")
+            rejected.add(str(cert.get("name")))
         try:
             it = render_certificate(cert)
         except Exception as err:  # a certificate that cannot be rendered is a problem too
@@ -149,7 +152,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             (expected["lean_file"], it.lean_text),
         ):
             rf = path / rel
-            if not rf.is_file() or rf.read_text() != text:
+            if not _holds(rf, text):
                 problems.append(f"{name}: {rel} differs from the re-rendered file")
                 differs.add(name)
         items.append(it)
@@ -177,8 +180,11 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             if not theirs.is_file() or theirs.read_bytes() != mine.read_bytes():
                 problems.append(f"{rel} differs from the regenerated file")
         stored = {e.get("name"): e for e in entries if isinstance(e, dict)}
-        if items and (opts.run_coq or opts.run_lean):
-            coq, lean, _ = run_provers(scratch, items, opts, prog)
+        # A certificate the checker rejected is not given to the provers (issue 22: a forged
+        # one can hold numbers whose nat literals exhaust memory): its verdicts are not-run.
+        run = [it for it in items if it.cert["name"] not in rejected]
+        if run and (opts.run_coq or opts.run_lean):
+            coq, lean, _ = run_provers(scratch, run, opts, prog)
         else:
             coq = lean = {}
         _check_tool_versions(manifest, items, problems, notes)
@@ -194,7 +200,10 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
                 old = old.get(prover) if isinstance(old, dict) else None
                 if got is None:
                     fresh[prover] = NOT_RUN
-                    notes.append(f"{n}: {prover} not run (stored verdict {old!r} unverified)")
+                    why = "the checker rejected it" if n in rejected else "not requested"
+                    notes.append(
+                        f"{n}: {prover} not run, {why} (stored verdict {old!r} unverified)"
+                    )
                     continue
                 fresh[prover] = got.status
                 if got.status in (FAILED, TIMEOUT):
@@ -243,7 +252,7 @@ def _check_results_and_report(
             ("results.json", table.json_text(results)),
         ):
             rp = path / rel
-            if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != text:
+            if rp.is_symlink() or not _holds(rp, text):
                 problems.append(f"{rel} differs from the table regenerated from the certificates")
     try:
         report = report_md(manifest, results)
@@ -251,7 +260,7 @@ def _check_results_and_report(
         problems.append(f"report.md: cannot be regenerated from the manifest ({err!r})")
     else:
         rp = path / "report.md"
-        if not rp.is_file() or rp.is_symlink() or rp.read_text(errors="replace") != report:
+        if rp.is_symlink() or not _holds(rp, report):
             problems.append("report.md differs from the report regenerated from the manifest")
 
 
@@ -289,7 +298,7 @@ def _check_referee_files(path: Path, manifest: dict, problems: list[str], notes:
         return
     for rel, text in texts.items():
         p = path / rel
-        if not p.is_file() or p.is_symlink() or p.read_text(errors="replace") != text:
+        if p.is_symlink() or not _holds(p, text):
             problems.append(f"{rel} differs from the {rel} regenerated from the manifest")
     src = manifest.get("tool_sources")
     mine = tool_sources()
@@ -350,14 +359,30 @@ def _check_inventory(path: Path, manifest: dict, problems: list[str]) -> None:
         problems.append(f"{rel}: listed in the manifest but missing")
 
 
+def _holds(p: Path, text: str) -> bool:
+    """The file holds exactly `text` (UTF-8); its size is compared before it is read, so a
+    huge file in a bundle is never read whole."""
+    data = text.encode()
+    return p.is_file() and p.stat().st_size == len(data) and p.read_bytes() == data
+
+
+HASH_CHUNK = 2**20  # files are hashed and compared in chunks of this many bytes
+
+
 def _sha(p: Path) -> str:
+    """sha256 of a regular file, streamed (a 3 GB file is never held in memory); "" for a
+    symlink or a non-file."""
     if p.is_symlink() or not p.is_file():
         return ""
-    return hashlib.sha256(p.read_bytes()).hexdigest()
+    h = hashlib.sha256()
+    with p.open("rb") as f:
+        while chunk := f.read(HASH_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _same_file(bundle_file: Path, shipped: Path, problems: list[str]) -> None:
     if not bundle_file.is_file():
         problems.append(f"library file {bundle_file} missing")
-    elif bundle_file.read_bytes() != shipped.read_bytes():
+    elif not filecmp.cmp(bundle_file, shipped, shallow=False):  # streamed, size compared first
         problems.append(f"library file {bundle_file} differs from the shipped library")

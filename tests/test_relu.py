@@ -294,8 +294,9 @@ def test_every_permuted_and_scaled_copy_is_certified_equivalent(hidden, seed, pe
     for prev, d in zip(widths, widths[1:]):
         W, b = [], []
         for _ in range(d):
-            W.append([f"{a}/{c}" for a, c in g_theta[pos : pos + prev]])
-            b.append("{}/{}".format(*g_theta[pos + prev]))
+            # canonical rational texts (the spec refuses "4/1" since issue 22)
+            W.append([str(Fraction(a, c)) for a, c in g_theta[pos : pos + prev]])
+            b.append(str(Fraction(*g_theta[pos + prev])))
             pos += prev + 1
         other["weights"].append(W)
         other["biases"].append(b)

@@ -54,7 +54,8 @@ def test_the_spec_records_the_conversion_and_certifies_the_exact_network():
     assert [c.kind for c in spec.certificates] == ["orbit"]  # the tanh default is unchanged
     assert net.weights[2][0] == Fraction(1, 2) and net.weights[3][0] == Fraction(0.1)
     cert = generate_certificate(spec, spec.certificates[0])
-    assert "from-torch model.pt: float32/64 weights converted exactly" in cert["claim"]["text"]
+    assert "(parameters from source `from-torch:model.pt:exact`)" in cert["claim"]["text"]
+    assert "# Conversion: from-torch model.pt: float32/64 weights converted exactly" in text
     assert cert["result"]["orbit_size"] == 48 and check_certificate(cert) == []
 
 
@@ -64,7 +65,8 @@ def test_sigmoid_becomes_the_logistic_and_precision_is_stated():
     spec = parse_spec(tomllib.loads(text), "<torch>")
     assert spec.network.activation == "logistic"
     assert spec.network.weights[3][0] == Fraction(1, 10)
-    assert "rounded to 2 decimal places" in spec.network.source
+    assert spec.network.source == "from-torch:m.pt:rounded-2-places"
+    assert "# Conversion: from-torch m.pt: weights rounded to 2 decimal places." in text
 
 
 @pytest.mark.parametrize(

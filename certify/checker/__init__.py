@@ -73,9 +73,13 @@ def check_certificate(cert: dict[str, Any]) -> list[str]:
         ValueError,
         ZeroDivisionError,
         RecursionError,
+        IndexError,
+        OverflowError,
         Malformed,
     ) as e:
         return [f"malformed {cert['kind']} certificate: {type(e).__name__}: {e}"]
+    except MemoryError:  # a field asks for more memory than the machine has: named, not a crash
+        return [f"malformed {cert['kind']} certificate: MemoryError: its sizes exceed memory"]
 
 
 __all__ = ["check_certificate", "cross_check", "envelope_problems", "family_of"]

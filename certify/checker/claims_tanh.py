@@ -111,7 +111,9 @@ def orbit_result(
 
 
 def _net_text(net: dict[str, Any]) -> str:
-    src = f" (parameters {net['source']})" if net.get("source") else ""
+    # The source is data, not a sentence: one token of tanh_net.SOURCE_RE (the checker
+    # refuses anything else), shown quoted.
+    src = f" (parameters from source `{net['source']}`)" if net.get("source") else ""
     if net.get("widths"):
         return f"the layered {net['activation']} network with widths {net['widths']}{src}"
     return (

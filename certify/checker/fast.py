@@ -49,7 +49,11 @@ def matmul_mod(A: Mat, B: Mat, p: int) -> Mat:
 
 
 def is_prime_31(p: int) -> bool:
-    """Deterministic Miller-Rabin for p < 3 215 031 751 (bases 2, 3, 5, 7)."""
+    """Deterministic Miller-Rabin for p < 3 215 031 751 (bases 2, 3, 5, 7; Jaeschke 1993):
+    the checker's primality test of the moduli Coq checks with prime_ok by trial division
+    (every modulus is below P_BOUND = 2^31). False for anything else (not an int, too big)."""
+    if isinstance(p, bool) or not isinstance(p, int) or p >= 3_215_031_751:
+        return False
     if p < 2:
         return False
     for q in (2, 3, 5, 7):

@@ -7,6 +7,7 @@ This module imports nothing from the generators (tests/test_import_contract.py).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,8 +17,10 @@ SCHEMA = "nn-certify/2"  # /2: the envelope names the family
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 # Variables of a compind polynomial; not "z": that names the activation's variable.
 VAR_RE = re.compile(r"^[A-Za-y][A-Za-z0-9_]{0,15}$")
-# The one rational text of a certificate: "num" or "num/den", no spaces, no sign on den.
-RAT_RE = re.compile(r"^(-?[0-9]+)(?:/([0-9]+))?$")
+# The one rational text of specs and certificates (canonical_rat): "num" or "num/den", an
+# optional '-', digits without leading zeros, a denominator > 1 coprime to num, no "-0".
+RAT_RE = re.compile(r"^(-?)(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?$")
+MAX_RAT_DIGITS = 1_000  # decimal digits of a numerator or a denominator
 MAX_EXPONENT = 1000  # of a polynomial text (spec parser) and of a decoded monomial (checker)
 
 Rat = tuple[int, int]
@@ -25,6 +28,16 @@ Rat = tuple[int, int]
 
 class Malformed(ValueError):
     """The certificate does not have the expected shape."""
+
+
+class RationalSyntaxError(ValueError):
+    """A text that is not a canonical rational (canonical_rat): `expected` says what is
+    expected, `got` what was found (shortened)."""
+
+    def __init__(self, expected: str, got: object) -> None:
+        super().__init__(f"expected {expected}, got {got!r}")
+        self.expected = expected
+        self.got = got
 
 
 # ---------------------------------------------------------------- the envelope
@@ -61,13 +74,45 @@ def rat_str(x: Fraction | int) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
+CANONICAL_RAT = (
+    'a canonical rational "num" or "num/den": an optional "-", digits without leading zeros, '
+    "a denominator > 1 coprime to num, no spaces, no -0"
+)
+
+
+def canonical_rat(s: Any) -> Fraction:
+    """The one rational parser of specs and certificates: the image of rat_str, exactly.
+
+    Accepts "num" | "num/den" where num = -?(0 | [1-9][0-9]*), den = [1-9][0-9]* with
+    den > 1 and gcd(num, den) = 1, and not "-0"; at most MAX_RAT_DIGITS digits each (checked
+    before any conversion). So each rational has one spelling: "6/2", "01", "-0", "3/1",
+    "+1", " 1" are refused. RationalSyntaxError (a ValueError) otherwise."""
+    if not isinstance(s, str):
+        raise RationalSyntaxError(CANONICAL_RAT, s)
+    shown = s if len(s) <= 40 else s[:40] + "…"
+    digits = f"a rational of at most {MAX_RAT_DIGITS} digits per part"
+    if len(s) > 2 * MAX_RAT_DIGITS + 2:
+        raise RationalSyntaxError(digits, shown)
+    m = RAT_RE.match(s)
+    if not m and s.partition("/")[2].strip() in ("0", "-0"):
+        raise RationalSyntaxError("a rational with a nonzero denominator", shown)
+    if not m:
+        raise RationalSyntaxError(CANONICAL_RAT, shown)
+    sign, num_s, den_s = m.groups()
+    if len(num_s) > MAX_RAT_DIGITS or len(den_s or "") > MAX_RAT_DIGITS:
+        raise RationalSyntaxError(digits, shown)
+    num, den = int(sign + num_s), int(den_s or 1)
+    if sign and num == 0:
+        raise RationalSyntaxError(CANONICAL_RAT + ' (write "0")', shown)
+    if den_s is not None and (den == 1 or math.gcd(num, den) != 1):
+        hint = f' (write "{rat_str(Fraction(num, den))}")'
+        raise RationalSyntaxError(CANONICAL_RAT + hint, shown)
+    return Fraction(num, den)
+
+
 def parse_rat_str(s: str) -> Fraction:
-    """The inverse of rat_str on its image's superset "num" | "num/den" with den > 0
-    (ValueError otherwise)."""
-    m = RAT_RE.match(s) if isinstance(s, str) else None
-    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
-        raise ValueError(f'not a rational string "num/den": {s!r}')
-    return Fraction(int(m.group(1)), int(m.group(2) or 1))
+    """The inverse of rat_str (canonical_rat: RationalSyntaxError, a ValueError, otherwise)."""
+    return canonical_rat(s)
 
 
 # ---------------------------------------------------------------- the JSON decoders
@@ -84,8 +129,12 @@ def as_dict(x: Any, where: str) -> dict[str, Any]:
 
 
 def as_int(x: Any, where: str) -> int:
+    """An integer of at most MAX_RAT_DIGITS decimal digits (a larger one is refused before it
+    can become a huge prover literal)."""
     if isinstance(x, bool) or not isinstance(x, int):
         raise Malformed(f"{where}: expected an integer, got {x!r}")
+    if x.bit_length() > MAX_RAT_DIGITS * 3322 // 1000:
+        raise Malformed(f"{where}: expected an integer of at most {MAX_RAT_DIGITS} digits")
     return x
 
 
@@ -105,14 +154,12 @@ def as_matrix(xs: Any, where: str) -> list[list[int]]:
 
 
 def as_rat(s: Any, where: str) -> Rat:
-    """ "num/den" or "num" -> (num, den), as written (no normalisation, den > 0 required)."""
-    m = RAT_RE.match(s) if isinstance(s, str) else None
-    if not m:
-        raise Malformed(f'{where}: expected a rational string "num/den", got {s!r}')
-    q = (int(m.group(1)), int(m.group(2)) if m.group(2) else 1)
-    if q[1] <= 0:
-        raise Malformed(f"{where}: denominator must be positive: {s!r}")
-    return q
+    """A canonical rational text (canonical_rat) -> (num, den), den > 0, gcd 1."""
+    try:
+        q = canonical_rat(s)
+    except RationalSyntaxError as e:
+        raise Malformed(f"{where}: {e}") from None
+    return (q.numerator, q.denominator)
 
 
 def as_fraction(s: Any, where: str) -> Fraction:

@@ -10,6 +10,7 @@ from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.fast import is_prime_31
 from certify.checker.ir import (
     MLP,
     Malformed,
@@ -39,6 +40,17 @@ def _canonical_acts(acts: list[list[K.Rat]]) -> None:
 
 
 def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
+    """The kernel instance; theta must have one entry per parameter (a shorter one would index
+    past its end later: issue 22)."""
+    out = _decode_instance(cert)
+    want = network_of(out).n_params
+    if len(out.theta) != want:
+        raise Malformed(f"instance.theta: expected {want} entries (one per parameter), "
+                        f"got {len(out.theta)}")  # fmt: skip
+    return out
+
+
+def _decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     inst = as_dict(cert["instance"], "instance")
     net = as_dict(inst["network"], "instance.network")
     if net.get("family") == "resnet":
@@ -75,6 +87,8 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     return K.RankInstance(widths, acts, bias, theta)
 
 
+INSTANCE_KEYS = {"network", "theta"}
+WITNESS_KEYS = {"lower", "upper", "generic"}
 LOWER_KEYS = {"rank", "prime", "samples", "theta_inv", "acts_inv", "rows", "cols"}
 UPPER_KEYS = {"kind", "bound", "grid", "prime", "tangents", "cols", "moduli"}
 
@@ -195,11 +209,21 @@ def shape_ok(inst: K.RankInstance | KR.ResNetInstance) -> bool:
 def check(cert: dict[str, Any]) -> list[str]:
     """Problems found in a rank certificate whose envelope (schema, name) was validated by
     certify.checker.check_certificate; malformed fields raise Malformed or KeyError."""
+    if set(as_dict(cert["instance"], "instance")) != INSTANCE_KEYS:
+        raise Malformed(f"instance: expected exactly the fields {sorted(INSTANCE_KEYS)}")
+    if (
+        not set(as_dict(cert["witness"], "witness")) <= WITNESS_KEYS
+        or "lower" not in cert["witness"]
+    ):
+        raise Malformed("witness: expected the fields lower and (optionally) upper and generic")
     inst = decode_instance(cert)
-    if not set(as_dict(cert["witness"], "witness")) <= {"lower", "upper", "generic"}:
-        raise Malformed("witness: expected the keys lower, upper and generic")
+    if network_problems(cert, inst):  # no stray key in instance.network (issue 22)
+        return network_problems(cert, inst)
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
+    if not is_prime_31(lw.p) or (up is not None and not is_prime_31(as_dict(up, "u").get("prime"))):
+        # what Coq's prime_ok checks (trial division, ElimSound.v); the claim says "the prime p"
+        return ["witness.lower.prime / witness.upper.prime: not a prime (below 2^31)"]
     upper = decode_upper(up) if up is not None else None
     problems = []
     if not lower_ok(inst, lw, r):

@@ -10,6 +10,7 @@ from typing import Any
 from certify.checker import fast
 from certify.checker import kernel as K
 from certify.checker import kernel_relu as KR
+from certify.checker.fast import is_prime_31
 from certify.checker.ir import (
     Malformed,
     ReLUNet,
@@ -119,6 +120,9 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     up = cert["witness"].get("upper")
     if not set(as_dict(cert["witness"], "witness")) <= {"lower", "upper", "cover"}:
         raise Malformed("witness: expected the fields lower, upper and cover")
+    if not is_prime_31(lw.p) or (up is not None and not is_prime_31(as_dict(up, "u").get("prime"))):
+        # what Coq's prime_ok checks (trial division, ElimSound.v)
+        return ["witness.lower.prime / witness.upper.prime: not a prime (below 2^31)"]
     cuts = decode_cover(cert["witness"].get("cover"))
     if not fast.check_relu_rank_lower(inst, lw, r):
         return [f"lower bound: check_relu_rank_lower rejects the witness for rank {r}"]

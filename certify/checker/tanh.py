@@ -46,7 +46,7 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
         raise Malformed("instance.network: node counts are positive")
     source = network.get("source")
     if source is not None and (not isinstance(source, str) or not N.SOURCE_RE.match(source)):
-        raise Malformed("instance.network.source: null or printable ASCII, 1 to 300 characters")
+        raise Malformed(f"instance.network.source: {N.SOURCE_GRAMMAR}")
     labels = network.get("labels")
     fixed = [*range(counts[0]), *range(n - counts[2], n)]  # inputs and outputs keep their number
     if labels is not None and not (

@@ -67,8 +67,14 @@ def classes(net: TanhNet) -> list[list[int]]:
     return sorted(groups.values(), key=lambda c: c[0])
 
 
-# Where the parameters came from: printable ASCII, since it is repeated in every claim.
-SOURCE_RE = re.compile(r"^[ -~]{1,300}$")
+# Where the parameters came from, repeated (quoted) in every claim about the network: one
+# token of a file-name grammar (letters, digits and _ . , : / + = @ -, no spaces, no quotes,
+# no brackets), so no sentence can be written into a claim through it (issue 22).
+SOURCE_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.,:/+=@-]{0,299}$")
+SOURCE_GRAMMAR = (
+    "null or one token of at most 300 characters: a letter, digit or _ first, then letters, "
+    "digits and _ . , : / + = @ - (no spaces, quotes or brackets)"
+)
 
 
 def network_json(net: TanhNet) -> dict[str, Any]:

@@ -30,6 +30,20 @@ GROUP_KEYS = {"activation", "expression", "type", "elements", "order", "complete
               "necessary_conditions"}  # fmt: skip
 ROW_KEYS = {"alpha", "beta", "gamma", "delta", "family", "proof"}
 FIELDS = ("alpha", "beta", "gamma", "delta")
+MAX_ROWS = 64  # rows of a listed group (pairwise distinctness is checked, quadratically)
+
+
+def rational_spelling(v: sp.Rational) -> str:
+    """The one spelling of a rational group entry (the generator's grammar_text): "n" for
+    n >= 0, "(-n)", "(p/q)", "(-p/q)"."""
+    if v.q == 1:
+        return str(v.p) if v.p >= 0 else f"(-{-v.p})"
+    return f"({v.p}/{v.q})" if v.p > 0 else f"(-{-v.p}/{v.q})"
+
+
+def same_element(a: list[sp.Expr], b: list[sp.Expr]) -> bool:
+    """The four entries agree (structurally, else their difference simplifies to 0)."""
+    return all(x == y or _zero(x - y) for x, y in zip(a, b, strict=True))
 
 
 @dataclass(frozen=True)
@@ -145,13 +159,21 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
     if not all(isinstance(n, str) for n in notes):
         raise Malformed("witness.group.necessary_conditions: strings")
     rows = as_list(group["elements"], "witness.group.elements")
+    if len(rows) > MAX_ROWS:
+        raise Malformed(f"witness.group.elements: at most {MAX_ROWS} rows")
     proved = families = 0
+    proved_vals: list[list[sp.Expr]] = []
     for i, r in enumerate(rows):
         where = f"witness.group.elements[{i}]"
         r = as_dict(r, where)
         if set(r) != ROW_KEYS:
             raise Malformed(f"{where}: the fields {sorted(ROW_KEYS)}")
         vals = [_value(r[k], f"{where}.{k}") for k in FIELDS]
+        for k, v in zip(FIELDS, vals, strict=True):
+            # one spelling per rational (issue 22: "1*1" hid a second identity from the table)
+            if v.is_Rational and r[k] != rational_spelling(v):
+                problems.append(f"{where}.{k}: the rational {v} must be spelled "
+                                f"{rational_spelling(v)!r}")  # fmt: skip
         cond = r["family"]
         if cond is not None and cond not in FAMILY_CONDITIONS:
             raise Malformed(f"{where}.family: null or one of {list(FAMILY_CONDITIONS)}")
@@ -164,6 +186,9 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
             problems.append(f"{where}: proof status {r['proof']!r} not reproduced "
                             f"({method or 'unproved'})")  # fmt: skip
         if method is not None:
+            if any(same_element(vals, o) for o in proved_vals):
+                problems.append(f"{where}: the same element as an earlier proved row")
+            proved_vals.append(vals)
             proved += 1
             families += cond is not None
             if _zero(vals[0]) or _zero(vals[2]):
@@ -171,7 +196,7 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
     kind = group["type"]
     if kind == "finite" and (families or group["order"] != proved):
         problems.append("witness.group: a finite group lists no family and has order the "
-                        "number of proved elements")  # fmt: skip
+                        "number of proved, pairwise distinct elements")  # fmt: skip
     if kind != "finite" and group["order"] is not None:
         problems.append("witness.group.order: null unless the group is finite")
     if kind == "family" and not families:

@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from certify.checker.tanh_expr import ActivationError, activation
-from certify.checker.tanh_net import SOURCE_RE, TanhNet
+from certify.checker.tanh_net import SOURCE_GRAMMAR, SOURCE_RE, TanhNet
 from certify.errors import SpecError
 from certify.families.tanh.dag import find_cycle, from_edges, layered
 from certify.spec_values import (
@@ -67,7 +67,8 @@ def parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNe
     """The network of a [network] table of family tanh (and its [parameters])."""
     source = net.get("source")
     if source is not None and (not isinstance(source, str) or not SOURCE_RE.match(source)):
-        raise SpecError(src, "network.source", "printable ASCII text of at most 300 characters")
+        got = source[:40] + "…" if isinstance(source, str) and len(source) > 40 else source
+        raise SpecError(src, "network.source", SOURCE_GRAMMAR.removeprefix("null or "), got)
     out = _parse_network(data, net, src)
     return dataclasses.replace(out, source=source) if source is not None else out
 
