@@ -108,7 +108,7 @@ COQ_BUILD_SH = r"""#!/bin/sh
 # 1. every source (the NNCert library, the certificates, the audit driver Audit.v and its
 #    checker audit.awk, _CoqProject) must match SHA256SUMS;
 # 2. no source may turn a kernel check off (Unset Guard/Positivity/Universe Checking,
-#    bypass_check);
+#    bypass_check), no certificate may declare an assumption (Axiom, Admitted, ...);
 # 3. coqc compiles the library, then every certificate, in the order of _CoqProject;
 # 4. coqc compiles Audit.v: it states the meaning theorems itself in absolute names (a
 #    certificate that redefines mlp_jacobian, \rank or <= does not typecheck there) and prints
@@ -129,6 +129,9 @@ fi
 if grep -n -E '__UNSAFE__' NNCert/*.v Certificates/*.v >&2; then
   fail "the lines above turn a kernel check off"
 fi
+if grep -n -E '__ASSUME__' Certificates/*.v >&2; then
+  fail "the lines above declare an assumption in a certificate"
+fi
 flags="-R NNCert NNCert -R Certificates Certificates"
 for f in $(grep '[.]v$' _CoqProject); do
   echo "coqc $f" >&2
@@ -145,7 +148,9 @@ if awk -f audit.awk Audit.v "$out" >"$out.awk"; then ok=1; else ok=0; fi
 grep -v '^axiom ' "$out.awk" >&2 || true
 [ "$ok" = 1 ] || fail "the Print Assumptions audit failed (above)"
 """
-COQ_BUILD_SH = COQ_BUILD_SH.replace("__UNSAFE__", coq_audit.UNSAFE_GREP)
+COQ_BUILD_SH = COQ_BUILD_SH.replace("__UNSAFE__", coq_audit.UNSAFE_GREP).replace(
+    "__ASSUME__", coq_audit.ASSUMPTION_GREP
+)
 COQ_MAKEFILE = """# Rebuild the NNCert library and every certificate with coqc alone (see build.sh).
 all:
 \tsh build.sh

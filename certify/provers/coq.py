@@ -282,7 +282,8 @@ def check_file(
     text = (coq_dir / rel).read_text(errors="replace")
     unsafe = coq_audit.unsafe_lines(text)
     if unsafe:
-        return Verdict(FAILED, f"{rel}: turns a kernel check off: {'; '.join(unsafe)[:500]}")
+        msg = f"{rel}: turns a kernel check off or declares an assumption: {'; '.join(unsafe)}"
+        return Verdict(FAILED, msg[:1000])
     r = run([exe, *_flags(lib), rel], coq_dir, timeout)
     if r.timed_out:
         return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)

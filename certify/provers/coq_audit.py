@@ -62,6 +62,16 @@ UNSAFE_GREP = (
     "Local[[:space:]]+Unset[[:space:]]+[A-Za-z]+[[:space:]]+Checking"
 )
 
+# In a certificate (never in the templates): a declaration of an assumption.
+ASSUMPTION_SOURCE = re.compile(
+    r"^\s*(Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses|Variable|"
+    r"Variables|Context)\b|\bAdmitted\b|\badmit\b"
+)
+ASSUMPTION_GREP = (
+    "^[[:space:]]*(Axioms?|Parameters?|Conjecture|Hypothes[ie]s|Variables?|Context)"
+    "([^A-Za-z0-9_']|$)|Admitted|admit([^A-Za-z0-9_']|$)"
+)
+
 _IS_TRUE = "Coq.Init.Datatypes.is_true"
 _LEQ = "mathcomp.ssreflect.ssrnat.leq"
 _RANK = "@mathcomp.algebra.mxalgebra.mxrank mathcomp.algebra.rat.rat_fieldType _ _"
@@ -240,6 +250,8 @@ def parse_awk(output: str) -> AuditResult:
     return AuditResult(failures, axioms)
 
 
-def unsafe_lines(text: str) -> list[str]:
-    """Lines of a Coq source that turn a kernel check off (defence in depth)."""
-    return [ln.strip() for ln in text.splitlines() if UNSAFE_SOURCE.search(ln)]
+def unsafe_lines(text: str, certificate: bool = True) -> list[str]:
+    """Lines of a Coq source that turn a kernel check off or (in a certificate) declare an
+    assumption: defence in depth, the audit catches their effect on the audited theorems."""
+    pats = [UNSAFE_SOURCE] + ([ASSUMPTION_SOURCE] if certificate else [])
+    return [ln.strip() for ln in text.splitlines() if any(p.search(ln) for p in pats)]
