@@ -75,12 +75,12 @@ TAMPERS = {
     "axiom": lambda t: _lower_check_uses(t, AXIOM, "Proof. destruct cheat. Qed."),
     "primint63": lambda t: _lower_check_uses(
         t,
-        "Module PrimInt63. Axiom cheat : False. End PrimInt63.",
+        "Module PrimInt63.\nAxiom cheat : False.\nEnd PrimInt63.",
         "Proof. destruct PrimInt63.cheat. Qed.",
     ),  # fmt: skip
     "uint63": lambda t: _lower_check_uses(
         t,
-        "Module Uint63. Axiom add_spec : False. End Uint63.",
+        "Module Uint63.\nAxiom add_spec : False.\nEnd Uint63.",
         "Proof. destruct Uint63.add_spec. Qed.",
     ),  # fmt: skip
     "guard": lambda t: _lower_check_uses(

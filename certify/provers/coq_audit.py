@@ -68,8 +68,8 @@ ASSUMPTION_SOURCE = re.compile(
     r"Variables|Context)\b|\bAdmitted\b|\badmit\b"
 )
 ASSUMPTION_GREP = (
-    "^[[:space:]]*(Axioms?|Parameters?|Conjecture|Hypothes[ie]s|Variables?|Context)"
-    "([^A-Za-z0-9_']|$)|Admitted|admit([^A-Za-z0-9_']|$)"
+    "^[[:space:]]*(Axioms?|Parameters?|Conjecture|Hypothesis|Hypotheses|Variables?|Context)"
+    "([^A-Za-z0-9_]|$)|Admitted|admit([^A-Za-z0-9_]|$)"
 )
 
 _IS_TRUE = "Coq.Init.Datatypes.is_true"
