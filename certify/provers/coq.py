@@ -200,6 +200,25 @@ def prepare_library(
         return Library(_scratch_build(src, scratch, timeout, modules), scratch, why, key)
 
 
+def parse_assumptions(output: str) -> list[str]:
+    """Names listed by one or more Print Assumptions answers (empty for 'Closed under the
+    global context'). For reading answers in tests and benchmarks only: verdicts come from
+    `audit` (names and types against the allowed list, in the driver's context)."""
+    names: list[str] = []
+    in_axioms = False
+    for line in output.splitlines():
+        if line.startswith("Axioms:"):
+            in_axioms = True
+            continue
+        if in_axioms:
+            m = re.match(r"^(\S+)(?: :|$)", line)
+            if m:
+                names.append(m.group(1))
+            elif line and not line[0].isspace():
+                in_axioms = False
+    return sorted(set(names))
+
+
 def error_message(output: str, returncode: int | None = None) -> str:
     m = _ERR.search(output)
     if m:
