@@ -32,6 +32,7 @@ from certify.families import generate_certificates
 from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
 from certify.progress import Progress
 from certify.provers import coq as coqp
+from certify.provers import coq_audit
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
 from certify.referee import architecture, referee_files, tool_sources
@@ -105,19 +106,53 @@ def lean_library_files() -> list[str]:
 
 
 COQ_BUILD_SH = r"""#!/bin/sh
-# Rebuild everything from source with coqc alone: the NNCert library, then every
-# certificate, in the order of _CoqProject (dependency order). Each certificate file ends
-# with Print Assumptions: only PrimInt63.* (Coq's primitive integers) and, for the rank
-# theorems, their specification axioms Uint63.* (certify/provers/coq.py) may be listed.
+# Rebuild and audit everything with coqc alone (certify/provers/coq_audit.py):
+# 1. every source (the NNCert library, the certificates, the audit driver Audit.v and its
+#    checker audit.awk, _CoqProject) must match SHA256SUMS;
+# 2. no source may turn a kernel check off (Unset Guard/Positivity/Universe Checking,
+#    bypass_check), no certificate may declare an assumption (Axiom, Admitted, ...);
+# 3. coqc compiles the library, then every certificate, in the order of _CoqProject;
+# 4. coqc compiles Audit.v: it states the meaning theorems itself in absolute names (a
+#    certificate that redefines mlp_jacobian, \rank or <= does not typecheck there) and prints
+#    the assumptions of every theorem by full name; audit.awk accepts only Coq's primitive
+#    integers (PrimInt63) and their specification axioms (Uint63), by name and printed type.
+#    Anything else (another axiom, "assumed to be guarded/positive", an unsafe universe
+#    hierarchy, a missing theorem) fails with a message and a non-zero exit status.
 set -eu
 cd "$(dirname "$0")"
-flags=$(grep '^-' _CoqProject | tr '\n' ' ')
+fail() { echo "build.sh: $*" >&2; exit 1; }
+if command -v sha256sum >/dev/null 2>&1; then sum="sha256sum"
+elif command -v shasum >/dev/null 2>&1; then sum="shasum -a 256"
+else fail "neither sha256sum nor shasum found (needed to check SHA256SUMS)"; fi
+if ! $sum -c SHA256SUMS >/dev/null 2>&1; then
+  $sum -c SHA256SUMS 2>&1 | grep -v ': OK$' >&2 || true
+  fail "the files above differ from SHA256SUMS: not the sources this bundle was made from"
+fi
+if grep -n -E '__UNSAFE__' NNCert/*.v Certificates/*.v >&2; then
+  fail "the lines above turn a kernel check off"
+fi
+if grep -n -E '__ASSUME__' Certificates/*.v >&2; then
+  fail "the lines above declare an assumption in a certificate"
+fi
+flags="-R NNCert NNCert -R Certificates Certificates"
 for f in $(grep '[.]v$' _CoqProject); do
   echo "coqc $f" >&2
   # shellcheck disable=SC2086
-  coqc -q $flags "$f"
+  coqc -q $flags "$f" >/dev/null || fail "coqc $f failed (above)"
 done
+out="${TMPDIR:-/tmp}/nncert-audit.$$"
+trap 'rm -f "$out" "$out.awk"' EXIT
+echo "coqc Audit.v" >&2
+# shellcheck disable=SC2086
+coqc -q $flags Audit.v >"$out" ||
+  fail "Audit.v failed (above): a theorem is missing or proves another statement"
+if awk -f audit.awk Audit.v "$out" >"$out.awk"; then ok=1; else ok=0; fi
+grep -v '^axiom ' "$out.awk" >&2 || true
+[ "$ok" = 1 ] || fail "the Print Assumptions audit failed (above)"
 """
+COQ_BUILD_SH = COQ_BUILD_SH.replace("__UNSAFE__", coq_audit.UNSAFE_GREP).replace(
+    "__ASSUME__", coq_audit.ASSUMPTION_GREP
+)
 COQ_MAKEFILE = """# Rebuild the NNCert library and every certificate with coqc alone (see build.sh).
 all:
 \tsh build.sh
@@ -184,7 +219,19 @@ def write_sources(dest: Path, items: list[Rendered]) -> None:
     (coq / "_CoqProject").write_text(coq_project_text([it.module for it in items]))
     (coq / "build.sh").write_text(COQ_BUILD_SH)
     (coq / "Makefile").write_text(COQ_MAKEFILE)
+    theorems = [t for it in items for t in coq_audit.theorems_of(it.cert, it.module, it.coq_text)]
+    (coq / coq_audit.DRIVER).write_text(coq_audit.driver_text(theorems))
+    (coq / coq_audit.AWK_FILE).write_text(coq_audit.AUDIT_AWK)
+    (coq / "SHA256SUMS").write_text(coq_sha256sums(coq, [it.module for it in items]))
     _write_lean_roots(dest / "lean", items)
+
+
+def coq_sha256sums(coq: Path, modules: list[str]) -> str:
+    """coq/SHA256SUMS (`sha256sum -c` format): every file build.sh reads, the library, the
+    certificates, the audit driver and its awk program."""
+    rels = ["_CoqProject", *COQ_LIBRARY_FILES, *(f"Certificates/{m}.v" for m in modules)]
+    rels += [coq_audit.DRIVER, coq_audit.AWK_FILE]
+    return "".join(f"{_sha_file(coq / rel)}  {rel}\n" for rel in rels)
 
 
 def _write_lean_roots(lean: Path, items: list[Rendered]) -> None:
@@ -306,7 +353,9 @@ def _run_coq(
 
     def one(it: Rendered) -> Verdict:
         with prog.phase(f"coq {it.cert['name']}"):
-            return coqp.check_file(work, f"Certificates/{it.module}.v", opts.timeout, lib.root)
+            rel = f"Certificates/{it.module}.v"
+            thms = coq_audit.theorems_of(it.cert, it.module, it.coq_text)
+            return coqp.check_file(work, rel, opts.timeout, lib.root, thms)
 
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
     try:
@@ -825,7 +874,8 @@ def certify_task(
                 for it in rendered:
                     rel = f"Certificates/{it.module}.v"
                     (work / rel).write_text(it.coq_text)
-                    coq[it.cert["name"]] = coqp.check_file(work, rel, timeout, lib.root)
+                    thms = coq_audit.theorems_of(it.cert, it.module, it.coq_text)
+                    coq[it.cert["name"]] = coqp.check_file(work, rel, timeout, lib.root, thms)
     for c in certs:
         seconds[c["name"]]["coq"] = coq[c["name"]].seconds
     return TaskOutcome(req.name, certs, checker, rendered, coq, seconds, tool_sources()["sha256"])

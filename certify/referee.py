@@ -287,9 +287,10 @@ TRUST_ROWS = [
     ("generator", "python-flint / sympy found the witness", "nothing: untrusted"),
     ("checker", "`certify.checker`, an independent re-check in Python ints (numpy int64 on the "
      "rank fast path)", "CPython, numpy"),
-    ("coq", "`coqc` on `coq/Certificates/*.v` (`vm_compute`), `Print Assumptions` lists only "
-     "`PrimInt63.*` and, for the rank theorems `rank_lower`/`rank_upper` (r <= \\rank of the "
-     "Jacobian over Q, proved from the kernel's check), the `Uint63.*` specification axioms",
+    ("coq", "`coqc` on `coq/Certificates/*.v` (`vm_compute`); the driver `coq/Audit.v` states "
+     "the rank theorems `rank_lower`/`rank_upper` (r <= \\rank of the Jacobian over Q, proved "
+     "from the kernel's check) in absolute names and `coq/audit.awk` accepts only Coq's "
+     "primitives `PrimInt63.*` and their `Uint63.*` specification axioms, by name and type",
      "Coq kernel + VM; the Uint63 specs of its primitive integers"),
     ("lean", "`lake build --wfail`, `#print axioms` within {propext, Classical.choice, "
      "Quot.sound}", "Lean kernel"),
@@ -369,8 +370,10 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "certify check . --require coq,lean",
         "```",
         "",
-        "With coqc alone (the NNCert library, then every certificate, in `_CoqProject` order; "
-        "each certificate file ends with `Print Assumptions`):",
+        "With coqc alone (`coq/SHA256SUMS` checked first, then the NNCert library and every "
+        "certificate in `_CoqProject` order, then the audit driver `Audit.v`, whose "
+        "`Print Assumptions` answers `audit.awk` checks; any other axiom, a kernel check "
+        "turned off, a missing theorem or another statement fails with a message):",
         "",
         "```sh",
         "make -C coq        # or: sh coq/build.sh",

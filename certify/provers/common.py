@@ -33,6 +33,7 @@ class Run:
     output: str
     seconds: float
     timed_out: bool = False
+    stdout: str = ""  # the standard output alone (`output` is stdout then stderr)
 
 
 _LIVE: set[subprocess.Popen[str]] = set()
@@ -85,7 +86,7 @@ def run(cmd: list[str], cwd: Path, timeout: float) -> Run:
         _LIVE.add(p)
     try:
         out, err = p.communicate(timeout=timeout)
-        return Run(p.returncode, out + err, time.monotonic() - t0)
+        return Run(p.returncode, out + err, time.monotonic() - t0, stdout=out)
     except subprocess.TimeoutExpired:
         _kill(p)
         out, err = p.communicate()

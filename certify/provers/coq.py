@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from certify import scratch as scratch_dirs
+from certify.provers import coq_audit
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, run
 
 LIBRARY = [
@@ -39,17 +40,10 @@ LIBRARY += ["RankSound", "UpperSound", "UpperSoundReLU"]
 # are kernel primitives (coq-guide.md §3e). The theorems of RankSound.v and UpperSound*.v use the
 # specification axioms of those primitives from Coq's standard library (Uint63.v in Coq 8.16:
 # each says what one native operation computes, e.g. add_spec: phi (x + y) = (phi x + phi y)
-# mod 2^63). Anything else fails the audit.
-ALLOWED_PREFIX = "PrimInt63."
-UINT63_SPECS = frozenset(
-    "Uint63." + n
-    for n in (
-        "of_to_Z lsl_spec lsr_spec land_spec lor_spec lxor_spec add_spec sub_spec mul_spec "
-        "mulc_spec div_spec mod_spec eqb_correct eqb_refl ltb_spec leb_spec compare_def_spec "
-        "head0_spec tail0_spec addc_def_spec addcarryc_def_spec subc_def_spec "
-        "subcarryc_def_spec diveucl_def_spec diveucl_21_spec addmuldiv_def_spec"
-    ).split()
-)
+# mod 2^63). The audit (coq_audit.py: a driver file and an awk program, the same as the
+# bundle's build.sh runs) compares every assumption by name and printed type with exactly these;
+# anything else fails.
+UINT63_SPECS = frozenset(f"Uint63.{n}" for n in coq_audit.UINT63_SPECS)
 _ERR = re.compile(
     r'File "(?P<file>[^"]+)", line (?P<line>\d+), characters [^\n]*\n(?P<msg>Error:.*)', re.S
 )
@@ -210,7 +204,9 @@ def prepare_library(
 
 
 def parse_assumptions(output: str) -> list[str]:
-    """Names listed by Print Assumptions (empty for 'Closed under the global context')."""
+    """Names listed by one or more Print Assumptions answers (empty for 'Closed under the
+    global context'). For reading answers in tests and benchmarks only: verdicts come from
+    `audit` (names and types against the allowed list, in the driver's context)."""
     names: list[str] = []
     in_axioms = False
     for line in output.splitlines():
@@ -218,7 +214,6 @@ def parse_assumptions(output: str) -> list[str]:
             in_axioms = True
             continue
         if in_axioms:
-            # "name : type" on one line, or "name" alone with an indented "  : type" after it
             m = re.match(r"^(\S+)(?: :|$)", line)
             if m:
                 names.append(m.group(1))
@@ -241,27 +236,85 @@ def error_message(output: str, returncode: int | None = None) -> str:
 
 
 def allowed_assumption(name: str) -> bool:
-    """A kernel primitive of the 63-bit integers, or one of their specification axioms."""
-    return name.startswith(ALLOWED_PREFIX) or name in UINT63_SPECS
+    """A kernel primitive of Coq's PrimInt63, or one of their Uint63 specification axioms
+    (names as the audit driver prints them, e.g. PrimInt63.add, Uint63.add_spec)."""
+    return name in coq_audit.ALLOWED_NAMES
 
 
-def check_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None) -> Verdict:
-    """coqc one certificate file; passed iff it compiles and assumes only primitives (and
-    their Uint63 specification axioms).
+def audit(
+    coq_dir: Path, theorems: list[coq_audit.Theorem], timeout: float, lib: Path | None = None
+) -> tuple[Verdict, dict[str, list[str]]]:
+    """Compile the audit driver for `theorems` (their modules compiled in `coq_dir`) and check
+    its Print Assumptions answers with the awk program (coq_audit.py). Passed iff every theorem
+    exists, proves the statement the driver states, and assumes only Coq's primitive integers
+    and their specification axioms. Also returns the allowed assumptions per theorem."""
+    exe, awk = coqc_path(), shutil.which("awk")
+    if exe is None:
+        return Verdict(NOT_RUN, "coqc not found on PATH"), {}
+    if awk is None:
+        return Verdict(FAILED, "audit: awk not found on PATH (the audit is an awk program)"), {}
+    if not theorems:
+        return Verdict(FAILED, "audit: no theorem to audit"), {}
+    tag = hashlib.sha256("\n".join(t.full for t in theorems).encode()).hexdigest()[:12]
+    drv = coq_dir / f"NNCertAudit_{tag}.v"
+    prog = coq_dir / f"nncert_audit_{tag}.awk"
+    drv.write_text(coq_audit.driver_text(theorems))
+    prog.write_text(coq_audit.AUDIT_AWK)
+    r = run([exe, *_flags(lib), drv.name], coq_dir, timeout)
+    if r.timed_out:
+        return Verdict(TIMEOUT, f"audit driver: timed out after {timeout:.0f} s", r.seconds), {}
+    if r.returncode != 0:
+        msg = error_message(r.output, r.returncode)
+        return Verdict(FAILED, f"audit driver (a theorem missing or not the expected "
+                       f"statement): {msg}", r.seconds), {}  # fmt: skip
+    out = coq_dir / f"nncert_audit_{tag}.out"
+    out.write_text(r.stdout)
+    a = run([awk, "-f", prog.name, drv.name, out.name], coq_dir, 60)
+    res = coq_audit.parse_awk(a.output)
+    if a.returncode != 0 and not res.failures:
+        res.failures.append(f"awk exited with status {a.returncode}: {a.output.strip()[:500]}")
+    if res.failures:
+        return Verdict(FAILED, "; ".join(res.failures)[:4000], r.seconds), res.axioms
+    return Verdict(PASSED, "", r.seconds), res.axioms
 
-    `lib`: the root of a compiled NNCert library (default: `coq_dir` itself)."""
+
+def _theorems_from_file(module: str, text: str) -> list[coq_audit.Theorem]:
+    """Fallback when the caller names no theorems: those the file itself prints the
+    assumptions of (weaker: a file that prints nothing names nothing, and fails)."""
+    return coq_audit.theorems_of({}, module, text)
+
+
+def check_file(
+    coq_dir: Path,
+    rel: str,
+    timeout: float,
+    lib: Path | None = None,
+    theorems: list[coq_audit.Theorem] | None = None,
+) -> Verdict:
+    """coqc one certificate file, then audit its theorems (`audit`); passed iff it compiles,
+    turns no kernel check off, and its theorems prove the driver's statements assuming only
+    primitives (and their Uint63 specification axioms).
+
+    `lib`: the root of a compiled NNCert library (default: `coq_dir` itself). `theorems`:
+    what to audit, from the faithful rendered file (coq_audit.theorems_of); by default the
+    theorems the file itself prints the assumptions of."""
     exe = coqc_path()
     if exe is None:
         return Verdict(NOT_RUN, "coqc not found on PATH")
+    text = (coq_dir / rel).read_text(errors="replace")
+    unsafe = coq_audit.unsafe_lines(text)
+    if unsafe:
+        msg = f"{rel}: turns a kernel check off or declares an assumption: {'; '.join(unsafe)}"
+        return Verdict(FAILED, msg[:1000])
     r = run([exe, *_flags(lib), rel], coq_dir, timeout)
     if r.timed_out:
         return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)
     if r.returncode != 0:
         return Verdict(FAILED, error_message(r.output, r.returncode), r.seconds)
-    if "Closed under the global context" not in r.output and "Axioms:" not in r.output:
-        return Verdict(FAILED, "no Print Assumptions output found", r.seconds)
-    axioms = parse_assumptions(r.output)
-    bad = [a for a in axioms if not allowed_assumption(a)]
-    if bad:
-        return Verdict(FAILED, f"unexpected assumptions: {', '.join(bad)}", r.seconds, axioms)
-    return Verdict(PASSED, "", r.seconds, axioms)
+    module = Path(rel).with_suffix("").as_posix().replace("/", ".")
+    if theorems is None:
+        theorems = _theorems_from_file(module.split(".", 1)[-1], text)
+    v, axioms = audit(coq_dir, theorems, timeout, lib)
+    seconds = r.seconds + (v.seconds or 0.0)
+    names = sorted({a for t in theorems for a in axioms.get(t.full, [])})
+    return Verdict(v.status, v.message, seconds, names if v.status == PASSED else [])

@@ -1,0 +1,257 @@
+"""The Coq assumption audit: one driver file, one awk program, used alike by the bundle's
+`coq/build.sh` (coqc alone) and by certify (provers/coq.py).
+
+The driver (`Audit.v`) first defines `nncert_allowed`, a tuple naming, by absolute name, every
+primitive that Coq 8.16 declares in `Coq.Numbers.Cyclic.Int63.PrimInt63` and every
+specification axiom of those primitives in `Coq.Numbers.Cyclic.Int63.Uint63` (each says what
+one native operation computes, e.g. add_spec: to_Z (x + y) = (to_Z x + to_Z y) mod 2^63). It is
+defined before any certificate is loaded, so no certificate can change what it names. The driver
+then `Require`s (never `Import`s) the certificate modules, states the meaning theorems of rank
+certificates itself in absolute names without notations (`Definition nncert_statement_i : <the
+statement> := Certificates.M.rank_lower.`: a certificate that redefines `mlp_jacobian`,
+`\\rank` or `<=` locally proves a different statement and the driver does not typecheck; Coq
+refuses to mask an absolute name), and runs `Print Assumptions` on `nncert_allowed`, then on
+every theorem by its full name, with no declaration in between.
+
+`Print Assumptions` prints each assumption as `name : type` under the shortest name that denotes
+it in the current context, so within one context two different constants never print alike.
+The awk program (AUDIT_AWK) accepts a theorem iff its answer is "Closed under the global
+context" or lists only entries (name and type, as printed) that also occur in the answer for
+`nncert_allowed`. Anything else fails with a message: another axiom (a local `PrimInt63.cheat`
+prints as `M.PrimInt63.cheat`, a local `Uint63.add_spec : False` differs in name and type),
+`... is assumed to be guarded` (Unset Guard Checking, #[bypass_check(guard)]), `... is assumed
+to be positive`, `... relies on an unsafe hierarchy` (universe checking off), a missing theorem
+(the driver does not compile), or an answer count that differs from the driver's theorems. The
+file's own `Print Assumptions` lines play no part. As defence in depth, source files that turn a
+kernel check off (UNSAFE_SOURCE) are rejected before compiling."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+PRIM = "Coq.Numbers.Cyclic.Int63.PrimInt63"
+UINT = "Coq.Numbers.Cyclic.Int63.Uint63"
+# The `Primitive` declarations of Coq 8.16's theories/Numbers/Cyclic/Int63/PrimInt63.v.
+PRIMITIVES = (
+    "int lsl lsr land lor lxor asr add sub mul mulc div mod divs mods eqb ltb leb ltsb lesb "
+    "addc addcarryc subc subcarryc diveucl diveucl_21 addmuldiv compare compares head0 tail0"
+).split()
+# The `Axiom` declarations of Coq 8.16's theories/Numbers/Cyclic/Int63/Uint63.v.
+UINT63_SPECS = (
+    "of_to_Z lsl_spec lsr_spec land_spec lor_spec lxor_spec add_spec sub_spec mul_spec "
+    "mulc_spec div_spec mod_spec eqb_correct eqb_refl ltb_spec leb_spec compare_def_spec "
+    "head0_spec tail0_spec addc_def_spec addcarryc_def_spec subc_def_spec "
+    "subcarryc_def_spec diveucl_def_spec diveucl_21_spec addmuldiv_def_spec"
+).split()
+ALLOWED_FULL = [f"{PRIM}.{n}" for n in PRIMITIVES] + [f"{UINT}.{n}" for n in UINT63_SPECS]
+# How they print in the driver's context (for the names recorded in the manifest).
+ALLOWED_NAMES = frozenset(
+    [f"PrimInt63.{n}" for n in PRIMITIVES] + [f"Uint63.{n}" for n in UINT63_SPECS]
+)
+REFERENCE = "nncert_allowed"
+DRIVER = "Audit.v"
+AWK_FILE = "audit.awk"
+# Commands that turn a kernel check off (Print Assumptions reports their effect too).
+UNSAFE_SOURCE = re.compile(
+    r"Unset\s+(Guard|Positivity|Universe)\s+Checking|bypass_check|Local\s+Unset\s+\w+\s+Checking"
+)
+UNSAFE_GREP = (
+    "Unset[[:space:]]+(Guard|Positivity|Universe)[[:space:]]+Checking|bypass_check|"
+    "Local[[:space:]]+Unset[[:space:]]+[A-Za-z]+[[:space:]]+Checking"
+)
+
+# In a certificate (never in the templates): a declaration of an assumption.
+ASSUMPTION_SOURCE = re.compile(
+    r"^\s*(Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses|Variable|"
+    r"Variables|Context)\b|\bAdmitted\b|\badmit\b"
+)
+ASSUMPTION_GREP = (
+    "^[[:space:]]*(Axioms?|Parameters?|Conjecture|Hypothesis|Hypotheses|Variables?|Context)"
+    "([^A-Za-z0-9_]|$)|Admitted|admit([^A-Za-z0-9_]|$)"
+)
+
+_IS_TRUE = "Coq.Init.Datatypes.is_true"
+_LEQ = "mathcomp.ssreflect.ssrnat.leq"
+_RANK = "@mathcomp.algebra.mxalgebra.mxrank mathcomp.algebra.rat.rat_fieldType _ _"
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """A theorem of a certificate module, and (for the meaning theorems) the statement the
+    driver expects it to prove, a Coq term in absolute names without notations."""
+
+    module: str  # e.g. "Certificates.Rank_ktb_2_2_1"
+    name: str
+    statement: str | None = None
+
+    @property
+    def full(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+def _le(a: str, b: str) -> str:
+    return f"{_IS_TRUE} ({_LEQ} {a} {b})"
+
+
+def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """The statements of a rank certificate's `rank_lower` and `rank_upper` (the templates'
+    theorems), r <= rank J and rank J' <= u, J the Jacobian of NNCert/RankMeaning.v at the
+    certificate's instance: the samples for the lower bound; for MLP and ResNet the lattice
+    {x in N^d : |x| <= D} for the upper bound, for ReLU its batch."""
+    if cert.get("kind") != "rank":
+        return {}
+    fam = cert.get("family")
+    r = int(cert["result"]["rank_lower"])
+    up = cert.get("witness", {}).get("upper")
+    u = None if up is None else int(up["bound"])
+    rank = f"({_RANK} ({{}}))"
+    out: dict[str, str] = {}
+    if fam == "mlp":
+        jac = f"NNCert.RankMeaning.mlp_jacobian {mod}.inst"
+        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)"))
+        lattice = (
+            f"(NNCert.Lists.lattice (NNCert.Net.first_width (NNCert.Rank.widths {mod}.inst)) "
+            f"(NNCert.Net.degree_bound (NNCert.Rank.acts {mod}.inst)))"
+        )
+        if u is not None:
+            out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
+    elif fam == "resnet":
+        jac = f"NNCert.RankMeaning.resnet_jacobian {mod}.inst"
+        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)"))
+        lattice = (
+            f"(NNCert.Lists.lattice (NNCert.ResNet.rn_width {mod}.inst) "
+            f"(NNCert.Net.degree_bound (NNCert.ResNet.rn_acts {mod}.inst)))"
+        )
+        if u is not None:
+            out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
+    elif fam == "relu":
+        batch = f"(NNCert.ReLU.rl_batch {mod}.lower)"
+        jac = rank.format(f"NNCert.RankMeaning.relu_jacobian {mod}.inst {batch}")
+        generic = f"NNCert.RankMeaning.relu_batch_generic {mod}.inst {batch}"
+        out["rank_lower"] = f"Coq.Init.Logic.and ({generic}) ({_le(f'{r}', jac)})"
+        if u is not None:
+            out["rank_upper"] = _le(jac, f"{u}")
+    return out
+
+
+_PRINTED = re.compile(r"^Print Assumptions ([A-Za-z_][A-Za-z0-9_']*)\.\s*$", re.M)
+
+
+def theorems_of(cert: dict[str, Any], module: str, coq_text: str) -> list[Theorem]:
+    """The theorems to audit: those the faithful rendered file `coq_text` prints the
+    assumptions of (the templates' list), with the expected statements of `statements`.
+    `coq_text` must be the text certify rendered, never a file under audit."""
+    mod = f"Certificates.{module}"
+    st = statements(cert, mod)
+    names = list(dict.fromkeys(_PRINTED.findall(coq_text)))
+    for n in st:  # a meaning theorem is audited even if the file forgot to print it
+        if n not in names:
+            names.append(n)
+    return [Theorem(mod, n, st.get(n)) for n in names]
+
+
+def driver_text(theorems: list[Theorem]) -> str:
+    """Audit.v: the allowed assumptions, the certificate modules, the expected statements,
+    then Print Assumptions of the allowed list and of every theorem (see the module doc)."""
+    modules = list(dict.fromkeys(t.module for t in theorems))
+    lines = [
+        "(* nn-certify audit driver (certify/provers/coq_audit.py): compiled after the library",
+        "   and the certificates; its output is checked by audit.awk. *)",
+        f"Require {PRIM} {UINT}.",
+        f"Definition {REFERENCE} := (",
+    ]
+    lines += [f"  {n}," for n in ALLOWED_FULL[:-1]] + [f"  {ALLOWED_FULL[-1]})."]
+    lines += [
+        "Require NNCert.Lists NNCert.Net NNCert.Rank NNCert.ResNet NNCert.ReLU.",
+        "Require NNCert.RankMeaning mathcomp.ssreflect.ssrnat mathcomp.algebra.mxalgebra.",
+        "Require mathcomp.algebra.rat.",
+    ]
+    lines += [f"Require {m}." for m in modules]
+    for i, t in enumerate(theorems):
+        if t.statement is not None:
+            lines.append(f"Definition nncert_statement_{i} : {t.statement} := {t.full}.")
+    lines.append(f"Print Assumptions {REFERENCE}.")
+    lines += [f"Print Assumptions {t.full}." for t in theorems]
+    return "\n".join(lines) + "\n"
+
+
+AUDIT_AWK = r"""# nn-certify's Print Assumptions audit (certify/provers/coq_audit.py),
+# run by build.sh and by certify: awk -f audit.awk Audit.v OUTPUT, OUTPUT the standard
+# output of coqc Audit.v.
+# The answer to the first Print Assumptions (nncert_allowed: Coq's primitive integers and
+# their specification axioms, by absolute name) is the allowed list; every other answer must
+# be "Closed under the global context" or list only entries (name and type, as printed in the
+# same context) of the allowed list. Prints "axiom THEOREM NAME" per allowed assumption and
+# "audit: ..." per failure; exit status 1 on any failure.
+function flush() {
+  if (cur != "") { k[b]++; ent[b, k[b]] = cur; cur = "" }
+}
+function fail(msg) { print "audit: " msg; bad = 1 }
+FNR == NR {
+  if ($1 == "Print" && $2 == "Assumptions" && NF == 3) {
+    name = $3; sub(/[.]$/, "", name); n++; thm[n] = name
+  }
+  next
+}
+/^Axioms:$/ || /^Closed under the global context$/ {
+  flush(); b++
+  if ($0 != "Axioms:") closed[b] = 1
+  next
+}
+b == 0 { fail("output before the first Print Assumptions answer: " $0); next }
+/^[ \t]/ { if (cur == "") fail(thm[b] ": unexpected line: " $0); else cur = cur "\n" $0; next }
+{ flush(); cur = $0 }
+END {
+  flush()
+  if (n < 2) fail("the driver prints the assumptions of no theorem")
+  if (b != n) fail(n " Print Assumptions in the driver but " b " answers")
+  if (closed[1] || k[1] < 1) fail("the allowed list (first answer) is empty")
+  for (i = 1; i <= k[1]; i++) allowed[ent[1, i]] = 1
+  for (j = 2; j <= b; j++) {
+    if (closed[j] && k[j] > 0) fail(thm[j] ": closed, yet lists assumptions")
+    for (i = 1; i <= k[j]; i++) {
+      e = ent[j, i]
+      split(e, first, "\n"); split(first[1], w, " ")
+      if (e in allowed) print "axiom " thm[j] " " w[1]
+      else fail(thm[j] ": not an allowed assumption: " first[1])
+    }
+  }
+  if (!bad) print "audit: " (b - 1) " theorem(s) assume only primitive integers and their specs"
+  exit bad
+}
+"""
+
+
+@dataclass
+class AuditResult:
+    """The awk program's findings: failure messages, and per theorem the allowed
+    assumptions (their printed names)."""
+
+    failures: list[str]
+    axioms: dict[str, list[str]]
+
+
+def parse_awk(output: str) -> AuditResult:
+    """Read audit.awk's output (lines `axiom THEOREM NAME` and `audit: MESSAGE`)."""
+    failures: list[str] = []
+    axioms: dict[str, list[str]] = {}
+    for line in output.splitlines():
+        if line.startswith("axiom "):
+            parts = line.split(" ")
+            if len(parts) == 3:
+                axioms.setdefault(parts[1], []).append(parts[2])
+                continue
+        if line.startswith("audit: ") and "theorem(s) assume only" not in line:
+            failures.append(line[len("audit: ") :])
+        elif not line.startswith(("axiom ", "audit: ")) and line.strip():
+            failures.append(f"unexpected audit output: {line}")
+    return AuditResult(failures, axioms)
+
+
+def unsafe_lines(text: str, certificate: bool = True) -> list[str]:
+    """Lines of a Coq source that turn a kernel check off or (in a certificate) declare an
+    assumption: defence in depth, the audit catches their effect on the audited theorems."""
+    pats = [UNSAFE_SOURCE] + ([ASSUMPTION_SOURCE] if certificate else [])
+    return [ln.strip() for ln in text.splitlines() if any(p.search(ln) for p in pats)]

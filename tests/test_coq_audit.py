@@ -1,0 +1,275 @@
+"""The coqc-only path is pinned and audited (issue 22, item 3): `coq/build.sh` checks
+SHA256SUMS, compiles, and runs the audit driver Audit.v through audit.awk; certify's
+check_file runs the same driver and awk program. Each tamper below must be rejected by both,
+with a message; the untampered bundle passes both. Every test runs coqc."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from certify import certificate
+from certify.bundle import Options, render_certificate
+from certify.provers import coq as coqp
+from certify.provers import coq_audit
+from certify.provers.common import run
+from certify.resources import resource_dir
+from certify.verify import check_bundle
+from tests.conftest import run_cli
+
+pytestmark = pytest.mark.skipif(coqp.coqc_path() is None, reason="coqc not installed")
+
+MOD = "Rank_ktb_2_2_1"
+REL = f"Certificates/{MOD}.v"
+FIRST_PROOF = "Proof. vm_cast_no_check (eq_refl true). Qed."
+LOWER_CHECK = "Lemma rank_lower_check"
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("audit") / "b"
+    spec = Path(__file__).resolve().parents[1] / "certify" / "examples" / "ktb-2-2-1.toml"
+    r = run_cli("run", str(spec), "--no-lean", "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    scratch = tmp_path_factory.mktemp("lib")
+    got = coqp.prepare_library(resource_dir("coq"), scratch, coqp.default_cache_base(), 1800)
+    assert got.verdict.status == "passed", got.verdict.message
+    assert got.root is not None
+    return got.root
+
+
+def faithful(bundle: Path) -> tuple[str, list[coq_audit.Theorem]]:
+    cert = certificate.load((bundle / "certificates" / "ktb-2-2-1.json").read_bytes())
+    it = render_certificate(cert)
+    return it.coq_text, coq_audit.theorems_of(it.cert, it.module, it.coq_text)
+
+
+def _lower_check_uses(text: str, decl: str, proof: str) -> str:
+    """Declare `decl` before rank_lower_check and prove rank_lower_check by `proof`."""
+    i = text.index(LOWER_CHECK)
+    j = text.index(FIRST_PROOF, i)
+    return text[:i] + decl + "\n" + text[i:j] + proof + text[j + len(FIRST_PROOF) :]
+
+
+def _rank_lower_is(text: str, replacement: str) -> str:
+    """Replace the theorem rank_lower (statement and proof) by `replacement`."""
+    return re.sub(r"Theorem rank_lower :.*?Qed\.", lambda _: replacement, text, count=1, flags=re.S)
+
+
+AXIOM = "Axiom cheat : False."
+TAMPERS = {
+    # an axiom and a false theorem appended (the audit sees no named theorem use it: the
+    # source check rejects the declaration)
+    "append": lambda t: t + f"\n{AXIOM}\nTheorem false_thm : 1 = 0.\nProof. destruct cheat. Qed.\n",
+    "axiom": lambda t: _lower_check_uses(t, AXIOM, "Proof. destruct cheat. Qed."),
+    "primint63": lambda t: _lower_check_uses(
+        t,
+        "Module PrimInt63.\nAxiom cheat : False.\nEnd PrimInt63.",
+        "Proof. destruct PrimInt63.cheat. Qed.",
+    ),  # fmt: skip
+    "uint63": lambda t: _lower_check_uses(
+        t,
+        "Module Uint63.\nAxiom add_spec : False.\nEnd Uint63.",
+        "Proof. destruct Uint63.add_spec. Qed.",
+    ),  # fmt: skip
+    "guard": lambda t: _lower_check_uses(
+        t,
+        "Unset Guard Checking.\nFixpoint loop (n : nat) : False := loop n.\nSet Guard Checking.",
+        "Proof. destruct (loop 0%nat). Qed.",
+    ),  # fmt: skip
+    "bypass_check": lambda t: _lower_check_uses(
+        t,
+        "#[bypass_check(guard)] Fixpoint loop (n : nat) : False := loop n.",
+        "Proof. destruct (loop 0%nat). Qed.",
+    ),  # fmt: skip
+    "positivity": lambda t: _lower_check_uses(
+        t,
+        "Unset Positivity Checking.\nInductive bad := C : (bad -> False) -> bad.\n"
+        "Set Positivity Checking.\n"
+        "Definition unbad (b : bad) : False := match b with C g => g b end.",
+        "Proof. destruct (unbad (C unbad)). Qed.",
+    ),  # fmt: skip
+    "no_print": lambda t: re.sub(
+        r"^Print Assumptions .*\n",
+        "",
+        _lower_check_uses(t, AXIOM, "Proof. destruct cheat. Qed."),
+        flags=re.M,
+    ),  # fmt: skip
+    "shadow_mlp_jacobian": lambda t: _rank_lower_is(
+        t,
+        "Definition mlp_jacobian (i : rank_instance) (s : list (list Z)) : 'M[rat]_3 := 1%:M.\n"
+        "Theorem rank_lower : (3 <= \\rank (mlp_jacobian inst (lw_samples lower)))%N.\n"
+        "Proof. rewrite mxrank1. reflexivity. Qed.",
+    ),  # fmt: skip
+    "shadow_rank": lambda t: _rank_lower_is(
+        t,
+        'Notation "\\rank A" := (3%N) (at level 10, A at level 8) : nat_scope.\n'
+        "Theorem rank_lower : (3 <= \\rank (mlp_jacobian inst (lw_samples lower)))%N.\n"
+        "Proof. reflexivity. Qed.",
+    ),  # fmt: skip
+    "shadow_le": lambda t: _rank_lower_is(
+        t,
+        'Notation "m <= n" := (m = m) : nat_scope.\n'
+        "Theorem rank_lower : (3 <= \\rank (mlp_jacobian inst (lw_samples lower)))%N.\n"
+        "Proof. reflexivity. Qed.",
+    ),  # fmt: skip
+}
+# Tampers whose effect reaches an audited theorem: the audit alone (no source check) rejects.
+AUDIT_CATCHES = set(TAMPERS) - {"append"}
+# Tampers that no grep of the source notices: only the driver's statements reject them.
+SHADOW = {"shadow_mlp_jacobian", "shadow_rank", "shadow_le"}
+
+
+def _work(lib: Path, text: str) -> Path:
+    work = Path(tempfile.mkdtemp(prefix="nncert-audit-test-"))
+    (work / "Certificates").mkdir()
+    (work / REL).write_text(text)
+    return work
+
+
+def test_the_faithful_certificate_passes_the_audit(bundle: Path, lib: Path) -> None:
+    text, thms = faithful(bundle)
+    work = _work(lib, text)
+    v = coqp.check_file(work, REL, 600, lib, thms)
+    shutil.rmtree(work)
+    assert v.status == "passed", v.message
+    assert v.assumptions and all(coqp.allowed_assumption(a) for a in v.assumptions)
+    assert "Uint63.add_spec" in v.assumptions
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPERS))
+def test_a_tampered_certificate_compiles_but_certify_rejects_it(
+    bundle: Path, lib: Path, tamper: str
+) -> None:
+    text, thms = faithful(bundle)
+    bad = TAMPERS[tamper](text)
+    work = _work(lib, bad)
+    try:
+        r = run([coqp.coqc_path() or "coqc", *coqp._flags(lib), REL], work, 600)
+        assert r.returncode == 0, r.output  # the tamper is a valid Coq file
+        v = coqp.check_file(work, REL, 600, lib, thms)
+        assert v.status == "failed" and v.message, v
+        if tamper in AUDIT_CATCHES:  # the audit itself, not only the source check
+            a, _ = coqp.audit(work, thms, 600, lib)
+            assert a.status == "failed" and a.message, a
+            if tamper in SHADOW:
+                assert "not the expected statement" in a.message
+            else:
+                assert "not an allowed assumption" in a.message
+    finally:
+        shutil.rmtree(work)
+
+
+def test_the_audit_names_the_bad_assumption(bundle: Path, lib: Path) -> None:
+    text, thms = faithful(bundle)
+    for tamper, expect in (
+        ("primint63", "Rank_ktb_2_2_1.PrimInt63.cheat : False"),
+        ("uint63", "Rank_ktb_2_2_1.Uint63.add_spec : False"),
+        ("guard", "loop is assumed to be guarded"),
+        ("positivity", "bad is assumed to be positive"),
+    ):
+        work = _work(lib, TAMPERS[tamper](text))
+        try:
+            assert (
+                run([coqp.coqc_path() or "coqc", *coqp._flags(lib), REL], work, 600).returncode == 0
+            )
+            a, _ = coqp.audit(work, thms, 600, lib)
+            assert expect in a.message, (tamper, a.message)
+        finally:
+            shutil.rmtree(work)
+
+
+def _sums(coq: Path) -> None:
+    """Re-hash every file SHA256SUMS lists (a tamperer who also rewrites the list)."""
+    lines = []
+    for line in (coq / "SHA256SUMS").read_text().splitlines():
+        rel = line.split("  ", 1)[1]
+        lines.append(f"{hashlib.sha256((coq / rel).read_bytes()).hexdigest()}  {rel}")
+    (coq / "SHA256SUMS").write_text("\n".join(lines) + "\n")
+
+
+def _build(coq: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["sh", "build.sh"], cwd=coq, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPERS))
+def test_build_sh_rejects_a_tampered_certificate_by_its_hash(
+    bundle: Path, tmp_path: Path, tamper: str
+) -> None:
+    coq = tmp_path / "coq"
+    shutil.copytree(bundle / "coq", coq)
+    (coq / REL).write_text(TAMPERS[tamper]((coq / REL).read_text()))
+    r = _build(coq)
+    assert r.returncode != 0
+    assert "differ from SHA256SUMS" in r.stderr and REL in r.stderr
+    assert "coqc " not in r.stderr  # rejected before compiling anything
+
+
+@pytest.mark.parametrize("tamper", sorted(set(TAMPERS) - SHADOW))
+def test_build_sh_rejects_a_rehashed_tamper_before_compiling(
+    bundle: Path, tmp_path: Path, tamper: str
+) -> None:
+    coq = tmp_path / "coq"
+    shutil.copytree(bundle / "coq", coq)
+    (coq / REL).write_text(TAMPERS[tamper]((coq / REL).read_text()))
+    _sums(coq)
+    r = _build(coq)
+    assert r.returncode != 0
+    assert "turn a kernel check off" in r.stderr or "declare an assumption" in r.stderr
+    assert "coqc " not in r.stderr
+
+
+def test_build_sh_rejects_an_edited_library(bundle: Path, tmp_path: Path) -> None:
+    coq = tmp_path / "coq"
+    shutil.copytree(bundle / "coq", coq)
+    lists = coq / "NNCert" / "Lists.v"
+    text = lists.read_text()
+    assert "Fixpoint lattice" in text
+    lists.write_text(
+        text.replace(
+            "Fixpoint lattice",
+            "Definition lattice_empty : list (list Z) := [].\nFixpoint lattice",
+            1,
+        )
+    )
+    r = _build(coq)
+    assert r.returncode != 0 and "NNCert/Lists.v" in r.stderr and "SHA256SUMS" in r.stderr
+
+
+def test_certify_check_rejects_an_edited_library(bundle: Path, tmp_path: Path) -> None:
+    b = tmp_path / "b"
+    shutil.copytree(bundle, b)
+    lists = b / "coq" / "NNCert" / "Lists.v"
+    lists.write_text(lists.read_text() + "\n(* edited *)\n")
+    problems, _ = check_bundle(b, Options(run_coq=False, run_lean=False))
+    assert any("Lists.v" in p for p in problems)
+
+
+def test_build_sh_passes_the_bundle_and_rejects_a_rehashed_shadowing(
+    bundle: Path, tmp_path: Path
+) -> None:
+    """Two full builds (library included): the faithful bundle passes; with rank_lower
+    stated through a local `<=` (and SHA256SUMS rewritten) the driver does not typecheck."""
+    coq = tmp_path / "coq"
+    shutil.copytree(bundle / "coq", coq)
+    r = _build(coq)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "assume only primitive integers" in r.stderr
+    for p in coq.rglob("*.vo*"):
+        p.unlink()
+    (coq / REL).write_text(TAMPERS["shadow_le"]((coq / REL).read_text()))
+    _sums(coq)
+    r = _build(coq)
+    assert r.returncode != 0
+    assert "Audit.v failed" in r.stderr and "proves another statement" in r.stderr
