@@ -1,4 +1,17 @@
-"""Shared fixtures: specs from dicts, certificates, a compiled Coq library, a coqc runner."""
+"""Shared fixtures: specs from dicts, certificates, a compiled Coq library, a coqc runner,
+the demo bundle and a small four-certificate bundle (each built once per session), and the
+rule that picks the `pytest -m quick` subset.
+
+The quick subset (`pytest -m quick`, the inner loop; the whole suite before a commit): every
+test except those that
+  1. request a fixture that compiles the Coq library or builds a bundle with coqc or a
+     wheel (HEAVY_FIXTURES below, directly or through another fixture), or
+  2. are marked `slow` (by hand: a test that runs coqc or a process pool through the CLI for
+     seconds), or
+  3. live in a module that exists to drive provers, pools or clusters end to end
+     (SLOW_MODULES below).
+The rule is applied at collection (pytest_collection_modifyitems), so a new test is quick
+unless it does one of these things."""
 
 from __future__ import annotations
 
@@ -69,6 +82,23 @@ def coq(coq_project: Path) -> CoqRunner:
     return CoqRunner(coq_project)
 
 
+HEAVY_FIXTURES = frozenset(
+    {"coq_project", "demo_bundle", "small_bundle", "installed_wheel", "conformance_runs",
+     "cached_runs"}
+)  # fmt: skip
+SLOW_MODULES = frozenset({"test_cache", "test_dask", "test_progress", "test_wheel"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark `quick` every test the rule in this module's docstring admits."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        heavy = HEAVY_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if heavy or item.get_closest_marker("slow") or module in SLOW_MODULES:
+            continue
+        item.add_marker(pytest.mark.quick)
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     import sys
 
@@ -79,3 +109,38 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         cwd=cwd,
         check=False,
     )
+
+
+# ---------------------------------------------------------------- bundles, built once
+# The four certificates of SMALL_SPECS: two MLP rank certificates (one defective: KTB's
+# (3, 2, 1) with t^2) and Figure 1's ResNet implicit and orbit certificates (so the bundle has
+# a figure, rank certificates with Coq assumptions and certificates without). `certify check`
+# tests that run coqc run it on this bundle; one test checks the whole demo.
+SMALL_SPECS = ("ktb-2-2-1", "ktb-3-2-1", "resnet-figure-1")
+
+
+@pytest.fixture(scope="session")
+def demo_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`certify demo` (checker and coqc; no Lean toolchain here), once per session.
+    Read-only: a test that edits it copies it first."""
+    if shutil.which("coqc") is None:
+        pytest.skip("coqc not installed")
+    out = tmp_path_factory.mktemp("demo") / "bundle"
+    r = run_cli("demo", "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def small_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`certify run` of SMALL_SPECS with the checker and coqc, once per session.
+    Read-only: a test that edits it copies it first."""
+    if shutil.which("coqc") is None:
+        pytest.skip("coqc not installed")
+    from certify.cli import example_specs
+
+    examples = example_specs()[0].parent
+    out = tmp_path_factory.mktemp("small") / "bundle"
+    r = run_cli("run", *(str(examples / f"{n}.toml") for n in SMALL_SPECS), "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
