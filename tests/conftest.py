@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,60 @@ def small_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     r = run_cli("run", *(str(examples / f"{n}.toml") for n in SMALL_SPECS), "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     return out
+
+
+@dataclass(frozen=True)
+class InstalledWheel:
+    """A fresh venv with the checkout's wheel installed; `env` is the environment to run it
+    in (no PYTHONPATH, so the checkout is not on the path); `work` an unrelated directory."""
+
+    env_dir: Path
+    python: Path
+    certify: Path
+    work: Path
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="session")
+def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> InstalledWheel:
+    """`pip wheel` of the checkout, installed (without dependencies) into a new venv once per
+    session. The dependencies come from the environment running the tests (a venv or not:
+    inside a venv, system_site_packages would mean the base interpreter's, which lack them).
+    A .pth file appends its site-packages after the new venv's own, so the package itself
+    comes from the wheel; .pth files found there (an editable install of the checkout) are
+    not run."""
+    import os
+    import sys
+    import sysconfig
+    import venv
+
+    root = Path(__file__).resolve().parent.parent
+    tmp = tmp_path_factory.mktemp("wheel")
+    dist = tmp / "dist"
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(root)],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    (wheel,) = dist.glob("nn_certify-*.whl")
+    env_dir = tmp / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True, env=env,
+    ).stdout.strip()  # fmt: skip
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "outer-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
+    r = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr
+    work = tmp / "elsewhere"
+    work.mkdir()
+    return InstalledWheel(env_dir, py, env_dir / "bin" / "certify", work, env)
