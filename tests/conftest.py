@@ -9,7 +9,10 @@ test except those that
   2. are marked `slow` (by hand: a test that runs coqc or a process pool through the CLI for
      seconds), or
   3. live in a module that exists to drive provers, pools or clusters end to end
-     (SLOW_MODULES below).
+     (SLOW_MODULES below), or
+  4. write files (request tmp_path or tmp_path_factory: they build bundles or run the CLI,
+     which costs seconds each), or are hypothesis property tests (many examples each).
+What is left runs the Python checkers, kernels and renderers in process on small inputs.
 The rule is applied at collection (pytest_collection_modifyitems), so a new test is quick
 unless it does one of these things."""
 
@@ -94,8 +97,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark `quick` every test the rule in this module's docstring admits."""
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        heavy = HEAVY_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-        if heavy or item.get_closest_marker("slow") or module in SLOW_MODULES:
+        names = set(getattr(item, "fixturenames", ()))
+        heavy = names & (HEAVY_FIXTURES | {"tmp_path", "tmp_path_factory"})
+        fn = getattr(item, "function", None)
+        prop = getattr(fn, "is_hypothesis_test", False)
+        if heavy or prop or item.get_closest_marker("slow") or module in SLOW_MODULES:
             continue
         item.add_marker(pytest.mark.quick)
 
