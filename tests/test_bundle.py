@@ -44,14 +44,17 @@ EXPECTED_RANKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("coqc") is None:
-        pytest.skip("coqc not installed")
-    out = tmp_path_factory.mktemp("demo") / "bundle"
-    r = run_cli("demo", "--out", str(out))
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
+@pytest.fixture
+def demo(demo_bundle: Path) -> Path:
+    """The whole demo (tests/conftest.py, built once per session)."""
+    return demo_bundle
+
+
+@pytest.fixture
+def small(small_bundle: Path) -> Path:
+    """Four certificates with coqc verdicts (tests/conftest.py SMALL_SPECS): the bundle
+    that the tamper tests of `certify check` copy and edit."""
+    return small_bundle
 
 
 def test_demo_bundle_certifies_the_example_suite_with_checker_and_coq(demo: Path):
@@ -136,14 +139,27 @@ def test_certify_check_accepts_the_untouched_bundle(demo: Path):
     assert "bundle verified" in r.stdout
 
 
-def _copy(demo: Path, tmp_path: Path) -> Path:
+def _copy(bundle: Path, tmp_path: Path) -> Path:
     dst = tmp_path / "b"
-    shutil.copytree(demo, dst)
+    shutil.copytree(bundle, dst)
     return dst
 
 
-def test_certify_check_rejects_a_weakened_coq_library(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_with_coqc_accepts_the_untouched_small_bundle(small: Path):
+    m = json.loads((small / "manifest.json").read_text())
+    assert sorted(e["name"] for e in m["certificates"]) == [
+        "ktb-2-2-1", "ktb-3-2-1", "resnet-figure-1", "resnet-figure-1-orbit"
+    ]  # fmt: skip
+    assert all(e["verdicts"]["coq"] == "passed" for e in m["certificates"])
+    assert any(e["coq_assumptions"] for e in m["certificates"])
+    assert set(m["figures"]) >= {"resnet-quadratic.png"}
+    r = run_cli("check", str(small), "--no-lean")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "bundle verified" in r.stdout
+
+
+def test_certify_check_rejects_a_weakened_coq_library(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     rank = b / "coq" / "NNCert" / "RankCore.v"
     weak = rank.read_text().replace("Nat.eqb (length labels) r &&", "")
     assert weak != rank.read_text()
@@ -153,8 +169,8 @@ def test_certify_check_rejects_a_weakened_coq_library(demo: Path, tmp_path: Path
     assert "differs from the shipped library" in r.stdout
 
 
-def test_certify_check_rejects_an_edited_certificate(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_an_edited_certificate(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     f = b / "certificates" / "ktb-3-2-1.json"
     cert = json.loads(f.read_text())
     cert["result"]["rank_lower"] = 6
@@ -164,8 +180,8 @@ def test_certify_check_rejects_an_edited_certificate(demo: Path, tmp_path: Path)
     assert "does not match the manifest" in r.stdout
 
 
-def test_certify_check_rejects_an_edited_rendered_file(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_an_edited_rendered_file(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     f = b / "coq" / "Certificates" / "Rank_ktb_3_2_1.v"
     f.write_text(
         f.read_text().replace(
@@ -255,8 +271,8 @@ def _rewrite_certificate(b: Path, name: str, edit) -> None:
     mf.write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
 
 
-def test_certify_check_rejects_a_consistently_rewritten_false_claim(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_a_consistently_rewritten_false_claim(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
 
     def edit(cert):
         cert["claim"]["text"] = "The rank at theta is exactly 6 = #params: identifiable."
@@ -270,9 +286,9 @@ def test_certify_check_rejects_a_consistently_rewritten_false_claim(demo: Path, 
 
 
 def test_certify_check_runs_provers_on_faithful_files_not_on_redirected_ones(
-    demo: Path, tmp_path: Path
+    small: Path, tmp_path: Path
 ):
-    b = _copy(demo, tmp_path)
+    b = _copy(small, tmp_path)
     v = b / "coq" / "Certificates" / "Rank_ktb_2_2_1.v"
     shutil.copyfile(v, v.with_name("Faithful.v"))
     v.write_text("Lemma rank_lower_check : True. exact I. Qed.\n")
@@ -287,8 +303,8 @@ def test_certify_check_runs_provers_on_faithful_files_not_on_redirected_ones(
     assert "manifest coq_file" in r.stdout and "differs from the re-rendered file" in r.stdout
 
 
-def test_certify_check_rejects_unlisted_certificates_and_edited_audit(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_unlisted_certificates_and_edited_audit(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     shutil.copyfile(b / "certificates" / "ktb-2-2-1.json", b / "certificates" / "extra.json")
     audit = b / "lean" / "Audit.lean"
     audit.write_text(audit.read_text().replace("#print axioms", "-- #print axioms", 1))
@@ -297,8 +313,8 @@ def test_certify_check_rejects_unlisted_certificates_and_edited_audit(demo: Path
     assert "not listed in the manifest" in r.stdout and "Audit.lean differs" in r.stdout
 
 
-def test_certify_check_rejects_a_manifest_without_certificates(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_a_manifest_without_certificates(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     for f in (b / "certificates").glob("*.json"):
         f.unlink()
     mf = b / "manifest.json"
@@ -363,14 +379,14 @@ def test_missing_provers_give_not_run_never_passed(tmp_path: Path):
     assert m["tool"]["coqc"] is None and m["tool"]["lean"] is None
 
 
-def _forge_manifest(demo: Path, tmp_path: Path, edit) -> Path:
+def _forge_manifest(bundle: Path, tmp_path: Path, edit) -> Path:
     """A consistent forgery: the manifest edited, report.md and the referee files rewritten
     from it with the tool's own functions, and the file inventory updated to match."""
     from certify import certificate, table
     from certify.bundle import file_inventory, report_md, write_results
     from certify.referee import referee_files
 
-    b = _copy(demo, tmp_path)
+    b = _copy(bundle, tmp_path)
     m = json.loads((b / "manifest.json").read_text())
     edit(m)
     certs = {e["name"]: certificate.load((b / e["file"]).read_bytes()) for e in m["certificates"]}
@@ -384,41 +400,41 @@ def _forge_manifest(demo: Path, tmp_path: Path, edit) -> Path:
     return b
 
 
-def test_certify_check_rejects_forged_coq_assumptions(demo: Path, tmp_path: Path):
+def test_certify_check_rejects_forged_coq_assumptions(small: Path, tmp_path: Path):
     def edit(m):
         e = next(e for e in m["certificates"] if e["coq_assumptions"])
         e["coq_assumptions"] = []  # "closed under the global context": a stronger claim
 
-    r = run_cli("check", str(_forge_manifest(demo, tmp_path, edit)), "--no-lean")
+    r = run_cli("check", str(_forge_manifest(small, tmp_path, edit)), "--no-lean")
     assert r.returncode == 1
     assert "assumptions" in r.stdout + r.stderr
 
 
-def test_certify_check_rejects_a_forged_generator_version(demo: Path, tmp_path: Path):
+def test_certify_check_rejects_a_forged_generator_version(small: Path, tmp_path: Path):
     def edit(m):
         m["tool"]["nn-certify"] = "9.9.9"
 
-    r = run_cli("check", str(_forge_manifest(demo, tmp_path, edit)), "--no-coq", "--no-lean")
+    r = run_cli("check", str(_forge_manifest(small, tmp_path, edit)), "--no-coq", "--no-lean")
     assert r.returncode == 1
     assert "nn-certify" in r.stdout + r.stderr
 
 
 def test_a_forged_lean_passed_verdict_is_unverifiable_and_fails_under_require(
-    demo: Path, tmp_path: Path
+    small: Path, tmp_path: Path
 ):
     def edit(m):
         for e in m["certificates"]:
             e["verdicts"]["lean"] = "passed"
 
-    b = _forge_manifest(demo, tmp_path, edit)
+    b = _forge_manifest(small, tmp_path, edit)
     r = run_cli("check", str(b), "--no-coq")
     assert "unverif" in r.stdout + r.stderr
     r = run_cli("check", str(b), "--no-coq", "--require", "lean")
     assert r.returncode == 3, r.stdout + r.stderr
 
 
-def test_a_tampered_coq_file_is_not_reported_as_coq_passed(demo: Path, tmp_path: Path):
-    b = _copy(demo, tmp_path)
+def test_a_tampered_coq_file_is_not_reported_as_coq_passed(small: Path, tmp_path: Path):
+    b = _copy(small, tmp_path)
     v = next((b / "coq" / "Certificates").glob("Rank_*.v"))
     v.write_text(v.read_text() + "\n(* edited *)\n")
     r = run_cli("check", str(b), "--no-lean")
@@ -427,8 +443,8 @@ def test_a_tampered_coq_file_is_not_reported_as_coq_passed(demo: Path, tmp_path:
 
 
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
-def test_certify_check_rejects_a_deleted_or_replaced_figure(demo: Path, tmp_path: Path, how):
-    b = _copy(demo, tmp_path)
+def test_certify_check_rejects_a_deleted_or_replaced_figure(small: Path, tmp_path: Path, how):
+    b = _copy(small, tmp_path)
     fig = b / "figures" / "resnet-quadratic.png"
     if how == "deleted":
         fig.unlink()

@@ -176,18 +176,38 @@ def test_two_processes_building_the_same_cache_at_once_both_succeed(tmp_path):
     assert [e for e in entries if not e.endswith(".lock")] == [Path(outs[0][2]).name]
 
 
-def test_progress_reports_long_phases_only_with_elapsed_time():
+class _Clock:
+    """A monotonic clock that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_progress_reports_long_phases_only_with_elapsed_time(monkeypatch):
+    import types
+
+    from certify import progress
+
+    clock = _Clock()
+    monkeypatch.setattr(progress, "time", types.SimpleNamespace(monotonic=clock.monotonic))
     lines: list[str] = []
     prog = Progress(lines.append, threshold=0.3, interval=0.3)
     with prog.phase("quick"):
         pass
     with prog.phase("slow one") as ph:
-        time.sleep(0.8)
+        clock.now += 0.8
+        for _ in range(1200):  # the ticking thread sees the clock within 0.25 s (hang guard)
+            if any(line.startswith("[certify] slow one: running, ") for line in lines):
+                break
+            time.sleep(0.05)
     prog.close()
-    assert ph.seconds is not None and ph.seconds >= 0.8
+    assert ph.seconds == pytest.approx(0.8)
     assert not any("quick" in line for line in lines)
     assert any(line.startswith("[certify] slow one: running, ") for line in lines)
-    assert lines[-1].startswith("[certify] slow one: done in 0.")
+    assert lines[-1] == "[certify] slow one: done in 0.8 s"
 
 
 @pytest.fixture(scope="module")
@@ -198,22 +218,28 @@ def cached_runs(tmp_path_factory: pytest.TempPathFactory):
     spec = tmp / "det.toml"
     spec.write_text(SPEC)
     cache = tmp / "cache"
-    runs = []
+    runs, compiled = [], []
     for i, extra in enumerate((["--cache-dir", str(cache)], ["--cache-dir", str(cache)])):
         out = tmp / f"o{i}"
         r = _cli("run", str(spec), "--out", str(out), "--no-lean", *extra)
         assert r.returncode == 0, r.stdout + r.stderr
         runs.append((out, r))
-    return tmp, cache, runs
+        # the cache's compiled files after each run: (path, size, mtime in ns)
+        compiled.append(
+            sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in (cache / "coq").rglob("*.vo"))
+        )  # fmt: skip
+    return tmp, cache, runs, compiled
 
 
 def test_second_run_reuses_the_cached_library_and_timings_say_so(cached_runs):
-    _, cache, ((o0, r0), (o1, r1)) = cached_runs
+    _, cache, ((o0, r0), (o1, r1)), (vo0, vo1) = cached_runs
     t0 = json.loads((o0 / "logs" / "timings.json").read_text())
     t1 = json.loads((o1 / "logs" / "timings.json").read_text())
     assert t0["library"]["coq"]["cache"] == "built" and t1["library"]["coq"]["cache"] == "hit"
     assert t1["library"]["coq"]["path"] == str(cache / "coq" / t1["library"]["coq"]["key"])
-    assert t1["library"]["coq"]["seconds"] < t0["library"]["coq"]["seconds"]
+    assert vo0 and vo1 == vo0  # the second run compiled nothing: every .vo is untouched
+    assert isinstance(t1["library"]["coq"]["seconds"], float)
     for t in (t0, t1):
         (name,) = t["certificates"]
         assert set(t["certificates"][name]) == {"generate", "checker", "render", "coq", "lean"}
@@ -225,7 +251,7 @@ def test_second_run_reuses_the_cached_library_and_timings_say_so(cached_runs):
 def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
     cached_runs, tmp_path
 ):
-    _, _, ((out, _), _) = cached_runs
+    _, _, ((out, _), _), _ = cached_runs
     products = [p for p in out.rglob("*") if p.name.endswith(BUILD_PRODUCTS)]
     assert products == []
     m = json.loads((out / "manifest.json").read_text())
@@ -246,7 +272,7 @@ def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
 
 
 def test_no_cache_flag_compiles_afresh_and_leaves_the_cache_alone(cached_runs):
-    tmp, _, _ = cached_runs
+    tmp, _, _, _ = cached_runs
     other = tmp / "other-cache"
     env = dict(os.environ, NN_CERTIFY_CACHE=str(other))
     out = tmp / "nocache"

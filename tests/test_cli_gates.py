@@ -194,6 +194,15 @@ def test_check_reports_files_the_manifest_does_not_account_for(spec, tmp_path):
     assert "coq/NNCert/Lists.vo: a build product inside the bundle" in r.stdout
 
 
+def _sleeper(tmp_path: Path) -> tuple[Path, Path]:
+    """A `sleep` whose command line names tmp_path (a symbolic link to sleep in it), so
+    _running_under finds it, and the file a fake prover touches once its sleep has ended:
+    present only if the prover was waited for instead of killed."""
+    link = tmp_path / "sleeper"
+    link.symlink_to(shutil.which("sleep") or "/bin/sleep")
+    return link, tmp_path / "slept-to-the-end"
+
+
 def _running_under(tmp_path: Path) -> list[str]:
     """Command lines of live processes that mention tmp_path (the fake coqc and its sleep)."""
     found = []
@@ -232,19 +241,24 @@ def _interrupt(
     while marker is not None and not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.1)  # until a certificate compile runs (in a pool worker)
     time.sleep(1.0)
-    t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
-    rest = p.communicate(timeout=60)[1]
-    return p.returncode, "".join(seen), rest, time.monotonic() - t0, out
+    try:  # a hang guard: the fake coqc sleeps 300 s, so waiting for it would end here
+        rest = p.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise
+    return p.returncode, "".join(seen), rest, out
 
 
 def test_ctrl_c_prints_one_line_exits_130_and_writes_no_bundle(spec, tmp_path):
-    rc, seen, rest, took, out = _interrupt(
-        tmp_path, [spec], "sleep 60", "coq library NNCert: running"
+    sleeper, slept = _sleeper(tmp_path)
+    rc, seen, rest, out = _interrupt(
+        tmp_path, [spec], f"{sleeper} 300; touch {slept}", "coq library NNCert: running"
     )
     assert rc == 130, seen + rest
     assert rest.strip() == "certify: interrupted; nothing written"
-    assert took < 20  # coqc was killed, not waited for
+    time.sleep(1.0)
+    assert _running_under(tmp_path) == [] and not slept.exists()  # killed, not waited for
     assert not out.exists() and _leftovers(tmp_path) == []
     cache = tmp_path / "cache" / "coq"
     assert not cache.exists() or not [x for x in cache.iterdir() if x.is_dir()]
@@ -258,11 +272,14 @@ def test_ctrl_c_while_certificates_compile_in_parallel_stops_every_coqc(tmp_path
     # The library "compiles" at once; every certificate compile hangs. The tasks run in a
     # pool of two worker processes: SIGINT reaches the certify process only.
     mark = tmp_path / "compiling"
-    body = f'case "$*" in *Certificates/*) touch {mark}; sleep 60;; esac\nexit 0'
-    rc, seen, rest, took, out = _interrupt(tmp_path, specs, body, "task(s)", mark)
+    sleeper, slept = _sleeper(tmp_path)
+    body = (
+        f'case "$*" in *Certificates/*) touch {mark}; {sleeper} 300; touch {slept};; esac\nexit 0'
+    )
+    rc, seen, rest, out = _interrupt(tmp_path, specs, body, "task(s)", mark)
     assert rc == 130, seen + rest
     assert rest.strip() == "certify: interrupted; nothing written"
-    assert took < 20  # the running compiles killed, not waited for
+    assert not slept.exists()  # the running compiles killed, not waited for
     assert not out.exists() and _leftovers(tmp_path) == []
     time.sleep(1.0)
     assert _running_under(tmp_path) == []  # no coqc (or its sleep) left running
@@ -340,10 +357,14 @@ def _fake_lake(tmp_path: Path, body: str) -> str:
 
 def test_a_lake_timeout_is_verdict_timeout(spec, tmp_path):
     out = tmp_path / "o"
-    path = _fake_lake(tmp_path, '[ "$1" = "--version" ] && exit 0\nsleep 30')
-    t0 = time.monotonic()
-    r = cli("run", str(spec), "--out", str(out), "--no-coq", "--timeout", "1", path=path)
-    assert time.monotonic() - t0 < 25  # the sleeping child was killed with its parent
+    sleeper, slept = _sleeper(tmp_path)
+    path = _fake_lake(tmp_path, f'[ "$1" = "--version" ] && exit 0\n{sleeper} 300; touch {slept}')
+    # timeout: a hang guard (the child sleeps 300 s; waiting for it would end here)
+    r = cli("run", str(spec), "--out", str(out), "--no-coq", "--timeout", "1", path=path,
+            timeout=120)  # fmt: skip
+    time.sleep(1.0)
+    assert _running_under(tmp_path) == []  # the sleeping child was killed with its parent
+    assert not slept.exists()
     assert r.returncode == 1, r.stdout + r.stderr
     (e,) = json.loads((out / "manifest.json").read_text())["certificates"]
     assert e["verdicts"]["lean"] == "timeout"

@@ -1,63 +1,64 @@
-"""An installed wheel (not the checkout) finds its templates and prover libraries and runs
-`certify demo` from an unrelated directory."""
+"""An installed wheel (not the checkout) finds its templates, examples and prover libraries:
+from an unrelated directory it resolves them inside its own venv, runs `certify demo` over
+the whole example suite (checker), and certifies one example of every family with coqc
+against the Coq library it carries. The wheel is built and installed once per session
+(tests/conftest.py `installed_wheel`)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
-import sys
-import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+# One example spec per family (mlp, resnet, relu, compind, tanh) for the coqc run.
+ONE_PER_FAMILY = ("ktb-2-2-1", "resnet-figure-1", "relu-1-1-1", "compind-z2z",
+                  "logistic-2-3-1-orbit")  # fmt: skip
+
+
+def _run(wheel, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), capture_output=True, text=True, cwd=cwd, env=wheel.env)
 
 
 @pytest.mark.slow
-def test_wheel_installs_into_a_fresh_venv_and_runs_the_demo(tmp_path: Path):
-    dist = tmp_path / "dist"
-    r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stderr
-    (wheel,) = dist.glob("nn_certify-*.whl")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
-    # The dependencies come from the environment running the tests (a venv or not: inside a
-    # venv, system_site_packages would mean the base interpreter's, which lack them). A .pth
-    # file appends its site-packages after the new venv's own, so the package itself comes
-    # from the wheel; .pth files found there (an editable install of the checkout) are not run.
-    site = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (Path(site) / "outer-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
-    r = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stderr
-    work = tmp_path / "elsewhere"
-    work.mkdir()
-    where = subprocess.run(
-        [str(py), "-c", "import certify, certify.resources as R; print(certify.__file__);"
-         "print(R.resource_dir('templates')); print(R.resource_dir('coq'))"],
-        capture_output=True, text=True, cwd=work,
+def test_the_installed_package_resolves_its_resources_inside_its_own_venv(installed_wheel):
+    w = installed_wheel
+    where = _run(
+        w, str(w.python), "-c", "import certify, certify.resources as R, certify.cli as C;"
+        "print(certify.__file__); print(R.resource_dir('templates'));"
+        "print(R.resource_dir('coq')); print(R.resource_dir('lean'));"
+        "print(C.example_specs()[0])", cwd=w.work,
     )  # fmt: skip
     assert where.returncode == 0, where.stderr
-    assert all(str(env_dir) in line for line in where.stdout.split()), where.stdout
-    r = subprocess.run(
-        [str(env_dir / "bin" / "certify"), "demo", "--out", "out", "--no-lean"],
-        capture_output=True,
-        text=True,
-        cwd=work,
-    )
+    lines = where.stdout.split()
+    assert len(lines) == 5 and all(str(w.env_dir) in line for line in lines), where.stdout
+
+
+@pytest.mark.slow
+def test_the_installed_package_runs_the_whole_demo_from_an_unrelated_directory(installed_wheel):
+    w = installed_wheel
+    r = _run(w, str(w.certify), "demo", "--out", "demo", "--no-coq", "--no-lean", cwd=w.work)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert (work / "out" / "manifest.json").is_file()
+    m = json.loads((w.work / "demo" / "manifest.json").read_text())
+    specs = sorted(p.name for p in (w.work / "demo" / "specs").iterdir())
+    assert len(m["certificates"]) > 40 and len(specs) >= 30
+    assert all(e["verdicts"]["checker"] == "passed" for e in m["certificates"])
+
+
+@pytest.mark.slow
+def test_the_installed_package_certifies_one_example_per_family_with_coqc(installed_wheel):
+    w = installed_wheel
+    examples = Path(
+        _run(w, str(w.python), "-c", "import certify.cli as C; print(C.example_specs()[0])",
+             cwd=w.work).stdout.strip()
+    ).parent  # fmt: skip
+    assert str(w.env_dir) in str(examples)
+    specs = [str(examples / f"{n}.toml") for n in ONE_PER_FAMILY]
+    r = _run(w, str(w.certify), "run", *specs, "--out", "out", "--no-lean", cwd=w.work)
+    assert r.returncode == 0, r.stdout + r.stderr
     assert "coq=failed" not in r.stdout
+    m = json.loads((w.work / "out" / "manifest.json").read_text())
+    assert {e["family"] for e in m["certificates"]} == {"mlp", "resnet", "relu", "compind",
+                                                        "tanh"}  # fmt: skip
+    assert all(e["verdicts"]["coq"] == "passed" for e in m["certificates"]), m["certificates"]
