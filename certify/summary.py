@@ -44,7 +44,10 @@ def summary_line(e: dict[str, Any]) -> str:
             line += f"; functional dimension {r['functional_dimension']}, defect {r['defect']}"
         g = r.get("generic_rank_mod_p")
         if g is not None and not r.get("target_reached"):
-            line += f"; TARGET NOT REACHED: generic rank mod p {g}, best {r['rank_lower']}"
+            line += (
+                f"; TARGET NOT REACHED: generic rank mod p {g}, best {r['rank_lower']}"
+                " (a special theta: the spec's own, or the search fell short)"
+            )
         return line
     if e["family"] == "relu" and e["kind"] == "equiv":
         if not r["equivalent"]:

@@ -211,7 +211,9 @@ def rank_claim(
         if not result["target_reached"]:
             parts.append(
                 f"Target not reached: the certified rank {r} is below the generic rank mod p "
-                f"{g}; every attempt of the generator's search fell short."
+                f"{g}, so this theta is a special point: the spec's own theta, or one where "
+                "every attempt of the generator's search fell short (generator.search "
+                "records which)."
             )
     fd = result["functional_dimension"]
     if fd is not None:
