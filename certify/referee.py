@@ -230,7 +230,10 @@ CITATIONS: dict[str, str] = {
         "tau(s) = sigma(s + t0) and g = gcd{k >= 1 : tau_k != 0}, each neuron's "
         "(w, b) -> (zeta w, zeta (b - t0) + t0), zeta in mu_g, keeps the function; for degree "
         ">= 3 and no linear term after translating the input the generic fiber equals the "
-        "orbit of this group (cited, not proved)."
+        "orbit of this group (cited, not proved). Degree 2 is outside it: the real fiber can be "
+        "larger than the orbit (sigma = t^2, width 1, depth 2, theta = (4, 3, -5, 2): 8 real "
+        "fiber points against an orbit of 4), so claims with an activation of degree 2, or "
+        "without a rational critical point, say the theorem does not apply."
     ),
 }
 
