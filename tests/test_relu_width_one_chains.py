@@ -134,3 +134,10 @@ def test_a_changed_bound_or_functional_dimension_is_rejected_by_the_checker():
     bad = copy.deepcopy(cert)
     bad["claim"]["text"] = bad["claim"]["text"].replace("not attainable", "attainable")
     assert check_certificate(bad)
+
+
+def test_the_width_one_argument_has_an_entry_in_the_citation_table():
+    from certify.checker.claims_relu import WIDTH_ONE_CHAIN
+    from certify.referee import CITATIONS
+
+    assert "n0 + 2 nL + 1" in CITATIONS[WIDTH_ONE_CHAIN]
