@@ -204,6 +204,18 @@ CITATIONS: dict[str, str] = {
         ">= 2 the functional dimension is D - H (D parameters, H hidden neurons), and an open "
         "set of parameters is identifiable."
     ),
+    "nn-certify: ReLU chains of width-one hidden layers have functional dimension <= "
+    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims_relu.py, width_one_bound)": (
+        "For widths (n0, 1, ..., 1, nL) with at least two hidden layers, all of width 1, every "
+        "hidden output is a monotone piecewise-linear function of the first pre-activation "
+        "u = w . x + b with at most two kinks (ReLU cuts a ramp or a plateau-slope-plateau "
+        "clamp at one level and leaves a ramp or a clamp), so F_theta(x) = c + v "
+        "kappa(w' . x + b') (kappa(s) = min(max(s, 0), 1)), c + v ReLU(w' . x + b') or c: "
+        "locally the batch Jacobian factors through these n0 + 2 nL + 1 parameters, and the "
+        "bound is attained. D - H = n0 + 2 nL + L - 2 exceeds it for three or more hidden "
+        "layers ((1, 1, 1, 1, 1): 4 < 5). An argument of nn-certify (not a published theorem, "
+        "not kernel-checked), measured by float Jacobians in its tests."
+    ),
     "math.md §3: width-one layers break identifiability": (
         "A ReLU network with a hidden layer of width one admits distinct parameters with the "
         "same function that no permutation or positive scaling relates (the width-one neuron "
@@ -238,7 +250,10 @@ CITATIONS: dict[str, str] = {
         "tau(s) = sigma(s + t0) and g = gcd{k >= 1 : tau_k != 0}, each neuron's "
         "(w, b) -> (zeta w, zeta (b - t0) + t0), zeta in mu_g, keeps the function; for degree "
         ">= 3 and no linear term after translating the input the generic fiber equals the "
-        "orbit of this group (cited, not proved)."
+        "orbit of this group (cited, not proved). Degree 2 is outside it: the real fiber can be "
+        "larger than the orbit (sigma = t^2, width 1, depth 2, theta = (4, 3, -5, 2): 8 real "
+        "fiber points against an orbit of 4), so claims with an activation of degree 2, or "
+        "without a rational critical point, say the theorem does not apply."
     ),
 }
 

@@ -12,6 +12,46 @@ from certify.checker.claims_common import LOWER_CITE, coq_rank_lower, coq_rank_u
 SCALING = "math.md §3: positive scaling of a hidden neuron preserves F (ReLU(lam a) = lam ReLU(a))"
 GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)"
 WIDTH_ONE = "math.md §3: width-one layers break identifiability"
+WIDTH_ONE_CHAIN = (
+    "nn-certify: ReLU chains of width-one hidden layers have functional dimension <= "
+    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims_relu.py, width_one_bound)"
+)
+
+
+def width_one_bound(net: Any) -> int | None:
+    """n0 + 2 nL + 1 for widths (n0, 1, ..., 1, nL) with at least two hidden layers, all of
+    width 1: an upper bound on the functional dimension of the architecture (the rank of the
+    batch Jacobian at every theta and batch); None for any other architecture.
+
+    Proof sketch. Write u = w . x + b for the first layer's pre-activation (w in R^n0) and
+    kappa(s) = min(max(s, 0), 1). Every hidden output h_l is phi_l(u) with phi_l continuous,
+    monotone, piecewise linear, of one of the forms: constant; alpha + beta ReLU(+-(s - s1))
+    (a ramp); alpha + beta kappa((s - s1) / (s2 - s1)) (a clamp: plateau, slope, plateau).
+    phi_1 = ReLU. If phi_l has one of these forms, so has a phi_l + c (any a, c), and then
+    ReLU(a phi_l + c) = max(psi, 0) for psi monotone: psi on the half-line {psi > 0} and 0 on
+    its complement. Cutting a ramp or a clamp at level 0 leaves a ramp, a clamp, psi itself or
+    0 (a ramp whose plateau is above 0 and whose slope runs down becomes a clamp). Hence, with
+    L - 1 >= 2 hidden layers, F_theta(x) = c + v kappa(w' . x + b') or
+    c + v ReLU(w' . x + b') or c, with c, v in R^nL, w' in R^n0, b' in R: a family of
+    dimension n0 + 2 nL + 1. On the open dense set of theta where the branch taken at every
+    layer (the signs of finitely many rational functions of theta) is locally constant, the
+    map theta -> (c, v, w', b') is rational and F_theta(z) = Psi(c, v, w', b')(z) with Psi
+    smooth in its arguments at z off the kinks, so the batch Jacobian factors through
+    R^(n0 + 2 nL + 1). At the other theta the rank of a batch Jacobian (no pre-activation zero
+    on the batch, so F_theta(z) is polynomial in theta near theta) is at most its rank at
+    nearby theta (lower semicontinuity), which is bounded as above. The bound is attained:
+    at a clamp the derivatives in c, v, w', b' are e_j, kappa e_j, v x_i 1_mid, v 1_mid, which
+    are linearly independent functions of x (kappa is 1 on a half-space where 1_mid is 0).
+
+    So the functional dimension of (n0, 1, ..., 1, nL) with L - 1 >= 2 hidden layers is
+    n0 + 2 nL + 1, while D - H = n0 + 2 nL + L - 2: equal for L = 3, and D - H is not
+    attainable for L >= 4 (three or more width-one hidden layers; (1, 1, 1, 1, 1): 4 < 5).
+    One hidden layer (L = 2) gives n0 + 2 nL = D - H. Not kernel-checked; measured with float
+    Jacobians over random theta and batches by tests/test_relu_width_one_chains.py."""
+    ws = tuple(net.widths)
+    if len(ws) < 4 or any(w != 1 for w in ws[1:-1]):
+        return None
+    return ws[0] + 2 * ws[-1] + 1
 
 
 def rank_result(
@@ -29,6 +69,8 @@ def rank_result(
     checker)."""
     D, H = net.n_params, net.n_hidden
     exact = u is not None and u == r
+    chain = width_one_bound(net)
+    pinned = r == D - H or r == chain
     return {
         "params": D,
         "symmetry_dim": H,
@@ -38,8 +80,9 @@ def rank_result(
         "rank_at_point": r if exact else None,
         "upper_kind": upper_kind if u is not None and u < D else None,
         "batch_covers_pieces": cover,
-        "functional_dimension_at_point": r if exact and (cover or r == D - H) else None,
-        "architecture_functional_dimension": r if r == D - H else None,
+        "functional_dimension_at_point": r if exact and (cover or pinned) else None,
+        "architecture_functional_dimension": r if pinned else None,
+        "width_one_bound": chain,
         "batch_size": batch_size,
         "activation_patterns": patterns,
         "regions_spanned": spanned,
@@ -122,6 +165,11 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
                 f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
                 f"theta is exactly {r} = D - H."
             )
+        elif r == result["width_one_bound"]:
+            parts.append(
+                f"Hence the batch Jacobian has rank exactly {r} and the functional dimension at "
+                f"theta is exactly {r}, the bound for width-one hidden layers (below)."
+            )
         elif regions:
             parts.append(
                 f"Hence the gradients at all inputs of these {result['activation_patterns']} "
@@ -161,7 +209,33 @@ def rank_claim(net: Any, result: dict[str, Any], p: int) -> dict[str, Any]:
             "over theta and batches, if the generator ran one, is recorded in the generator "
             "section, which is not checked)."
         )
-    if r < D - H:
+    chain = result["width_one_bound"]
+    if chain is not None and chain < D - H:
+        n0, nL = net.widths[0], net.widths[-1]
+        parts.append(
+            f"Argued, not kernel-checked ({WIDTH_ONE_CHAIN}): every one of the "
+            f"{len(net.widths) - 2} hidden layers has width 1, so F_theta(x) is c + v "
+            f"kappa(w . x + b) with kappa(s) = min(max(s, 0), 1) (plateau, slope, plateau), "
+            f"c + v ReLU(w . x + b) or a constant (c, v in R^{nL}, w in R^{n0}, b in R): each "
+            f"hidden output is a monotone function of the first pre-activation with at most "
+            f"two kinks, and ReLU cuts such a function at one level. So the functional "
+            f"dimension of the architecture is at most n0 + 2 nL + 1 = {chain} < D - H = "
+            f"{D - H} at every theta: D - H is not attainable."
+            + (
+                f" With the certified rank {r} >= {chain}, the functional dimension of the "
+                f"architecture is exactly {chain}."
+                if r == chain
+                else ""
+            )
+        )
+        cites.append(WIDTH_ONE_CHAIN)
+        if r < chain:
+            parts.append(
+                f"The certified rank {r} is below that bound {chain}; the seeded search over "
+                "theta, if the generator ran one, is recorded in the generator section (not "
+                "checked)."
+            )
+    elif r < D - H:
         parts.append(
             f"The certified rank {r} is below D - H = {D - H}; the seeded search over theta, "
             "if the generator ran one, is recorded in the generator section (not checked)."

@@ -370,10 +370,50 @@ def orbit_result(rn: ResNet, theta: list[Fraction], field: str) -> dict[str, Any
     }
 
 
+FIBER_THEOREM_DEGREE = 3  # math.md §2: the fiber theorem needs deg sigma >= 3
+
+
+def fiber_theorem_failures(rn: ResNet) -> list[str]:
+    """The hypotheses of math.md §2's fiber theorem ("degree >= 3 and no linear term after
+    translating the input: the generic fiber equals the orbit") that fail here, one phrase per
+    layer and hypothesis, as read here: deg sigma_l >= 3, and a rational critical point t0 of
+    sigma_l (so sigma_l(s + t0) has no linear term). Empty when the theorem applies.
+
+    Degree 2 is outside it for a reason, not by caution: for sigma = t^2, width 1, depth 2 and
+    theta = (4, 3, -5, 2) the real fiber has 8 points against an orbit of 4 (math.md §2: degree
+    2 genuinely fails; pinned with sympy by tests/test_orbit_claim_hypotheses.py)."""
+    out = []
+    for ell, a in enumerate(rn.activations):
+        d = len(a) - 1
+        if d < FIBER_THEOREM_DEGREE:
+            out.append(f"layer {ell}: deg sigma = {d} < {FIBER_THEOREM_DEGREE}")
+        elif not rational_critical_points(list(a)):
+            out.append(f"layer {ell}: sigma has no rational critical point")
+    return out
+
+
 def cited_hypotheses(rn: ResNet) -> bool:
     """The hypotheses of math.md §2's fiber theorem as read here: every activation has degree
     >= 3 and a rational critical point t0 (so sigma(s + t0) has no linear term)."""
-    return all(len(a) - 1 >= 3 and rational_critical_points(list(a)) for a in rn.activations)
+    return not fiber_theorem_failures(rn)
+
+
+def not_applicable(rn: ResNet, claimed: str) -> str:
+    """The sentence of a claim whose instance is outside the fiber theorem: which hypothesis
+    fails in which layer, and that only `claimed` is claimed."""
+    failures = fiber_theorem_failures(rn)
+    text = (
+        "The fiber theorem of math.md §2 (the generic fiber equals the orbit) does not apply, "
+        "so it is not cited: its hypotheses, every activation of degree >= 3 with a rational "
+        f"critical point, fail here ({'; '.join(failures)}; computed by the checker, not "
+        f"kernel-checked); only {claimed} is claimed."
+    )
+    if any(len(a) - 1 == 2 for a in rn.activations):
+        text += (
+            " For degree 2 the real fiber can be larger than the orbit (math.md §2: extra real "
+            "fiber points beyond the sign flips)."
+        )
+    return text
 
 
 def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
@@ -413,11 +453,7 @@ def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
             "with a rank certificate of full rank at theta the fiber is locally finite there."
         )
     else:
-        parts.append(
-            "The fiber theorem of math.md §2 is not cited: it needs every activation of degree "
-            ">= 3 with a (rational) critical point, which these do not all have; only that "
-            "theta lies in its fiber is claimed."
-        )
+        parts.append(not_applicable(rn, "that theta lies in its fiber"))
     if real and any(s["g"] >= 3 for s in result["layers"]):
         parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
     return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}
@@ -465,12 +501,16 @@ def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
             "with the columns of V, and rescaling for monomial activations, also fix F); only "
             "the inclusion is claimed."
         )
-    else:
+    elif cited_hypotheses(rn):
         parts.append(
             "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
-            "linear term, the generic fiber equals the orbit of this group (math.md §2); with "
-            "a rank certificate of full rank at theta the fiber is locally finite there."
+            "linear term, the generic fiber equals the orbit of this group (math.md §2); the "
+            "hypotheses, degree >= 3 and a rational critical point of every sigma, are computed "
+            "by the checker, not kernel-checked; with a rank certificate of full rank at theta "
+            "the fiber is locally finite there."
         )
+    else:
+        parts.append(not_applicable(rn, f"the inclusion of this orbit in the {where}"))
     coeffs = coefficient_sentence(result)
     if coeffs:
         parts.append(coeffs + " Every element of the orbit has this F.")

@@ -104,7 +104,16 @@ def compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindS
         except PolynomialSyntaxError as e:
             raise SpecError(src, fld, f"a polynomial in {', '.join(vs)} ({e})", t) from None
         if all(sum(e) == 0 for e in poly):
-            raise SpecError(src, fld, "a nonconstant polynomial", t)
+            # sigma(c) is a constant function: the family with the constant 1 in it is what
+            # bias = true expresses (1, sigma(p_1), ..., sigma(p_k); math.md §1).
+            raise SpecError(
+                src,
+                fld,
+                "a nonconstant polynomial (sigma of a constant is a constant function; to put "
+                "the constant 1 in the family, 1, sigma(p_1), ..., sigma(p_k), drop this "
+                "polynomial and set bias = true)",
+                t,
+            )
         if origin and any(sum(e) == 0 for e in poly):
             raise SpecError(src, fld, "p(0) = 0 (origin = true)", t)
         polys.append(tuple(sorted(poly.items())))
