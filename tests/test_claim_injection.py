@@ -20,6 +20,7 @@ from certify.checker.claims_tanh import affsym_claim, affsym_result, equiv_claim
 from certify.checker.tanh_sym import rational_table
 from certify.errors import SpecError
 from certify.families import generate_certificate
+from certify.families.mlp import witness_rank
 from certify.spec import parse_spec
 from tests.conftest import make_cert, run_cli
 
@@ -148,13 +149,19 @@ def test_canonical_rationals_are_accepted():
 
 def composite_modulus_cert() -> dict[str, Any]:
     """The finding: a rank certificate computed modulo 46337 * 46339 (not prime), which the
-    spec refuses; generated here past the spec, as a forger would."""
+    spec refuses; generated here past the spec, as a forger would. The generic-rank evidence
+    (witness.generic) stays at a prime: FLINT aborts on a composite modulus, and the lower
+    and upper witnesses are the ones whose claim says "the prime p"."""
     d = {"name": "t", "network": {"family": "mlp", "widths": [2, 2, 1], "activation": "t^2",
                                   "bias": False}, "parameters": {"seed": 0},
          "certificate": [{"kind": "rank", "name": "composite"}]}  # fmt: skip
     spec = parse_spec(d, "<test>")
+    prime = spec.certificates[0].prime
+    real = witness_rank.generic_target
     req = dataclasses.replace(spec.certificates[0], prime=46337 * 46339)
-    c = generate_certificate(spec, req)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(witness_rank, "generic_target", lambda net, q, n: real(net, prime, n))
+        c = generate_certificate(spec, req)
     assert c["witness"]["lower"]["prime"] == 46337 * 46339
     return c
 
