@@ -197,3 +197,21 @@ Proof. vm_compute. reflexivity. Qed.
         cwd=coq_project, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("how", ["zero-term", "swapped-terms", "zero-polynomial-spelled-out"])
+def test_a_polynomial_has_one_spelling_so_a_respelled_witness_is_rejected(certs, how):
+    """Canonical terms (nonzero coefficients, exponents strictly decreasing): a respelling
+    of the same polynomial would be a field that changes without changing any meaning."""
+    bad = copy.deepcopy(certs[0])
+    loc = bad["witness"]["locus"]
+    n = len(loc["polynomial"][0][1])
+    if how == "zero-term":
+        loc["polynomial"].append(["0", [0] * n])
+    elif how == "swapped-terms":
+        loc["cofactors"][0][:2] = loc["cofactors"][0][1::-1]
+    else:
+        assert [] in loc["bezout"]  # the zero Bezout coefficient is written as []
+        loc["bezout"][loc["bezout"].index([])] = [["0", [1] + [0] * (n - 1)]]
+    problems = check_certificate(bad)
+    assert problems and "expected nonzero terms, exponents strictly decreasing" in problems[0]

@@ -101,7 +101,7 @@ def test_output_directory_that_is_not_a_bundle_is_not_overwritten(tmp_path: Path
     out.mkdir()
     (out / "thesis.tex").write_text("keep me")
     r = run_cli("run", str(spec), "--out", str(out), "--no-lean", "--no-coq")
-    assert r.returncode != 0 and "refusing to overwrite" in r.stderr
+    assert r.returncode == 2 and "not an unchanged nn-certify bundle" in r.stderr
     assert (out / "thesis.tex").read_text() == "keep me"
 
 

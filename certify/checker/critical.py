@@ -99,7 +99,12 @@ def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]
         es = [as_int(e, f"{where}[{i}]") for e in as_list(t[1], f"{where}[{i}]")]
         if len(es) != n or any(e < 0 for e in es):
             raise Malformed(f"{where}[{i}]: expected {n} natural exponents")
-        out.append((as_rat(t[0], f"{where}[{i}]"), es))
+        c = as_rat(t[0], f"{where}[{i}]")
+        if c[0] == 0 or (out and not es < out[-1][1]):
+            # canonical form, as the generator writes it: no zero term, exponents strictly
+            # decreasing; a polynomial has one spelling, so no field changes without meaning
+            raise Malformed(f"{where}[{i}]: expected nonzero terms, exponents strictly decreasing")
+        out.append((c, es))
     return out
 
 

@@ -54,6 +54,8 @@ def to_terms(p: sp.Poly) -> list[Term]:
     out = []
     for es, c in sorted(p.terms(), key=lambda t: tuple(-e for e in t[0])):
         q = sp.Rational(c)
+        if q == 0:  # sympy lists the zero polynomial as one zero term; canonical is []
+            continue
         out.append(((int(q.p), int(q.q)), list(es)))
     return out
 
