@@ -844,7 +844,7 @@ def decAt (es : List Nat) (j : Nat) : List Nat :=
   | e :: es', j' + 1 => e :: decAt es' j'
 termination_by structural es
 
-/-- `polyDeriv p j` is the formal partial derivative `∂p/∂x_j`: each term with a positive
+/-- `polyDeriv p j` is the formal derivative `∂p/∂x_j` in the variable `x_j`: each term with a positive
 exponent `e` of `x_j` becomes `e` times the coefficient with that exponent lowered by one; the
 other terms are dropped (order of `p` kept, not normalised). -/
 def polyDeriv (p : List ((Int × Int) × List Nat)) (j : Nat) : List ((Int × Int) × List Nat) :=
