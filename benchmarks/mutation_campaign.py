@@ -49,28 +49,46 @@ problem or cross_check(G with c replaced) does. An accepted mutant is not yet a 
      other result field equals the base's or the oracle's value. The generic-rank fields
      (functional_dimension, defect, ...) describe the architecture, so they must be the
      base's;
+   - ReLU rank certificates (instance.theta changed): lower = the exact rank of the parameter
+     gradients at 120 rational inputs (40 on a half-unit grid, 80 random) off the
+     breakpoints (activation pattern fixed), upper = D - rank of the positive-scaling
+     tangents; true iff they prove rank_lower <= rank <= rank_upper_at_point and pin
+     rank_at_point;
+   - ResNet implicit certificates (theta changed): F_theta's coefficients recomputed with
+     sympy must be the claimed ones (the hypersurface is about the parametrisation);
+   - compind kinds: a polynomial with its terms reordered (the same polynomial); origin set
+     to true (sigma(0) = 0 and every p_i(0) = 0 checked here) or to false (a hypothesis
+     dropped);
+   - the claim text may differ only in the integers that are the changed rank values;
    - any other changed claim-bearing part: no oracle, counted as a *false accept* (the
      conservative rule: an unexplained accepted change of what a certificate says).
+   The oracles are first run on the bases and must reproduce their values (selftest_oracles).
+   An accepted "add-key" mutation of instance or witness (an unknown key, read by nothing)
+   is its own class, *accepted-stray-key*: the statement is unchanged, so it is not a false
+   accept, but issue 22 asks for exact key sets, so they are listed (and --strict-keys
+   counts them as false accepts).
 3. A mutant the checker crashes on (an exception escaping check_certificate) is counted as
    a crash and makes the run fail too.
 
 Classification (coqc part)
 --------------------------
-A seeded sample of mutants (round robin over the kinds) is rendered with the bundle's
-renderer (certify.bundle.render_certificate; MLP/ResNet rank certificates with
-certify.families.mlp.render_rank as the tests' `coq` fixture does), compiled with coqc
-against the compiled NNCert library and audited (certify.provers.coq.check_file with the
-theorems the faithful rendering names). Only mutants the classification above calls
-*false* (rejected by the checker and not explained as true by rule 1 or 2) are sampled: a
-compile success on one is a coqc false accept. Mutants the renderer refuses count as
-rejected by the renderer. Mutants that only change fields the Coq file does not contain
-(claim text, result, generator) render the base's Coq text; they are sampled in proportion
-but reported as "coq-blind" (their rendered file is byte-identical to the base's, so coqc
-would accept it: that is the checker's job, not a false accept of coqc) and replaced by
-another draw so that the requested number of coqc mutations is compiled. Several mutants
-are compiled per coqc invocation where they share nothing (one .v file each, compiled by
-the same worker in one batch of files: `coqc a.v b.v` is not supported by coqc 8.16 with
--R flags across modules, so a batch is one process per file on a pool of workers).
+The coqc sample is drawn (seeded, round robin over the kinds) from the checker-rejected
+mutants that change the claim-bearing part and whose rendered Coq text, without comments and
+with the certificate hash blanked, differs from the base's (mutants the renderer refuses, and
+"coq-blind" ones whose Coq text is the base's -- e.g. the claim text, which the Coq file only
+quotes in a comment -- are left out and counted). Rendering is the tests' `coq` fixture's
+(MLP/ResNet rank certificates by certify.families.mlp.render_rank, the others by
+certify.bundle.render_certificate); each mutant is one .v file compiled and audited by
+certify.provers.coq.check_file (theorems from coq_audit.theorems_of) against the NNCert
+library compiled once (cached), `--workers` files at a time. (No batching of several mutants
+per coqc process: each rendered file is a module with fixed theorem names and its own audit
+driver, so one process per file.) The bases are compiled first and must pass.
+
+A mutant coqc accepts is "accepted-true" when the checker-part rules show its statement true
+or, for MLP/ResNet rank certificates (their Coq theorems state witness.lower.rank <= the rank
+over Q at the instance's network and theta), when the exact rank is >= that witness rank; a
+false accept when an oracle shows it false; "unresolved" otherwise. False accepts and
+unresolved mutants both make the run exit 1 (not shown true is not counted as true).
 """
 
 from __future__ import annotations
