@@ -853,9 +853,8 @@ def campaign(
 def false_accepts(report: dict[str, Any], strict_keys: bool = False) -> int:
     bad = (FALSE_ACCEPT, CRASH, *((STRAY_KEY,) if strict_keys else ()))
     n = sum(c[k] for c in report["checker"].values() for k in bad)
-    return n + sum(
-        1 for r in report.get("coq", {}).get("records", []) if r["class"] == FALSE_ACCEPT
-    )
+    recs = report.get("coq", {}).get("records", [])
+    return n + sum(1 for r in recs if r["class"] in (FALSE_ACCEPT, UNRESOLVED))
 
 
 def print_report(report: dict[str, Any]) -> None:
