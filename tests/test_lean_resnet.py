@@ -113,6 +113,24 @@ LEAN_ONLY = {
         "recursion (no DecidableEq instance of List on the kernel path; the list of naturals "
         "is compared with Compind's expsEq)",
     ),
+    "decAt": (
+        "polyDeriv",
+        "the nested dec_at of poly_deriv (a slice), as structural recursion on the exponents",
+    ),
+    "removeAt": (
+        "expandRow",
+        "the slice [*row[:j], *row[j + 1:]] of det_terms, as structural recursion on the row",
+    ),
+    "expandRow": (
+        "detTerms",
+        "the loop over reversed(range(len(r))) in det_terms, as structural recursion on the "
+        "first row (each entry's term put in front of the sum of the later ones)",
+    ),
+    "multiplesOk": (
+        "checkCriticalLocus",
+        "the multiples_ok all(...) over zip(ms, cofs) in check_critical_locus, with its length "
+        "check, as structural recursion on the minors",
+    ),
 }
 
 SIGNATURES = [
@@ -192,7 +210,7 @@ def test_resnet_imports_every_library_module_whose_defs_it_uses():
     compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
     assert compind_used == {
         "polyEval", "termCoeffs", "termExps", "expsOk", "polyMulT", "normalize", "zeroExps",
-        "constTerm", "allZeroTerms", "expsEq", "powAr",
+        "constTerm", "allZeroTerms", "expsEq", "powAr", "termsScale", "polysOk",
     }  # fmt: skip
 
 
@@ -216,6 +234,7 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
         "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
+        "decAt", "polyDeriv", "removeAt", "expandRow", "detTerms", "subsets", "multiplesOk",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -1103,7 +1122,7 @@ def render_critical(meta: dict[str, str], inst: R.ResNetInstance, rows: list, de
     context = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
         "theta": L.lean(inst.theta), "rows": L.lean(rows), "dead": L.lean(dead),
-        "attached": "at_theta, generic", "coeffs": None,
+        "attached": "at_theta, generic", "coeffs": None, "locus": None,
     }  # fmt: skip
     return template_at(CRITICAL_TEMPLATE).render(**meta, **context)
 
