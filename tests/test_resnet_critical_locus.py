@@ -197,3 +197,32 @@ Proof. vm_compute. reflexivity. Qed.
         cwd=coq_project, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_lean_locus_certificate_reads_back_to_data_the_kernel_twin_accepts(certs):
+    """The Lean file states `checkCriticalLocus` with its explicit arity on literals that read
+    back to a locus the Python twin accepts; no forbidden token, no layout hazard."""
+    import re
+
+    from certify.bundle import render_certificate
+    from tests.test_lean_library import FORBIDDEN, _layout_problems, read_literal
+    from tests.test_lean_resnet import assert_theorems_call_the_library_with_its_arity
+
+    text = render_certificate(certs[0]).lean_text
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert "theorem critical_locus : NNCert.checkCriticalLocus inst locus_g" in text
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+
+    def literal(name: str):
+        [src] = re.findall(rf"^def {name} : [^\n]*:=\n  (.*?)\n\n", text, re.M | re.S)
+        return read_literal(src)
+
+    def terms(ts):
+        return [(tuple(c), list(e)) for c, e in ts]
+
+    args = (literal("locus_g"), terms(literal("locus_p")), literal("locus_k"),
+            literal("locus_lam"), [terms(t) for t in literal("locus_cofs")],
+            [terms(t) for t in literal("locus_bez")], tuple(literal("locus_value")))  # fmt: skip
+    assert KR.check_critical_locus(INST, *args) is True
+    assert KR.check_critical_locus(INST, args[0], args[1], args[2], args[3] + 1, *args[4:]) is False
