@@ -31,8 +31,8 @@ from certify.algebra.modp import (
 )
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
-from certify.checker.fast import is_prime_31
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.fast import is_prime_31
 from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
 from certify.families.mlp import model as M
 from certify.families.resnet import model as R
