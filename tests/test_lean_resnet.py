@@ -113,6 +113,24 @@ LEAN_ONLY = {
         "recursion (no DecidableEq instance of List on the kernel path; the list of naturals "
         "is compared with Compind's expsEq)",
     ),
+    "decAt": (
+        "polyDeriv",
+        "the nested dec_at of poly_deriv (a slice), as structural recursion on the exponents",
+    ),
+    "removeAt": (
+        "expandRow",
+        "the slice [*row[:j], *row[j + 1:]] of det_terms, as structural recursion on the row",
+    ),
+    "expandRow": (
+        "detTerms",
+        "the loop over reversed(range(len(r))) in det_terms, as structural recursion on the "
+        "first row (each entry's term put in front of the sum of the later ones)",
+    ),
+    "multiplesOk": (
+        "checkCriticalLocus",
+        "the multiples_ok all(...) over zip(ms, cofs) in check_critical_locus, with its length "
+        "check, as structural recursion on the minors",
+    ),
 }
 
 SIGNATURES = [
@@ -140,17 +158,6 @@ NAT_FIELDS = {"width"}  # Python `int` fields that are counts, hence `Nat` in Le
 
 P = 2147483647  # prime, below 2^31
 SQUARE = [(0, 1), (0, 1), (1, 1)]  # sigma(t) = t^2
-
-
-# The Lean-only helpers of the critical-locus section (structural recursion where the Python
-# twin loops or uses comprehensions / itertools). They are named here, and the name and order
-# tests count them, but they do not yet follow LEAN_ONLY's placement rule (each just before its
-# only caller): chains such as removeAt, altSign -> expandRow -> detTerms share a caller. The
-# twin pass that brings them under LEAN_ONLY is recorded as open work in the issue-21 note.
-LOCUS_HELPERS = {
-    "decAt", "seqFrom", "derivRow", "removeAt", "altSign", "expandRow", "consEach", "pickCols",
-    "nthMat", "minorsFor", "minorsAll", "multiplesOk", "sumProds",
-}  # fmt: skip
 
 
 # ---------------------------------------------------------------- readers
@@ -227,10 +234,7 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
         "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
-        # the critical-locus section
-        "decAt", "polyDeriv", "seqFrom", "derivRow", "removeAt", "expandRow", "detTerms",
-        "consEach", "subsets", "pickCols", "nthMat", "minorsFor", "minorsAll", "multiplesOk",
-        "sumProds",
+        "decAt", "polyDeriv", "removeAt", "expandRow", "detTerms", "subsets", "multiplesOk",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -244,15 +248,14 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
 def test_every_public_function_of_the_python_twin_has_a_camel_case_lean_def_and_back():
     python = {camel(name) for kind, name in twin_declarations() if kind == "def"}
     lean = {d.name for d in resnet_defs()}
-    assert lean - python == set(LEAN_ONLY) | LOCUS_HELPERS, f"Lean-only: {sorted(lean - python)}"
+    assert lean - python == set(LEAN_ONLY), f"Lean-only defs: {sorted(lean - python)}"
     assert python <= lean
-    assert not (set(LEAN_ONLY) | LOCUS_HELPERS) & python, "a Lean-only def now has a Python twin"
+    assert not set(LEAN_ONLY) & python, "a listed Lean-only def now has a Python twin"
 
 
 def test_resnet_declarations_come_in_the_python_order():
     python = [camel(n) if k == "def" else n for k, n in twin_declarations()]
-    lean_only = set(LEAN_ONLY) | LOCUS_HELPERS
-    assert [n for n in lean_declarations(RESNET) if n not in lean_only] == python
+    assert [n for n in lean_declarations(RESNET) if n not in LEAN_ONLY] == python
 
 
 def test_every_lean_only_helper_sits_just_before_its_only_caller_and_says_so():

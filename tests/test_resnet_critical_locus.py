@@ -215,3 +215,32 @@ def test_a_polynomial_has_one_spelling_so_a_respelled_witness_is_rejected(certs,
         loc["bezout"][loc["bezout"].index([])] = [["0", [1] + [0] * (n - 1)]]
     problems = check_certificate(bad)
     assert problems and "expected nonzero terms, exponents strictly decreasing" in problems[0]
+
+
+def test_the_lean_locus_certificate_reads_back_to_data_the_kernel_twin_accepts(certs):
+    """The Lean file states `checkCriticalLocus` with its explicit arity on literals that read
+    back to a locus the Python twin accepts; no forbidden token, no layout hazard."""
+    import re
+
+    from certify.bundle import render_certificate
+    from tests.test_lean_library import FORBIDDEN, _layout_problems, read_literal
+    from tests.test_lean_resnet import assert_theorems_call_the_library_with_its_arity
+
+    text = render_certificate(certs[0]).lean_text
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert "theorem critical_locus : NNCert.checkCriticalLocus inst locus_g" in text
+    assert not _layout_problems(text)
+    assert not [line for line in text.splitlines() for pat, _ in FORBIDDEN if re.search(pat, line)]
+
+    def literal(name: str):
+        [src] = re.findall(rf"^def {name} : [^\n]*:=\n  (.*?)\n\n", text, re.M | re.S)
+        return read_literal(src)
+
+    def terms(ts):
+        return [(tuple(c), list(e)) for c, e in ts]
+
+    args = (literal("locus_g"), terms(literal("locus_p")), literal("locus_k"),
+            literal("locus_lam"), [terms(t) for t in literal("locus_cofs")],
+            [terms(t) for t in literal("locus_bez")], tuple(literal("locus_value")))  # fmt: skip
+    assert KR.check_critical_locus(INST, *args) is True
+    assert KR.check_critical_locus(INST, args[0], args[1], args[2], args[3] + 1, *args[4:]) is False

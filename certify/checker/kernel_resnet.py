@@ -791,7 +791,7 @@ def det_terms(nv: int, n: int, m: list[list[list[Term]]]) -> list[Term]:
         return []
     r, rest = m[0], m[1:]
     acc: list[Term] = []
-    for j in reversed(range(len(r))):
+    for j in reversed(range(len(r))):  # Lean-only helpers expandRow, removeAt (Coq: go)
         sign = (1, 1) if j % 2 == 0 else (-1, 1)
         sub = det_terms(nv, n - 1, [[*row[:j], *row[j + 1 :]] for row in rest])
         acc = normalize([*terms_scale(const_term(sign, nv), poly_mul_t(r[j], sub)), *acc])
@@ -871,7 +871,8 @@ def check_critical_locus(
         all_zero_terms(normalize([*m, *terms_scale(neg, poly_mul_t(q, p))]))
         for m, q in zip(ms, cofs)
     )
-    lhs = [t for c, m in zip(bez, ms) for t in normalize(poly_mul_t(c, m))]  # sum_prods
+    # Coq-only helper sum_prods; Lean: List.foldr (++) over List.zipWith
+    lhs = [t for c, m in zip(bez, ms) for t in normalize(poly_mul_t(c, m))]
     rhs = terms_scale(const_term((-lam, 1), n), pow_ar(arith_terms(n), p, k))
     return (
         len(bez) == len(ms)

@@ -2,13 +2,14 @@
 NNCert.ResNet: constant-width ResNets `x ↦ x + σ_l(W_l x + b_l)` (or `x + V_l σ_l(W_l x + b_l)`
 when `outer`), evaluated in forward mode, their Jacobian rows by reverse mode and the rank
 checks on them (through NNCert.RankCore), their orbits under roots of unity (over `ℚ` and over
-`ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets (math.md §2), and the diagnostics
-of critical points.
+`ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets (math.md §2), the diagnostics
+of critical points, and the critical locus of a scalar ResNet as a certificate.
 Python twin: certify/checker/kernel_resnet.py (NNCert/ResNet); Coq twin: coq/NNCert/ResNet.v.
 Same names (camelCase here), same order; the Lean-only helpers `flipParamsFrom`,
 `layerSymmetricAt`, `rootParamsFrom`, `paramTermsFrom`, `coeffsXFrom`, `zeroRowsIn`,
-`zeroRowsFrom`, `rowsZeroFrom`, `deadLayersFrom` and `eqPairs` stand for loops, `enumerate`,
-comprehensions and list comparisons of the Python twin and sit just before their only caller.
+`zeroRowsFrom`, `rowsZeroFrom`, `deadLayersFrom`, `eqPairs`, `decAt`, `removeAt`, `expandRow` and
+`multiplesOk` stand for loops, `enumerate`, comprehensions, slices and list comparisons of the
+Python twin and sit just before their only caller.
 Parameter layout per layer: `W_l` row by row with each row's bias after it (as an MLP layer with
 biases), then `V_l` row by row when `outer`. Same conventions as the rest of the library;
 polynomials in several variables are term lists as in NNCert.Compind.
@@ -829,14 +830,28 @@ def checkScalarCoeffs (inst : ResNetInstance) (cs : List (Int × Int)) : Bool :=
 the Jacobian of `θ ↦ (c_0, ..., c_D)`, `F_θ(x) = Σ_k c_k(θ) x^k` (width 1), as polynomials in θ
 recomputed from the network. With `g = min(D + 1, #params)` the certificate ships `P`, cofactors
 `Q_i` and coefficients `c_i` with `M_i = Q_i P` for ALL `g × g` minors `M_i` of `J` and
-`Σ_i c_i M_i = lam P^k` (`lam ≠ 0`). Lean-only helpers (explicit structural recursion for the
-Python twin's comprehensions): `decAt`, `derivFrom`, `seqFrom`, `derivRow`, `stripX`,
-`jacRows`, `removeAt`, `altSign`, `expandRow`, `consEach`, `pickCols`, `minorsFor`,
-`minorsAll`, `multiplesOk`, `sumProds`. Core names used: `List.map`, `List.length`, `++`,
-`Nat.beq`, `Nat.ble`, `Int.ofNat`, `cond`, `%` on `Nat` (as elsewhere in this library). -/
+`Σ_i c_i M_i = lam P^k` (`lam ≠ 0`). Lean-only helpers (explicit structural recursion for loops
+of the Python twin): `decAt` (of `polyDeriv`), `removeAt` (of `expandRow`), `expandRow` (of
+`detTerms`) and `multiplesOk` (of `checkCriticalLocus`); the comprehensions of `jacobianTerms`,
+`subsets`, `submatrix` and `allMinors` and the sum `Σ_i c_i M_i` are `List.map`, `.flatMap`,
+`List.zipWith` and `List.foldr`.
+Core names used, checked against the stored leanprover/lean4 sources (no toolchain here):
+`List.map` (`| [] => [] | a :: as => f a :: map f as`), `List.foldr` (`(f : α → β → β)
+(init : β) : List α → β`, `| [] => init | a :: l => f a (foldr f init l)`), `List.zipWith`
+(`(f : α → β → γ) : (xs : List α) → (ys : List β) → List γ`, function first, stops at the
+shorter list like Python's `zip`), `List.replicate` (`(n : Nat) → (a : α) → List α`,
+structural on `n`), `List.flatMap` (called with dot notation as in `NNCert.Lists.lattice`, so
+the list is the receiver whatever the order of the explicit arguments), `List.length` and `++`
+(`instance : Append (List α) := ⟨List.append⟩`): src/Init/Data/List/Basic.lean and
+src/Init/Prelude.lean; `Nat.beq`, `Nat.ble`, `cond`, `Int.ofNat`, `decide`, `!`, `&&` and `%` on
+`Nat` (`Nat.mod`, reduced by the kernel on literals): src/Init/Prelude.lean, as elsewhere in
+this library. Only lists of integers and naturals, no well-founded recursion: every
+recursive def is `termination_by structural` on a parameter its first `match` takes apart
+(`detTerms` calls itself under the `fun` it hands to `expandRow`, on the smaller `n'`, as
+`NNCert.Lists.lattice` does under `flatMap`). -/
 
 /-- `decAt es j` is the exponent vector `es` with entry `j` lowered by one (unchanged past the
-end). Lean-only helper of `polyDeriv`. -/
+end). Lean-only helper of `polyDeriv` (the Python twin's nested `dec_at`, a slice). -/
 def decAt (es : List Nat) (j : Nat) : List Nat :=
   match es, j with
   | [], _ => []
@@ -844,9 +859,9 @@ def decAt (es : List Nat) (j : Nat) : List Nat :=
   | e :: es', j' + 1 => e :: decAt es' j'
 termination_by structural es
 
-/-- `polyDeriv p j` is the formal derivative `∂p/∂x_j` in the variable `x_j`: each term with a positive
-exponent `e` of `x_j` becomes `e` times the coefficient with that exponent lowered by one; the
-other terms are dropped (order of `p` kept, not normalised). -/
+/-- `polyDeriv p j` is the formal derivative `∂p/∂x_j` in the variable `x_j`: each term with a
+positive exponent `e` of `x_j` becomes `e` times the coefficient with that exponent lowered by
+one; the other terms are dropped (order of `p` kept, not normalised). -/
 def polyDeriv (p : List ((Int × Int) × List Nat)) (j : Nat) : List ((Int × Int) × List Nat) :=
   match p with
   | [] => []
@@ -856,34 +871,17 @@ def polyDeriv (p : List ((Int × Int) × List Nat)) (j : Nat) : List ((Int × In
       (polyDeriv p' j)
 termination_by structural p
 
-/-- `seqFrom k count` is `[k, k + 1, ..., k + count - 1]`. Lean-only helper. -/
-def seqFrom (k count : Nat) : List Nat :=
-  match count with
-  | 0 => []
-  | c + 1 => k :: seqFrom (k + 1) c
-termination_by structural count
-
-/-- `derivRow c js` is `[normalize (polyDeriv c j) for j in js]`. Lean-only helper of
-`jacobianTerms`. -/
-def derivRow (c : List ((Int × Int) × List Nat)) (js : List Nat) :
-    List (List ((Int × Int) × List Nat)) :=
-  match js with
-  | [] => []
-  | j :: js' => normalize (polyDeriv c j) :: derivRow c js'
-termination_by structural js
-
 /-- `jacobianTerms inst`: row `k`, column `j` is `∂c_k/∂θ_j` as a polynomial in the
 `n = #params` parameters (`scalarMapTerms` with every parameter free, the exponent of `x`
 dropped by `takeN n`). -/
 def jacobianTerms (inst : ResNetInstance) : List (List (List ((Int × Int) × List Nat))) :=
   let n := inst.theta.length
-  let D := degreeBound inst.acts
-  let free := (seqFrom 0 n).map (fun _ => true)
-  let cs := coeffsX (scalarMapTerms inst free) n D
+  let cs := coeffsX (scalarMapTerms inst (List.replicate n true)) n (degreeBound inst.acts)
   let cs' := cs.map (fun c => c.map (fun t => (t.1, takeN n t.2)))
-  cs'.map (fun c => derivRow c (seqFrom 0 n))
+  cs'.map (fun c => (rangeNat 0 n).map (fun j => normalize (polyDeriv c j)))
 
-/-- `removeAt j xs` is `xs` without its entry `j`. Lean-only helper of `detTerms`. -/
+/-- `removeAt j xs` is `xs` without its entry `j` (`xs` itself past the end). Lean-only helper
+of `expandRow` (the Python twin's slice `[*row[:j], *row[j + 1:]]`). -/
 def removeAt {α : Type} (j : Nat) (xs : List α) : List α :=
   match xs, j with
   | [], _ => []
@@ -891,13 +889,10 @@ def removeAt {α : Type} (j : Nat) (xs : List α) : List α :=
   | x :: xs', j' + 1 => x :: removeAt j' xs'
 termination_by structural xs
 
-/-- `altSign j` is `(-1)^j` as a fraction. Lean-only helper of `detTerms`. -/
-def altSign (j : Nat) : Int × Int :=
-  cond (Nat.beq (j % 2) 0) (1, 1) (-1, 1)
-
 /-- `expandRow nv d r rest j` is `Σ_i (-1)^(j+i) r[i] · d (rest without column j + i)`, like
 terms combined at each step (the cofactor expansion along a first row `r`, entries counted from
-`j`). Lean-only helper of `detTerms`, `d` the determinant of one size less. -/
+`j`, `d` the determinant of one size less). Lean-only helper of `detTerms` (its loop over
+`reversed(range(len(r)))`: the entry `j` is added in front of the sum of the later ones). -/
 def expandRow (nv : Nat) (d : List (List (List ((Int × Int) × List Nat))) →
     List ((Int × Int) × List Nat)) (r : List (List ((Int × Int) × List Nat)))
     (rest : List (List (List ((Int × Int) × List Nat)))) (j : Nat) :
@@ -905,12 +900,14 @@ def expandRow (nv : Nat) (d : List (List (List ((Int × Int) × List Nat))) →
   match r with
   | [] => []
   | e :: r' =>
-    normalize (termsScale (constTerm (altSign j) nv) (polyMulT e (d (rest.map (removeAt j))))
-      ++ expandRow nv d r' rest (j + 1))
+    normalize (termsScale (constTerm (cond (Nat.beq (j % 2) 0) (1, 1) (-1, 1)) nv)
+        (polyMulT e (d (rest.map (removeAt j)))) ++
+      expandRow nv d r' rest (j + 1))
 termination_by structural r
 
 /-- `detTerms nv n m` is the determinant of the `n × n` polynomial matrix `m` (`nv` variables)
-by cofactor expansion along the first row. -/
+by cofactor expansion along the first row: `1` when `n = 0`, `[]` (zero) when `m` has no row
+left. -/
 def detTerms (nv n : Nat) (m : List (List (List ((Int × Int) × List Nat)))) :
     List ((Int × Int) × List Nat) :=
   match n, m with
@@ -919,72 +916,32 @@ def detTerms (nv n : Nat) (m : List (List (List ((Int × Int) × List Nat)))) :
   | n' + 1, r :: rest => expandRow nv (fun mm => detTerms nv n' mm) r rest 0
 termination_by structural n
 
-/-- `consEach x ss` puts `x` in front of every list of `ss`. Lean-only helper of `subsets`. -/
-def consEach (x : Nat) (ss : List (List Nat)) : List (List Nat) :=
-  match ss with
-  | [] => []
-  | s :: ss' => (x :: s) :: consEach x ss'
-termination_by structural ss
-
 /-- `subsets k xs` is the list of the `k`-element sublists of `xs`, in lexicographic order of
 positions. -/
 def subsets (k : Nat) (xs : List Nat) : List (List Nat) :=
   match k, xs with
   | 0, _ => [[]]
   | _ + 1, [] => []
-  | k' + 1, x :: xs' => consEach x (subsets k' xs') ++ subsets (k' + 1) xs'
+  | k' + 1, x :: xs' => (subsets k' xs').map (fun s => x :: s) ++ subsets (k' + 1) xs'
 termination_by structural xs
-
-/-- `pickCols row cols` is `[row[j] for j in cols]` (`[]` past the end). Lean-only helper. -/
-def pickCols (row : List (List ((Int × Int) × List Nat))) (cols : List Nat) :
-    List (List ((Int × Int) × List Nat)) :=
-  match cols with
-  | [] => []
-  | j :: cols' => nthRow row j :: pickCols row cols'
-termination_by structural cols
-
-/-- `nthMat m i` is the row `m[i]` of a matrix of polynomials (`[]` past the end). Lean-only
-helper of `submatrix`. -/
-def nthMat (m : List (List (List ((Int × Int) × List Nat)))) (i : Nat) :
-    List (List ((Int × Int) × List Nat)) :=
-  match m, i with
-  | [], _ => []
-  | r :: _, 0 => r
-  | _ :: m', i' + 1 => nthMat m' i'
-termination_by structural m
 
 /-- `submatrix rows cols m` is the matrix of the entries of `m` in the given rows and columns
 (`[]` past the end). -/
 def submatrix (rows cols : List Nat) (m : List (List (List ((Int × Int) × List Nat)))) :
     List (List (List ((Int × Int) × List Nat))) :=
-  rows.map (fun i => pickCols (nthMat m i) cols)
-
-/-- `minorsFor nv g m rs css`: the minors of `m` on the rows `rs` and each column set of `css`.
-Lean-only helper of `allMinors`. -/
-def minorsFor (nv g : Nat) (m : List (List (List ((Int × Int) × List Nat)))) (rs : List Nat)
-    (css : List (List Nat)) : List (List ((Int × Int) × List Nat)) :=
-  match css with
-  | [] => []
-  | cs :: css' => detTerms nv g (submatrix rs cs m) :: minorsFor nv g m rs css'
-termination_by structural css
-
-/-- `minorsAll nv g m rss css`: `minorsFor` for each row set of `rss`, concatenated. Lean-only
-helper of `allMinors`. -/
-def minorsAll (nv g : Nat) (m : List (List (List ((Int × Int) × List Nat))))
-    (rss css : List (List Nat)) : List (List ((Int × Int) × List Nat)) :=
-  match rss with
-  | [] => []
-  | rs :: rss' => minorsFor nv g m rs css ++ minorsAll nv g m rss' css
-termination_by structural rss
+  rows.map (fun i => cols.map (fun j => nthRow (nthRow m i) j))
 
 /-- `allMinors nv g m` is every `g × g` minor of `m`: row subsets outer, column subsets inner,
 both lexicographic (the number of columns is that of the first row). -/
 def allMinors (nv g : Nat) (m : List (List (List ((Int × Int) × List Nat)))) :
     List (List ((Int × Int) × List Nat)) :=
-  minorsAll nv g m (subsets g (seqFrom 0 m.length)) (subsets g (seqFrom 0 (nthMat m 0).length))
+  let colSets := subsets g (rangeNat 0 (nthRow m 0).length)
+  (subsets g (rangeNat 0 m.length)).flatMap
+    (fun rs => colSets.map (fun cs => detTerms nv g (submatrix rs cs m)))
 
 /-- `multiplesOk nv p ms qs`: equal lengths and `M_i - Q_i · P` has only zero coefficients for
-every `i`. Lean-only helper of `checkCriticalLocus`. -/
+every `i`. Lean-only helper of `checkCriticalLocus` (its `multiples_ok`, an `all(...)` over
+`zip(ms, cofs)`). -/
 def multiplesOk (nv : Nat) (p : List ((Int × Int) × List Nat))
     (ms qs : List (List ((Int × Int) × List Nat))) : Bool :=
   match ms, qs with
@@ -995,37 +952,32 @@ def multiplesOk (nv : Nat) (p : List ((Int × Int) × List Nat))
   | _, _ => false
 termination_by structural ms
 
-/-- `sumProds cs ms` is `Σ_i c_i M_i` as terms, each product normalised (to the shorter list).
-Lean-only helper of `checkCriticalLocus`. -/
-def sumProds (cs ms : List (List ((Int × Int) × List Nat))) : List ((Int × Int) × List Nat) :=
-  match cs, ms with
-  | c :: cs', m :: ms' => normalize (polyMulT c m) ++ sumProds cs' ms'
-  | _, _ => []
-termination_by structural cs
-
 /-- `checkCriticalLocus inst g p k lam cofs bez value`: width 1, `g = min(D + 1, n)`
 (`n = #params`), `P ≠ 0`, and for the list `M_1, ..., M_N` of ALL `g × g` minors of the
 Jacobian of `θ ↦ (c_0, ..., c_D)` (recomputed from the network): `M_i = cofs_i · P` for every
 `i` and `Σ_i bez_i M_i = lam P^k` with `lam ≠ 0`, `k ≥ 1` (exact identities over `ℚ`), and
 `P(θ) = value`. Consequence (elementary algebra, not proved here): at a point of a field of
-characteristic 0 all `M_i` vanish iff `P` does. -/
+characteristic 0 all `M_i` vanish iff `P` does. The `let`s are not evaluated before they are
+used, and `cond` reduces only the branch it takes, so the minors are computed only after the
+shape checks pass. -/
 def checkCriticalLocus (inst : ResNetInstance) (g : Nat) (p : List ((Int × Int) × List Nat))
     (k : Nat) (lam : Int) (cofs bez : List (List ((Int × Int) × List Nat))) (value : Int × Int) :
     Bool :=
   let n := inst.theta.length
   let D := degreeBound inst.acts
   let gmax := cond (Nat.ble (D + 1) n) (D + 1) n
+  let ms := allMinors n g (jacobianTerms inst)
+  let lhs := List.foldr (fun a acc => a ++ acc) []
+    (List.zipWith (fun c m => normalize (polyMulT c m)) bez ms)
+  let rhs := termsScale (constTerm (-lam, 1) n) (powAr (arithTerms n) p k)
   cond (Nat.beq inst.width 1 && resnetShapeOk inst [] && ratsPos inst.theta &&
       actsPos inst.acts && Nat.beq g gmax && Nat.ble 1 k && !(decide (lam = 0)) &&
       expsOk n p && polysOk n cofs && polysOk n bez && decide (0 < value.2) &&
-      !allZeroTerms (normalize p))
-    (let ms := allMinors n g (jacobianTerms inst)
-     let lhs := sumProds bez ms
-     let rhs := termsScale (constTerm (-lam, 1) n) (powAr (arithTerms n) p k)
-     Nat.beq bez.length ms.length &&
-     multiplesOk n p ms cofs &&
-     allZeroTerms (normalize (lhs ++ rhs)) &&
-     qeq (polyEval arithQ (termCoeffs p) (termExps p) inst.theta) value)
+      !(allZeroTerms (normalize p)))
+    (Nat.beq bez.length ms.length &&
+      multiplesOk n p ms cofs &&
+      allZeroTerms (normalize (lhs ++ rhs)) &&
+      qeq (polyEval arithQ (termCoeffs p) (termExps p) inst.theta) value)
     false
 
 end NNCert
