@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from certify import certificate
+from certify.algebra import modp
 from certify.checker import check_certificate
 from certify.checker.claims_tanh import affsym_claim, affsym_result, equiv_claim, orbit_claim
 from certify.checker.tanh_sym import rational_table
@@ -149,9 +150,10 @@ def test_canonical_rationals_are_accepted():
 
 def composite_modulus_cert() -> dict[str, Any]:
     """The finding: a rank certificate computed modulo 46337 * 46339 (not prime), which the
-    spec refuses; generated here past the spec, as a forger would. The generic-rank evidence
-    (witness.generic) stays at a prime: FLINT aborts on a composite modulus, and the lower
-    and upper witnesses are the ones whose claim says "the prime p"."""
+    spec and the generator's mod-p algebra (modp.require_prime) refuse; generated here past
+    both, as a forger would. The generic-rank evidence (witness.generic) stays at a prime:
+    FLINT aborts on a composite modulus, and the lower and upper witnesses are the ones
+    whose claim says "the prime p"."""
     d = {"name": "t", "network": {"family": "mlp", "widths": [2, 2, 1], "activation": "t^2",
                                   "bias": False}, "parameters": {"seed": 0},
          "certificate": [{"kind": "rank", "name": "composite"}]}  # fmt: skip
@@ -161,6 +163,7 @@ def composite_modulus_cert() -> dict[str, Any]:
     req = dataclasses.replace(spec.certificates[0], prime=46337 * 46339)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(witness_rank, "generic_target", lambda net, q, n: real(net, prime, n))
+        mp.setattr(modp, "require_prime", lambda q: q)
         c = generate_certificate(spec, req)
     assert c["witness"]["lower"]["prime"] == 46337 * 46339
     return c

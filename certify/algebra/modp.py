@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from flint import fmpz, fmpz_mat, nmod_mat
@@ -29,9 +30,21 @@ def inverse_mod(d: int, p: int) -> int:
     return pow(d % p, -1, p)
 
 
+@lru_cache(maxsize=64)
+def require_prime(p: int) -> int:
+    """p itself, when p is a prime; else a ValueError. Every nmod_mat of this project is
+    made by `nmod`, which calls this: FLINT's nmod_mat rank and elimination abort the whole
+    process (not an exception) on a zero divisor, which a composite modulus can produce."""
+    if not (isinstance(p, int) and p >= 2 and fmpz(p).is_prime()):
+        raise ValueError(f"the modulus {p!r} is not a prime")
+    return p
+
+
 def nmod(rows: Any, p: int, ncols: int) -> nmod_mat:
-    """An nmod_mat from rows of ints or an int64 numpy array. Large arrays are filled row by
-    row (no Python list of all m * n entries: that list alone is ~36 bytes an entry)."""
+    """An nmod_mat from rows of ints or an int64 numpy array, over Z/p for a prime p
+    (`require_prime`). Large arrays are filled row by row (no Python list of all m * n
+    entries: that list alone is ~36 bytes an entry)."""
+    require_prime(p)
     try:
         import numpy as np
     except ImportError:  # pragma: no cover - numpy is a dependency

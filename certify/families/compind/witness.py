@@ -12,10 +12,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from flint import nmod_mat
-
 from certify import __version__
-from certify.algebra.modp import integer_nullspace, inverse_mod, previous_prime, residue
+from certify.algebra.modp import integer_nullspace, inverse_mod, nmod, previous_prime, residue
 from certify.algebra.poly import Poly, compose, power
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
@@ -87,7 +85,7 @@ def independence(
         rows = [[_sigma_mod(sigma, _eval_mod(q, v, p), p) for v in pts] for q in ci.polys]
         if ci.bias:
             rows = [[1] * k, *rows]
-        M = nmod_mat(k, k, [v for r in rows for v in r], p)
+        M = nmod(rows, p, k)
         if M.rank() == k:
             inv = [[int(v) for v in r] for r in M.inv().tolist()]
             return {

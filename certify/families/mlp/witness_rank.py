@@ -32,7 +32,6 @@ from certify.algebra.modp import (
 from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
-from certify.checker.fast import is_prime_31
 from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
 from certify.families.mlp import model as M
 from certify.families.resnet import model as R
@@ -192,10 +191,7 @@ def generic_target(mlp: MLP | ResNet, q: int, n_samples: int) -> dict[str, Any]:
     samples random residues), as in Kileel-Trager-Bruna's recipe. The seed is derived from
     the architecture alone (its canonical network table), so the points are deterministic.
     The activations' denominators must be units mod q. Returns witness.generic plus the
-    largest rank under "rank". q must be prime: FLINT's nmod_mat.rank aborts the process
-    (not an exception) for a composite modulus, so a composite q is refused here."""
-    if not is_prime_31(q):
-        raise ValueError(f"generic_target: the modulus {q} is not a prime below 2^31")
+    largest rank under "rank". q must be prime (modp.nmod refuses a composite modulus)."""
     tag = hashlib.sha256(repr(sorted(network_json(mlp).items())).encode()).hexdigest()[:32]
     rng = random.Random(f"nn-certify/generic/{tag}")
     acts = [[residue(c, q) for c in a] for a in mlp.activations]

@@ -13,10 +13,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from flint import nmod_mat
-
 from certify import __version__
-from certify.algebra.modp import inverse_mod, maximal_minor, residue
+from certify.algebra.modp import inverse_mod, maximal_minor, nmod, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.checker.ir import envelope
 from certify.checker.relu_net import regions_spanned
@@ -145,7 +143,7 @@ def region_design(
             regions.append(simplex)
             rows.extend(r for zm in zms for r in M.jacobian_rows_modp(
                 net.widths, th_m, zm, M.pattern(pres), p))  # type: ignore[arg-type]  # fmt: skip
-        grown = nmod_mat(rows, p).rank() if len(rows) > before else rank
+        grown = nmod(rows, p, len(rows[0])).rank() if len(rows) > before else rank
         idle = 0 if grown > rank else idle + 1
         rank = grown
     # Regions of integer points first, then by denominator (a maximal minor takes the first
