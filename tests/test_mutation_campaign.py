@@ -64,6 +64,13 @@ def test_oracles_reproduce_the_bases():
     assert mc.selftest_oracles(mc.load_bases(sorted(mc.BASES))) == []
 
 
+def test_no_stray_key_is_accepted_in_any_kind():
+    """Exact key sets (issue 22): with --strict-keys an accepted unknown key would count."""
+    report = mc.campaign(seed=2, n_checker=1400, n_coq=0)
+    strays = [f for f in report["findings"] if f["class"] == mc.STRAY_KEY]
+    assert strays == [] and mc.false_accepts(report, strict_keys=True) == 0
+
+
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,

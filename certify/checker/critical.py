@@ -16,7 +16,16 @@ from certify.checker.claims_resnet import (
     diagnostics,
     locus_result,
 )
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.ir import (
+    Malformed,
+    as_dict,
+    as_int,
+    as_list,
+    as_rat,
+    exact_keys,
+    mismatch,
+    same,
+)
 from certify.checker.networks import expected_dim
 from certify.checker.rank import decode_instance, network_of, network_problems
 
@@ -28,7 +37,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("instance.network: kind critical needs a resnet")
     if network_problems(cert, inst):
         return network_problems(cert, inst)
-    wit = as_dict(cert["witness"], "witness")
+    wit = exact_keys(cert["witness"], "witness", ("zero_rows", "dead_layers"), ("locus",))
     rows = [
         (as_int(r[0], "zero_rows"), as_int(r[1], "zero_rows"))
         for r in (as_list(x, "witness.zero_rows") for x in as_list(wit["zero_rows"], "zero_rows"))
@@ -73,7 +82,9 @@ def check(cert: dict[str, Any]) -> list[str]:
         if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
             return ["result.F_coefficients: rejected by check_scalar_coeffs"]
     if "locus" in wit:
-        loc, probs = check_locus(inst, rn, theta, as_dict(wit["locus"], "witness.locus"))
+        loc, probs = check_locus(
+            inst, rn, theta, exact_keys(wit["locus"], "witness.locus", LOCUS_KEYS)
+        )
         if probs:
             return probs
         if (Fraction(loc["value_at_theta"]) == 0) != critical:
@@ -83,11 +94,16 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("result.at_certificate: expected a certificate name")
     if critical != (expect["generic_certificate"] is not None):
         return ["result.generic_certificate: present exactly when theta is critical"]
-    if not same(res, expect):
-        return ["result does not match the decision rebuilt from the recorded ranks"]
+    bad = mismatch(res, expect, "result", "result does not match the decision rebuilt from the "
+                   "recorded ranks")  # fmt: skip
+    if bad:
+        return bad
     if not same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked facts"]
     return []
+
+
+LOCUS_KEYS = ("g", "polynomial", "power", "scale", "value", "cofactors", "bezout")
 
 
 def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]]:

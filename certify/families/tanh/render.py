@@ -142,7 +142,7 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
                  "true" if r["free"] else "false", _int(d, r["group_order"])],
                 "classes, canonical representative, group order (and freeness)")  # fmt: skip
         for i, a in enumerate(w["actions"]):
-            f2, p2 = CT.decode_element(a, net.size, "action")
+            f2, p2 = CT.decode_element(a, net.size, "action", ("image",))
             img = CT.to_instance(CT.decode_net(inst["network"], a["image"], "image"))
             d.element(f"_{i}", f2, p2)
             d.inst(f"image_{i}", img)
