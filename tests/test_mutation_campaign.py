@@ -72,13 +72,6 @@ def test_no_stray_key_is_accepted_in_any_kind():
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 22): coqc compiles mutants whose flag fields changed (prop21 "
-    "instance/bias here; tanh result/sussmann and result/free in the full run); the checker "
-    "rejects them, and the campaign has no oracle yet for what those Coq files then state, so "
-    "they count as unresolved",
-)
 def test_coq_campaign_tiny():
     report = mc.campaign(seed=0, n_checker=200, n_coq=3)
     recs = report["coq"]["records"]
