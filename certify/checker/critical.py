@@ -17,6 +17,7 @@ from certify.checker.claims_resnet import (
     locus_result,
 )
 from certify.checker.ir import (
+    MAX_EXPONENT,
     Malformed,
     as_dict,
     as_int,
@@ -103,6 +104,7 @@ def check(cert: dict[str, Any]) -> list[str]:
     return []
 
 
+MAX_LOCUS_POWER = 16  # k of lam * P^k (the generator tries k <= 4: resnet/locus.py MAX_POWER + 1)
 LOCUS_KEYS = ("g", "polynomial", "power", "scale", "value", "cofactors", "bezout")
 
 
@@ -115,6 +117,8 @@ def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]
         es = [as_int(e, f"{where}[{i}]") for e in as_list(t[1], f"{where}[{i}]")]
         if len(es) != n or any(e < 0 for e in es):
             raise Malformed(f"{where}[{i}]: expected {n} natural exponents")
+        if any(e > MAX_EXPONENT for e in es):  # bounds the kernels' polynomial products
+            raise Malformed(f"{where}[{i}]: exponent above {MAX_EXPONENT}")
         c = as_rat(t[0], f"{where}[{i}]")
         if c[0] == 0 or (out and not es < out[-1][1]):
             # canonical form, as the generator writes it: no zero term, exponents strictly
@@ -131,6 +135,8 @@ def check_locus(
     fields rebuilt from the checked data."""
     n = len(inst.theta)
     g, k, lam = (as_int(loc.get(f), f"witness.locus.{f}") for f in ("g", "power", "scale"))
+    if not 1 <= k <= MAX_LOCUS_POWER:  # the kernels expand lam * P^k
+        raise Malformed(f"witness.locus.power: expected 1 <= k <= {MAX_LOCUS_POWER}")
     p = _terms(loc.get("polynomial"), "witness.locus.polynomial", n)
     cofs = [
         _terms(c, "witness.locus.cofactors", n)

@@ -23,6 +23,9 @@ VAR_RE = re.compile(r"^[A-Za-y][A-Za-z0-9_]{0,15}$")
 RAT_RE = re.compile(r"^(-?)(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?$")
 MAX_RAT_DIGITS = 1_000  # decimal digits of a numerator or a denominator
 MAX_EXPONENT = 1000  # of a polynomial text (spec parser) and of a decoded monomial (checker)
+# Every certificate integer that a prover file writes as a Coq `nat` (unary: 10^9 would
+# exhaust coqc's memory) is at most this; above every legitimate one (MAX_PARAMS = 10^5)
+MAX_NAT = 2**20
 
 Rat = tuple[int, int]
 

@@ -54,6 +54,9 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
     n = sum(counts)
     if min(counts) < 1:
         raise Malformed("instance.network: node counts are positive")
+    if len(as_list(params["biases"], f"{where}.biases")) != n - counts[0]:
+        # before any list of n entries is built (a forged count of 10^9 would exhaust memory)
+        raise Malformed(f"{where}.biases: one per hidden and output node")
     source = network.get("source")
     if source is not None and (not isinstance(source, str) or not N.SOURCE_RE.match(source)):
         raise Malformed(f"instance.network.source: {N.SOURCE_GRAMMAR}")
