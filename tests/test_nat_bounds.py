@@ -159,3 +159,17 @@ def test_a_critical_locus_with_a_huge_power_or_exponent_is_rejected_before_the_k
     bad = forged(c, ("witness", "locus", "polynomial", 0, 1, 0), MAX_EXPONENT + 1)
     problems = check_certificate(bad)
     assert problems and f"exponent above {MAX_EXPONENT}" in problems[0], problems
+
+
+@pytest.mark.parametrize("kind", ["orbit", "equiv"])
+def test_a_forged_tanh_node_count_is_refused_by_checker_and_renderer_before_allocating(kind):
+    """inputs = 10^9 leaves the bias count consistent (hidden + outputs): the decoder that
+    checker and renderer share bounds the counts before building lists of that size (the
+    renderer ran out of memory on it)."""
+    from certify.checker.ir import Malformed
+
+    c = next(c for g in example_groups() for c in g if (c["family"], c["kind"]) == ("tanh", kind))
+    bad = forged(c, ("instance", "network", "inputs"), HUGE)
+    assert check_certificate(bad)[0].startswith(f"instance.network.inputs: {HUGE} is above")
+    with pytest.raises(Malformed, match="node counts are positive and at most"):
+        render_certificate(bad)

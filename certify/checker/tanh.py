@@ -14,6 +14,7 @@ from typing import Any
 from certify.checker import kernel_tanh as KT
 from certify.checker import tanh_net as N
 from certify.checker.ir import (
+    MAX_NAT,
     Malformed,
     as_dict,
     as_int,
@@ -52,8 +53,10 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
     network, params = as_dict(network, "instance.network"), as_dict(params, where)
     counts = [as_int(network[k], f"instance.network.{k}") for k in ("inputs", "hidden", "outputs")]
     n = sum(counts)
-    if min(counts) < 1:
-        raise Malformed("instance.network: node counts are positive")
+    if min(counts) < 1 or max(counts) > MAX_NAT:
+        # positive, and bounded before any list of n entries is built (the renderers decode
+        # with this function too: a forged count of 10^9 would exhaust their memory)
+        raise Malformed(f"instance.network: node counts are positive and at most {MAX_NAT}")
     if len(as_list(params["biases"], f"{where}.biases")) != n - counts[0]:
         # before any list of n entries is built (a forged count of 10^9 would exhaust memory)
         raise Malformed(f"{where}.biases: one per hidden and output node")
