@@ -56,7 +56,8 @@ problem or cross_check(G with c replaced) does. An accepted mutant is not yet a 
      rank_at_point;
    - ResNet implicit certificates (theta changed): F_theta's coefficients recomputed with
      sympy must be the claimed ones (the hypersurface is about the parametrisation);
-   - compind kinds: a polynomial with its terms reordered (the same polynomial); origin set
+   - compind kinds: a polynomial with its terms reordered (the same polynomial; the checker
+     now requires one spelling, so such a mutant is rejected before this oracle); origin set
      to true (sigma(0) = 0 and every p_i(0) = 0 checked here) or to false (a hypothesis
      dropped);
    - the claim text may differ only in the integers that are the changed rank values;

@@ -241,7 +241,10 @@ def test_tanh_orbit_group_order_is_rebuilt():
     c = example("tanh-1-3-1-orbit.toml", "tanh-1-3-1-orbit")
     c["result"]["group_order"] = c["result"]["orbit_size"] = 96
     rebuild_tanh_orbit(c)
-    assert "result does not match the orbit rebuilt from the checked data" in check_certificate(c)
+    assert any(
+        p.startswith("result does not match the orbit rebuilt from the checked data (result.")
+        for p in check_certificate(c)
+    )
 
 
 def test_relu_equiv_needs_points():

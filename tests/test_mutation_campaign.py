@@ -64,14 +64,14 @@ def test_oracles_reproduce_the_bases():
     assert mc.selftest_oracles(mc.load_bases(sorted(mc.BASES))) == []
 
 
+def test_no_stray_key_is_accepted_in_any_kind():
+    """Exact key sets (issue 22): with --strict-keys an accepted unknown key would count."""
+    report = mc.campaign(seed=2, n_checker=1400, n_coq=0)
+    strays = [f for f in report["findings"] if f["class"] == mc.STRAY_KEY]
+    assert strays == [] and mc.false_accepts(report, strict_keys=True) == 0
+
+
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 22): coqc compiles mutants whose flag fields changed (prop21 "
-    "instance/bias here; tanh result/sussmann and result/free in the full run); the checker "
-    "rejects them, and the campaign has no oracle yet for what those Coq files then state, so "
-    "they count as unresolved",
-)
 def test_coq_campaign_tiny():
     report = mc.campaign(seed=0, n_checker=200, n_coq=3)
     recs = report["coq"]["records"]

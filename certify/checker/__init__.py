@@ -9,6 +9,7 @@ from typing import Any
 
 from certify.checker import registry
 from certify.checker.ir import NAME_RE, SCHEMA, Malformed, family_of
+from certify.checker.nats import nat_problems
 
 ENVELOPE = {"schema", "family", "kind", "name", "instance", "witness", "result", "claim",
             "generator"}  # fmt: skip
@@ -57,13 +58,17 @@ def envelope_problems(cert: Any) -> list[str]:
 def check_certificate(cert: dict[str, Any]) -> list[str]:
     """Problems found in a certificate (an empty list means it is accepted).
 
-    Validates the envelope once, dispatches on (family, kind), and turns any malformed field
-    into a reported problem rather than an exception."""
+    Validates the envelope once, bounds the fields written as Coq nats (checker/nats.py),
+    dispatches on (family, kind), and turns any malformed field into a reported problem
+    rather than an exception."""
     problems = envelope_problems(cert)
     if problems:
         return problems
     entry = registry.lookup(cert["family"], cert["kind"])
     assert entry is not None
+    problems = nat_problems(cert)  # before any kind's checker: values a prover writes unary
+    if problems:
+        return problems
     try:
         return registry.resolve(entry.check_path)(cert)
     except (

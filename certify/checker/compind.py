@@ -10,6 +10,7 @@ from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
 from certify.checker.ir import (
     MAX_EXPONENT,
+    MLP,
     VAR_RE,
     Malformed,
     as_dict,
@@ -18,12 +19,18 @@ from certify.checker.ir import (
     as_matrix,
     as_nats,
     as_rat,
+    exact_keys,
+    mismatch,
+    network_json,
     same,
 )
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 INSTANCE_KEYS = {"variables", "polynomials", "polynomials_text", "origin", "bias", "activation",
                  "generic_degree", "search", "power"}  # fmt: skip
+
+
+MLP_NETWORK_KEYS = ("family", "widths", "activations", "activations_text", "bias")
 
 
 def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
@@ -39,15 +46,21 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
     nvars = len(variables)
     polys = []
     for i, q in enumerate(as_list(inst["polynomials"], "instance.polynomials")):
-        terms = []
+        terms: list[KC.Term] = []
         for j, t in enumerate(as_list(q, f"instance.polynomials[{i}]")):
             where = f"instance.polynomials[{i}][{j}]"
             t = as_list(t, where)
             if len(t) != 2:
                 raise Malformed(f"{where}: expected [coefficient, exponents]")
-            terms.append((as_rat(t[0], where), as_nats(t[1], where)))
-        if len({tuple(e) for _, e in terms}) != len(terms):
-            raise Malformed(f"instance.polynomials[{i}]: repeated exponent vectors")
+            c, es = as_rat(t[0], where), as_nats(t[1], where)
+            if len(es) != nvars:
+                raise Malformed(f"{where}: expected {nvars} exponents (one per variable)")
+            if c[0] == 0 or (terms and not es < terms[-1][1]):
+                # one spelling per polynomial, as the generator writes it (and as the critical
+                # locus, checker/critical.py): no zero term, exponent vectors strictly
+                # decreasing; reordered terms would be the same polynomial spelled otherwise
+                raise Malformed(f"{where}: expected nonzero terms, exponents strictly decreasing")
+            terms.append((c, es))
         if any(e > MAX_EXPONENT for _, es in terms for e in es):
             raise Malformed(f"instance.polynomials[{i}]: exponent above {MAX_EXPONENT}")
         polys.append(terms)
@@ -55,13 +68,31 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
 
 
 def decode_sigma(xs: Any, where: str) -> list[KC.Rat]:
-    return [as_rat(c, f"{where}[{i}]") for i, c in enumerate(as_list(xs, where))]
+    """An activation's coefficient list, constant term first, of its exact degree: a trailing
+    zero would make the degree the claims state larger than it is (one spelling per sigma)."""
+    out = [as_rat(c, f"{where}[{i}]") for i, c in enumerate(as_list(xs, where))]
+    if not out or out[-1][0] == 0:
+        raise Malformed(f"{where}: expected coefficients whose last (the degree's) is nonzero")
+    return out
 
 
-def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
-    kind = f["kind"]
+FACT_KEYS = {
+    "independent": ("sigma", "k", "prime", "polys_inv", "sigma_inv", "points", "inverse"),
+    "dependent": ("sigma", "lambda"),
+    "dependent_all": ("lo", "degree", "lambda"),
+    "prop21": ("sigma", "delta2", "delta3"),
+    "prop33": ("sigma",),
+    "mlp": ("widths", "sigma", "theta", "rmin"),
+}
+
+
+def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool, where: str) -> bool:
+    kind = f.get("kind")
+    if kind not in FACT_KEYS:
+        raise Malformed(f"{where}.kind: expected one of {list(FACT_KEYS)}, got {kind!r}")
+    exact_keys(f, where, ("kind", *FACT_KEYS[kind]))
     if kind == "independent":
-        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
+        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], f"{where}.sigma"), bias)
         w = KC.IndepWitness(
             f["prime"] if type(f["prime"]) is int else -1,
             as_matrix(f["polys_inv"], "polys_inv"),
@@ -72,7 +103,7 @@ def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
         k = f["k"]
         return type(k) is int and k >= 0 and KC.check_independent(inst, w, k)
     if kind == "dependent":
-        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], "sigma"), bias)
+        inst = KC.CompindInstance(nvars, polys, decode_sigma(f["sigma"], f"{where}.sigma"), bias)
         return KC.check_dependent(inst, as_ints(f["lambda"], "lambda"))
     if kind == "dependent_all":
         inst = KC.CompindInstance(nvars, polys, [], bias)
@@ -82,19 +113,21 @@ def check_fact(f: dict[str, Any], nvars: int, polys: list, bias: bool) -> bool:
         return KC.check_dependent_all(inst, as_ints(f["lambda"], "lambda"), lo, d)
     if kind == "prop21":
         return KC.check_prop21(
-            decode_sigma(f["sigma"], "sigma"), as_rat(f["delta2"], "d2"), as_rat(f["delta3"], "d3")
+            decode_sigma(f["sigma"], f"{where}.sigma"),
+            as_rat(f["delta2"], "d2"),
+            as_rat(f["delta3"], "d3"),
         )
     if kind == "prop33":
-        return KC.check_prop33(decode_sigma(f["sigma"], "sigma"))
+        return KC.check_prop33(decode_sigma(f["sigma"], f"{where}.sigma"))
     if kind == "mlp":
         rmin = f["rmin"]
         if type(rmin) is not int or rmin < 0:
             return False
         return KC.check_mlp_hypotheses(
-            as_nats(f["widths"], "widths"), decode_sigma(f["sigma"], "sigma"),
+            as_nats(f["widths"], "widths"), decode_sigma(f["sigma"], f"{where}.sigma"),
             as_ints(f["theta"], "theta"), rmin,
         )  # fmt: skip
-    raise Malformed(f"unknown fact kind {kind!r}")
+    raise AssertionError(kind)  # every kind of FACT_KEYS is handled above
 
 
 def check(cert: dict[str, Any]) -> list[str]:
@@ -103,23 +136,23 @@ def check(cert: dict[str, Any]) -> list[str]:
     kind = cert["kind"]
     if kind == "mlp-identifiable":
         return _check_mlp(cert)
-    inst = as_dict(cert["instance"], "instance")
-    if set(inst) != INSTANCE_KEYS:
-        raise Malformed(f"instance: expected exactly the fields {sorted(INSTANCE_KEYS)}")
-    facts = as_list(as_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    inst = exact_keys(cert["instance"], "instance", INSTANCE_KEYS)
+    facts = as_list(exact_keys(cert["witness"], "witness", ("facts",))["facts"], "witness.facts")
     if not facts:
         return ["witness.facts: expected at least one fact"]
     nvars, polys = decode_polys(inst) if kind != "prop21" else (0, [])
     bias = inst["bias"]
     if not isinstance(bias, bool):
         raise Malformed("instance.bias: expected true or false")
+    if inst["activation"] is not None:
+        decode_sigma(inst["activation"], "instance.activation")
     for i, f in enumerate(facts):
         f = as_dict(f, f"witness.facts[{i}]")
         if kind == "prop21" and f.get("kind") not in ("prop21", "prop33"):
             return [f"witness.facts[{i}]: kind prop21 takes prop21/prop33 facts"]
         if kind != "prop21" and f.get("kind") in ("prop21", "prop33"):
             return [f"witness.facts[{i}]: a {f.get('kind')} fact in a {kind} certificate"]
-        if not check_fact(f, nvars, polys, bias):
+        if not check_fact(f, nvars, polys, bias, f"witness.facts[{i}]"):
             return [f"witness.facts[{i}] ({f.get('kind')}): rejected by the kernel twin"]
     problems = consistency(kind, inst, facts)
     res = cert.get("result")
@@ -129,8 +162,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         if isinstance(e, dict) and e.get("status") == "no certificate"
     ]
     expect = compind_result(kind, inst, facts, notes)
-    if not same(res, expect):
-        problems.append(f"result = {res!r} but the checked facts give {expect!r}")
+    problems += mismatch(res, expect, "result", "result disagrees with the checked facts")
     claim = compind_claim(kind, inst, expect, facts)
     if not same(cert.get("claim"), claim):
         problems.append("claim does not match the text rebuilt from the checked facts")
@@ -214,8 +246,8 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
 
     from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
 
-    inst = as_dict(cert["instance"], "instance")
-    net = as_dict(inst["network"], "instance.network")
+    inst = exact_keys(cert["instance"], "instance", ("network", "theta"))
+    net = exact_keys(inst["network"], "instance.network", MLP_NETWORK_KEYS)
     widths = as_nats(net["widths"], "instance.network.widths")
     acts = as_list(net["activations"], "instance.network.activations")
     theta = [int(as_rat(t, "instance.theta")[0]) for t in as_list(inst["theta"], "instance.theta")]
@@ -223,14 +255,20 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
         return ["instance.network: expected no biases and one activation for all layers"]
     if any(as_rat(t, "theta")[1] != 1 for t in inst["theta"]):
         return ["instance.theta: expected integer weights"]
-    facts = as_list(as_dict(cert["witness"], "witness")["facts"], "witness.facts")
+    sig0 = tuple(Fraction(*as_rat(c, "instance.network.activations[0]")) for c in acts[0])
+    canon = network_json(MLP(tuple(widths), (sig0,) * len(acts), False))
+    bad = mismatch(net, canon, "instance.network", "instance.network is not the canonical table "
+                   "of its network")  # fmt: skip
+    if bad:  # no stray key, activation texts that match the coefficients
+        return bad
+    facts = as_list(exact_keys(cert["witness"], "witness", ("facts",))["facts"], "witness.facts")
     if not facts or as_dict(facts[0], "witness.facts[0]").get("kind") != "mlp":
         return ["witness.facts[0]: expected the kind 'mlp' fact"]
     mf = facts[0]
     if mf["widths"] != widths or mf["sigma"] != acts[0] or mf["theta"] != theta:
         return ["witness.facts[0]: not about the instance's network"]
     for i, f in enumerate(facts):
-        if not check_fact(as_dict(f, f"witness.facts[{i}]"), 0, [], False):
+        if not check_fact(as_dict(f, f"witness.facts[{i}]"), 0, [], False, f"witness.facts[{i}]"):
             return [f"witness.facts[{i}] ({f.get('kind')}): rejected by the kernel twin"]
     sigma = [Fraction(c) for c in acts[0]]
     theorem, rmin, _ = identifiability_plan(widths, sigma)
@@ -242,9 +280,9 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
         problems.append(f"witness.facts: expected facts {want_kinds} about the activation")
     res = cert.get("result") or {}
     expect = mlp_result(inst, theorem, res.get("rank_certificate"), res.get("rank_lower"))
-    if not same(res, expect):
-        problems.append(f"result = {res!r} but the checked facts give {expect!r}")
-    elif not same(cert.get("claim"), mlp_claim(inst, expect, facts)):
+    bad = mismatch(res, expect, "result", "result disagrees with the checked facts")
+    problems += bad
+    if not bad and not same(cert.get("claim"), mlp_claim(inst, expect, facts)):
         problems.append("claim does not match the text rebuilt from the checked facts")
     return problems
 

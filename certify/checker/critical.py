@@ -16,7 +16,17 @@ from certify.checker.claims_resnet import (
     diagnostics,
     locus_result,
 )
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.ir import (
+    MAX_EXPONENT,
+    Malformed,
+    as_dict,
+    as_int,
+    as_list,
+    as_rat,
+    exact_keys,
+    mismatch,
+    same,
+)
 from certify.checker.networks import expected_dim
 from certify.checker.rank import decode_instance, network_of, network_problems
 
@@ -28,7 +38,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("instance.network: kind critical needs a resnet")
     if network_problems(cert, inst):
         return network_problems(cert, inst)
-    wit = as_dict(cert["witness"], "witness")
+    wit = exact_keys(cert["witness"], "witness", ("zero_rows", "dead_layers"), ("locus",))
     rows = [
         (as_int(r[0], "zero_rows"), as_int(r[1], "zero_rows"))
         for r in (as_list(x, "witness.zero_rows") for x in as_list(wit["zero_rows"], "zero_rows"))
@@ -73,7 +83,9 @@ def check(cert: dict[str, Any]) -> list[str]:
         if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
             return ["result.F_coefficients: rejected by check_scalar_coeffs"]
     if "locus" in wit:
-        loc, probs = check_locus(inst, rn, theta, as_dict(wit["locus"], "witness.locus"))
+        loc, probs = check_locus(
+            inst, rn, theta, exact_keys(wit["locus"], "witness.locus", LOCUS_KEYS)
+        )
         if probs:
             return probs
         if (Fraction(loc["value_at_theta"]) == 0) != critical:
@@ -83,11 +95,17 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("result.at_certificate: expected a certificate name")
     if critical != (expect["generic_certificate"] is not None):
         return ["result.generic_certificate: present exactly when theta is critical"]
-    if not same(res, expect):
-        return ["result does not match the decision rebuilt from the recorded ranks"]
+    bad = mismatch(res, expect, "result", "result does not match the decision rebuilt from the "
+                   "recorded ranks")  # fmt: skip
+    if bad:
+        return bad
     if not same(cert.get("claim"), critical_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked facts"]
     return []
+
+
+MAX_LOCUS_POWER = 16  # k of lam * P^k (the generator tries k <= 4: resnet/locus.py MAX_POWER + 1)
+LOCUS_KEYS = ("g", "polynomial", "power", "scale", "value", "cofactors", "bezout")
 
 
 def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]]:
@@ -99,6 +117,8 @@ def _terms(x: Any, where: str, n: int) -> list[tuple[tuple[int, int], list[int]]
         es = [as_int(e, f"{where}[{i}]") for e in as_list(t[1], f"{where}[{i}]")]
         if len(es) != n or any(e < 0 for e in es):
             raise Malformed(f"{where}[{i}]: expected {n} natural exponents")
+        if any(e > MAX_EXPONENT for e in es):  # bounds the kernels' polynomial products
+            raise Malformed(f"{where}[{i}]: exponent above {MAX_EXPONENT}")
         c = as_rat(t[0], f"{where}[{i}]")
         if c[0] == 0 or (out and not es < out[-1][1]):
             # canonical form, as the generator writes it: no zero term, exponents strictly
@@ -115,6 +135,8 @@ def check_locus(
     fields rebuilt from the checked data."""
     n = len(inst.theta)
     g, k, lam = (as_int(loc.get(f), f"witness.locus.{f}") for f in ("g", "power", "scale"))
+    if not 1 <= k <= MAX_LOCUS_POWER:  # the kernels expand lam * P^k
+        raise Malformed(f"witness.locus.power: expected 1 <= k <= {MAX_LOCUS_POWER}")
     p = _terms(loc.get("polynomial"), "witness.locus.polynomial", n)
     cofs = [
         _terms(c, "witness.locus.cofactors", n)

@@ -8,7 +8,16 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.ir import (
+    Malformed,
+    as_dict,
+    as_int,
+    as_list,
+    as_rat,
+    exact_keys,
+    mismatch,
+    same,
+)
 from certify.checker.rank import decode_instance, network_of, network_problems
 
 
@@ -26,7 +35,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         raise Malformed("instance.network: kind implicit needs a resnet")
     if network_problems(cert, inst):
         return network_problems(cert, inst)
-    wit = as_dict(cert["witness"], "witness")
+    wit = exact_keys(cert["witness"], "witness", ("free", "degree", "equation"))
     free = as_list(wit["free"], "witness.free")
     if not all(isinstance(f, bool) for f in free):
         raise Malformed("witness.free: expected booleans")
@@ -61,8 +70,10 @@ def check(cert: dict[str, Any]) -> list[str]:
     cs = as_list(res.get("F_coefficients"), "result.F_coefficients")
     if not KR.check_scalar_coeffs(inst, [as_rat(c, "result.F_coefficients") for c in cs]):
         return ["result.F_coefficients: rejected by check_scalar_coeffs"]
-    if not same(cert.get("result"), expect):
-        return ["result does not match the equation rebuilt from the checked data"]
+    bad = mismatch(res, expect, "result", "result does not match the equation rebuilt from "
+                   "the checked data")  # fmt: skip
+    if bad:
+        return bad
     if not same(cert.get("claim"), implicit_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked data"]
     return []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,6 +23,9 @@ VAR_RE = re.compile(r"^[A-Za-y][A-Za-z0-9_]{0,15}$")
 RAT_RE = re.compile(r"^(-?)(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?$")
 MAX_RAT_DIGITS = 1_000  # decimal digits of a numerator or a denominator
 MAX_EXPONENT = 1000  # of a polynomial text (spec parser) and of a decoded monomial (checker)
+# Every certificate integer that a prover file writes as a Coq `nat` (unary: 10^9 would
+# exhaust coqc's memory) is at most this; above every legitimate one (MAX_PARAMS = 10^5)
+MAX_NAT = 2**20
 
 Rat = tuple[int, int]
 
@@ -176,6 +180,61 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return a == b
+
+
+def _shown(x: Any, limit: int = 40) -> str:
+    """repr(x), shortened: certificate data quoted in a problem message."""
+    r = repr(x)
+    return r if len(r) <= limit else r[: limit - 1] + "…"
+
+
+def exact_keys(
+    x: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()
+) -> dict[str, Any]:
+    """x as an object whose keys are all of `required` and some of `optional`, nothing else:
+    a stray key or a missing one is a Malformed naming it (issue 22: exact key sets)."""
+    d = as_dict(x, where)
+    req, opt = set(required), set(optional)
+    allowed = sorted(req | opt)
+    for k in d:
+        if k not in req and k not in opt:
+            raise Malformed(f"{where}: unexpected key {_shown(k)} (expected the keys {allowed})")
+    for k in sorted(req):
+        if k not in d:
+            raise Malformed(f"{where}: missing key {k!r}")
+    return d
+
+
+def difference(got: Any, want: Any, where: str) -> str | None:
+    """Where the JSON value `got` first differs from `want` (None when same(got, want)): a
+    stray key or a missing one is named first, then the first differing entry."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        for k in got:
+            if k not in want:
+                return f"{where}: unexpected key {_shown(k)}"
+        for k in want:
+            if k not in got:
+                return f"{where}: missing key {k!r}"
+        for k in want:
+            d = difference(got[k], want[k], f"{where}.{k}")
+            if d is not None:
+                return d
+        return None
+    if isinstance(got, list) and isinstance(want, list):
+        if len(got) != len(want):
+            return f"{where}: {len(got)} entries, expected {len(want)}"
+        for i, (a, b) in enumerate(zip(got, want)):
+            d = difference(a, b, f"{where}[{i}]")
+            if d is not None:
+                return d
+        return None
+    return None if same(got, want) else f"{where}: {_shown(got)}, expected {_shown(want)}"
+
+
+def mismatch(got: Any, want: Any, where: str, what: str) -> list[str]:
+    """[] when same(got, want); else one problem: `what`, then where they first differ."""
+    d = difference(got, want, where)
+    return [] if d is None else [f"{what} ({d})"]
 
 
 def family_of(cert: Any) -> Any:

@@ -10,7 +10,16 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_resnet as KR
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, as_rat, same
+from certify.checker.ir import (
+    Malformed,
+    as_dict,
+    as_int,
+    as_list,
+    as_rat,
+    exact_keys,
+    mismatch,
+    same,
+)
 from certify.checker.rank import decode_instance, network_of, network_problems
 
 
@@ -42,8 +51,9 @@ def trivial_problems(
         return ["result.orbit: rejected by check_trivial_orbit"]
     theta = [Fraction(a, b) for a, b in inst.theta]
     expect = orbit_result(rn, theta, field)  # type: ignore[arg-type]
-    if not same(res, expect):
-        return ["result does not match the orbit of the trivial group"]
+    bad = mismatch(res, expect, "result", "result does not match the orbit of the trivial group")
+    if bad:
+        return bad
     if not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
         return ["claim does not match the text rebuilt from the checked facts"]
     return []
@@ -55,7 +65,7 @@ def check(cert: dict[str, Any]) -> list[str]:
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):
         raise Malformed("instance.network: kind orbit needs a resnet")
-    wit = as_dict(cert["witness"], "witness")
+    wit = exact_keys(cert["witness"], "witness", ("field", "layers", "facts"))
     field = wit.get("field")
     if field not in ("real", "complex"):
         raise Malformed("witness.field: expected 'real' or 'complex'")
@@ -73,7 +83,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         return ["witness: expected at least one layer identity and one generator"]
     checked: dict[int, tuple[int, Fraction]] = {}
     for j, s in enumerate(layers):
-        s = as_dict(s, f"witness.layers[{j}]")
+        s = exact_keys(s, f"witness.layers[{j}]", ("layer", "g", "t0"))
         layer, g = as_int(s["layer"], "layer"), as_int(s["g"], "g")
         t0 = as_rat(s["t0"], f"witness.layers[{j}].t0")
         if layer < 0 or not 2 <= g <= max((len(a) for a in inst.acts), default=0):
@@ -84,7 +94,8 @@ def check(cert: dict[str, Any]) -> list[str]:
             return [f"witness.layers[{j}]: rejected by check_layer_symmetry"]
         checked[layer] = (g, Fraction(t0[0], t0[1]))
     for i, f in enumerate(facts):
-        f = as_dict(f, f"witness.facts[{i}]")
+        keys = ("layer", "neuron", "t0", "theta") + (("g",) if field == "complex" else ())
+        f = exact_keys(f, f"witness.facts[{i}]", keys)
         layer, neuron = as_int(f["layer"], "layer"), as_int(f["neuron"], "neuron")
         if layer < 0 or neuron < 0:
             raise Malformed(f"witness.facts[{i}]: layer and neuron are naturals")
@@ -116,8 +127,9 @@ def check(cert: dict[str, Any]) -> list[str]:
         problems.append("witness.facts: not one generator per neuron of the symmetric layers")
     theta = [Fraction(a, b) for a, b in inst.theta]
     expect = orbit_result(rn, theta, field)  # type: ignore[arg-type]
-    if not same(cert.get("result"), expect):
-        problems.append("result does not match the orbit rebuilt from the checked generators")
-    elif not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
+    what = "result does not match the orbit rebuilt from the checked generators"
+    bad = mismatch(cert.get("result"), expect, "result", what)
+    problems += bad
+    if not bad and not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
         problems.append("claim does not match the text rebuilt from the checked generators")
     return problems

@@ -22,6 +22,8 @@ from certify.checker.ir import (
     as_matrix,
     as_nats,
     as_rat,
+    exact_keys,
+    mismatch,
     network_json,
     same,
 )
@@ -51,7 +53,7 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
 
 
 def _decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
-    inst = as_dict(cert["instance"], "instance")
+    inst = exact_keys(cert["instance"], "instance", INSTANCE_KEYS)  # every MLP/ResNet kind
     net = as_dict(inst["network"], "instance.network")
     if net.get("family") == "resnet":
         width = as_int(net["width"], "instance.network.width")
@@ -107,8 +109,7 @@ def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
         rows=[(r[0], r[1]) for r in rows],
         cols=cols,
     )
-    if set(w) != LOWER_KEYS:
-        raise Malformed(f"witness.lower: expected exactly the keys {sorted(LOWER_KEYS)}")
+    exact_keys(w, "witness.lower", LOWER_KEYS)
     return lw, as_int(w["rank"], "witness.lower.rank")
 
 
@@ -121,8 +122,7 @@ def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
         cols=cols,
         moduli=as_ints(w["moduli"], "witness.upper.moduli"),
     )
-    if set(w) != UPPER_KEYS:
-        raise Malformed(f"witness.upper: expected exactly the keys {sorted(UPPER_KEYS)}")
+    exact_keys(w, "witness.upper", UPPER_KEYS)
     bound = as_int(w["bound"], "witness.upper.bound")
     if bound < 0:
         raise Malformed("witness.upper.bound: expected a natural number")
@@ -141,9 +141,7 @@ def check_generic(
     {"prime", "points", "rank": the largest} for rank_result, or the problems found."""
     if w is None:
         return None, []
-    w = as_dict(w, "witness.generic")
-    if set(w) != GENERIC_KEYS:
-        raise Malformed(f"witness.generic: expected exactly the keys {sorted(GENERIC_KEYS)}")
+    w = exact_keys(w, "witness.generic", GENERIC_KEYS)
     q = as_int(w["prime"], "witness.generic.prime")
     pts = as_list(w["points"], "witness.generic.points")
     ranks = as_nats(w["ranks"], "witness.generic.ranks")
@@ -157,9 +155,7 @@ def check_generic(
     d0 = inst.width if isinstance(inst, KR.ResNetInstance) else K.first_width(inst.widths)
     got = []
     for i, pt in enumerate(pts):
-        pt = as_dict(pt, f"witness.generic.points[{i}]")
-        if set(pt) != {"theta", "samples"}:
-            raise Malformed(f"witness.generic.points[{i}]: expected the keys samples, theta")
+        pt = exact_keys(pt, f"witness.generic.points[{i}]", ("theta", "samples"))
         th = as_ints(pt["theta"], f"witness.generic.points[{i}].theta")
         xs = as_matrix(pt["samples"], f"witness.generic.points[{i}].samples")
         if len(th) != n or not xs or any(len(x) != d0 for x in xs):
@@ -181,9 +177,10 @@ def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
 def network_problems(cert: dict[str, Any], inst: K.RankInstance | KR.ResNetInstance) -> list[str]:
     """The instance's network table must be exactly the canonical one of the decoded network
     (no stray keys, activation texts that match the coefficients)."""
-    if not same(cert["instance"]["network"], network_json(network_of(inst))):
-        return ["instance.network is not the canonical table of its network"]
-    return []
+    return mismatch(
+        cert["instance"]["network"], network_json(network_of(inst)), "instance.network",
+        "instance.network is not the canonical table of its network",
+    )  # fmt: skip
 
 
 def lower_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
@@ -209,13 +206,7 @@ def shape_ok(inst: K.RankInstance | KR.ResNetInstance) -> bool:
 def check(cert: dict[str, Any]) -> list[str]:
     """Problems found in a rank certificate whose envelope (schema, name) was validated by
     certify.checker.check_certificate; malformed fields raise Malformed or KeyError."""
-    if set(as_dict(cert["instance"], "instance")) != INSTANCE_KEYS:
-        raise Malformed(f"instance: expected exactly the fields {sorted(INSTANCE_KEYS)}")
-    if (
-        not set(as_dict(cert["witness"], "witness")) <= WITNESS_KEYS
-        or "lower" not in cert["witness"]
-    ):
-        raise Malformed("witness: expected the fields lower and (optionally) upper and generic")
+    exact_keys(cert["witness"], "witness", ("lower",), WITNESS_KEYS)
     inst = decode_instance(cert)
     if network_problems(cert, inst):  # no stray key in instance.network (issue 22)
         return network_problems(cert, inst)
@@ -253,8 +244,8 @@ def check(cert: dict[str, Any]) -> list[str]:
         else:
             summary = upper_summary(kind, u_checked, mlp)  # type: ignore[arg-type]
             for k in ("kind", "bound", "grid"):
-                if not same(up.get(k), summary[k]):
-                    problems.append(f"witness.upper.{k} disagrees with the checked witness")
+                what = f"witness.upper.{k} disagrees with the checked witness"
+                problems += mismatch(up.get(k), summary[k], f"witness.upper.{k}", what)
             theta = [Fraction(a, b) for a, b in inst.theta]
             if kind == "scaling" and upper[0].tangents != scaling_tangents(mlp, theta):
                 problems.append("witness.upper: kind 'scaling' but not the scaling tangents")
@@ -267,7 +258,7 @@ def check(cert: dict[str, Any]) -> list[str]:
         return gprobs
     expect = rank_result(mlp, r, u_checked, None if up is None else up.get("kind"), generic)
     res = cert.get("result")
-    if not same(res, expect):
+    if not same(res, expect):  # the repr names a stray key
         problems.append(f"result = {res!r} but the checked witness gives {expect!r}")
     claim = rank_claim(mlp, expect, summary, lw.p)
     if not same(cert.get("claim"), claim):

@@ -20,6 +20,8 @@ from certify.checker.ir import (
     as_matrix,
     as_nats,
     as_rat,
+    exact_keys,
+    mismatch,
     same,
 )
 from certify.checker.relu_net import (
@@ -33,9 +35,10 @@ from certify.checker.relu_net import (
 
 
 def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
-    inst = as_dict(cert["instance"], "instance")
-    net = as_dict(inst["network"], "instance.network")
-    if net.get("family") != "relu" or set(net) != {"family", "widths"}:
+    keys = ("network", "theta", "other") if cert.get("kind") == "equiv" else ("network", "theta")
+    inst = exact_keys(cert["instance"], "instance", keys)
+    net = exact_keys(inst["network"], "instance.network", ("family", "widths"))
+    if net.get("family") != "relu":
         raise Malformed("instance.network: expected {family: relu, widths}")
     widths = as_nats(net["widths"], "instance.network.widths")
     theta = [as_rat(t, f"instance.theta[{i}]") for i, t in enumerate(as_list(inst["theta"], "th"))]
@@ -54,7 +57,7 @@ def _rats(xs: Any, where: str) -> list[K.Rat]:
 
 
 def decode_lower(w: Any) -> tuple[KR.ReluLowerWitness, int]:
-    w = as_dict(w, "witness.lower")
+    w = exact_keys(w, "witness.lower", LOWER_KEYS)
     rows = as_matrix(w["rows"], "witness.lower.rows")
     if not all(len(r) == 2 and min(r) >= 0 for r in rows):
         raise Malformed("witness.lower.rows: expected [point, output] pairs of naturals")
@@ -70,8 +73,12 @@ def decode_lower(w: Any) -> tuple[KR.ReluLowerWitness, int]:
     return lw, as_int(w["rank"], "witness.lower.rank")
 
 
+LOWER_KEYS = ("rank", "prime", "batch", "theta_inv", "batch_inv", "rows", "cols")
+UPPER_KEYS = ("kind", "bound", "prime", "tangents", "cols")
+
+
 def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
-    w = as_dict(w, "witness.upper")
+    w = exact_keys(w, "witness.upper", UPPER_KEYS)
     uw = K.UpperWitness(
         p=as_int(w["prime"], "witness.upper.prime"),
         tangents=as_matrix(w["tangents"], "witness.upper.tangents"),
@@ -88,9 +95,7 @@ def decode_cover(w: Any) -> list[K.Rat] | None:
     """The cuts of a one-dimensional cover witness (None: no cover claimed)."""
     if w is None:
         return None
-    w = as_dict(w, "witness.cover")
-    if set(w) != {"cuts"}:
-        raise Malformed("witness.cover: expected {cuts}")
+    w = exact_keys(w, "witness.cover", ("cuts",))
     return _rats(w["cuts"], "witness.cover.cuts")
 
 
@@ -116,10 +121,9 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_relu import rank_claim, rank_result
 
     inst = decode_instance(cert)
+    exact_keys(cert["witness"], "witness", ("lower", "upper"), ("cover",))
     lw, r = decode_lower(cert["witness"]["lower"])
     up = cert["witness"].get("upper")
-    if not set(as_dict(cert["witness"], "witness")) <= {"lower", "upper", "cover"}:
-        raise Malformed("witness: expected the fields lower, upper and cover")
     if not is_prime_31(lw.p) or (up is not None and not is_prime_31(as_dict(up, "u").get("prime"))):
         # what Coq's prime_ok checks (trial division, ElimSound.v)
         return ["witness.lower.prime / witness.upper.prime: not a prime (below 2^31)"]
@@ -150,8 +154,8 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
     pats = len({pattern(forward(net.widths, th, z)[1]) for z in batch})
     spanned = regions_spanned(net.widths, th, batch)
     expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind, spanned)
-    if not same(cert.get("result"), expect):
-        problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
+    problems += mismatch(cert.get("result"), expect, "result",
+                         "result disagrees with the checked witness")  # fmt: skip
     if not same(cert.get("claim"), rank_claim(net, expect, lw.p)):
         problems.append("claim does not match the text rebuilt from the checked witness")
     return problems
@@ -167,13 +171,12 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     search = None
     if w.get("kind") == "differ":
-        if set(w) != {"kind", "x"}:
-            raise Malformed("witness: a differ witness has the fields kind and x")
+        exact_keys(w, "witness", ("kind", "x"))  # a differ witness
         if not KR.check_relu_differ(inst, th2, as_rat(w["x"], "witness.x")):
             return ["witness.x: check_relu_differ rejects it (the functions agree there)"]
     elif w.get("kind") == "equivalent":
-        if not set(w) <= {"kind", "points", "perms", "scales"}:
-            raise Malformed("witness: unexpected fields")
+        keys = ("kind", "points") + (("perms", "scales") if "perms" in w or "scales" in w else ())
+        exact_keys(w, "witness", keys)
         pts = _rats(w["points"], "witness.points")
         if not KR.check_relu_equiv(inst, th2, pts):
             return ["witness.points: check_relu_equiv rejects them"]
@@ -197,8 +200,8 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     else:
         raise Malformed("witness.kind: expected 'differ' or 'equivalent'")
     expect = equiv_result(net, w, search)
-    if not same(cert.get("result"), expect):
-        problems.append(f"result = {cert.get('result')!r} but the checked witness gives {expect!r}")
+    problems += mismatch(cert.get("result"), expect, "result",
+                         "result disagrees with the checked witness")  # fmt: skip
     if not same(cert.get("claim"), equiv_claim(net, expect)):
         problems.append("claim does not match the text rebuilt from the checked witness")
     return problems

@@ -13,7 +13,18 @@ from typing import Any
 
 from certify.checker import kernel_tanh as KT
 from certify.checker import tanh_net as N
-from certify.checker.ir import Malformed, as_dict, as_int, as_list, parse_rat_str, same
+from certify.checker.ir import (
+    MAX_NAT,
+    Malformed,
+    as_dict,
+    as_int,
+    as_list,
+    difference,
+    exact_keys,
+    mismatch,
+    parse_rat_str,
+    same,
+)
 
 Rat = tuple[int, int]
 
@@ -42,8 +53,13 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
     network, params = as_dict(network, "instance.network"), as_dict(params, where)
     counts = [as_int(network[k], f"instance.network.{k}") for k in ("inputs", "hidden", "outputs")]
     n = sum(counts)
-    if min(counts) < 1:
-        raise Malformed("instance.network: node counts are positive")
+    if min(counts) < 1 or max(counts) > MAX_NAT:
+        # positive, and bounded before any list of n entries is built (the renderers decode
+        # with this function too: a forged count of 10^9 would exhaust their memory)
+        raise Malformed(f"instance.network: node counts are positive and at most {MAX_NAT}")
+    if len(as_list(params["biases"], f"{where}.biases")) != n - counts[0]:
+        # before any list of n entries is built (a forged count of 10^9 would exhaust memory)
+        raise Malformed(f"{where}.biases: one per hidden and output node")
     source = network.get("source")
     if source is not None and (not isinstance(source, str) or not N.SOURCE_RE.match(source)):
         raise Malformed(f"instance.network.source: {N.SOURCE_GRAMMAR}")
@@ -75,12 +91,18 @@ def decode_net(network: dict[str, Any], params: dict[str, Any], where: str) -> N
         raise Malformed(f"{where}.biases: one per hidden and output node")
     for k, b in enumerate(params["biases"]):
         _rat(b, f"{where}.biases[{k}]")
+    exact_keys(params, where, ("edges", "biases"))
     net = N.from_json(network, params)
-    if not same(network, N.network_json(net)):  # no stray key, no 2.9 read as 2
-        raise Malformed("instance.network: not the canonical table of its network")
-    if not same(params, N.params_json(net)):  # each edge once (a repeat would keep one weight)
-        raise Malformed(f"{where}: not the canonical edges and biases of its network")
+    d = difference(network, N.network_json(net), "instance.network")
+    if d is not None:  # no stray key, no 2.9 read as 2
+        raise Malformed(f"instance.network: not the canonical table of its network ({d})")
+    d = difference(params, N.params_json(net), where)
+    if d is not None:  # each edge once (a repeat would keep one weight)
+        raise Malformed(f"{where}: not the canonical edges and biases of its network ({d})")
     return net
+
+
+ORBIT_INSTANCE = ("network", "parameters", "symmetry", "rho_order")
 
 
 def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:
@@ -96,8 +118,10 @@ def decode_sym(inst: dict[str, Any]) -> tuple[KT.AffSym, bool]:
     return KT.AffSym(*vals), True
 
 
-def decode_element(e: Any, size: int, where: str) -> tuple[list[bool], list[int]]:
-    e = as_dict(e, where)
+def decode_element(
+    e: Any, size: int, where: str, extra: tuple[str, ...] = ()
+) -> tuple[list[bool], list[int]]:
+    e = exact_keys(e, where, ("flips", "perm", *extra))
     flips = as_list(e["flips"], f"{where}.flips")
     perm = as_list(e["perm"], f"{where}.perm")
     if not all(f in (0, 1) and isinstance(f, int) for f in flips):
@@ -149,9 +173,9 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_tanh import affsym_claim, affsym_result
     from certify.checker.tanh_sym import check_group, named_activation, rational_table
 
-    act = named_activation(as_dict(cert["instance"], "instance")["activation"],
+    act = named_activation(exact_keys(cert["instance"], "instance", ("activation",))["activation"],
                            "instance.activation")  # fmt: skip
-    w = as_dict(cert["witness"], "witness")
+    w = exact_keys(cert["witness"], "witness", ("group", "table", "closed"))
     group = as_dict(w["group"], "witness.group")
     problems = check_group(group, act)
     table = [[_rat(v, "witness.table") for v in as_list(row, "witness.table")]
@@ -167,9 +191,9 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
     if w["table"] != rational_table(group):
         problems.append("witness.table: not the rational, proved elements of the group")
     result = affsym_result(group)
-    if not same(cert.get("result"), result):
-        problems.append("result does not match the checked group")
-    elif not same(cert.get("claim"), affsym_claim(group, result, len(table))):
+    bad = mismatch(cert.get("result"), result, "result", "result does not match the checked group")
+    problems += bad
+    if not bad and not same(cert.get("claim"), affsym_claim(group, result, len(table))):
         problems.append("claim does not match the text rebuilt from the checked group")
     return problems
 
@@ -179,13 +203,13 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_tanh import orbit_claim, orbit_result
     from certify.checker.tanh_orbit import MAX_ENUMERATE, orbit_size
 
-    inst = as_dict(cert["instance"], "instance")
+    inst = exact_keys(cert["instance"], "instance", ORBIT_INSTANCE)
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     s, flip = decode_sym(inst)
     problems = _sym_problems(inst, net, s, flip)
     ki = to_instance(net)
     problems += _layered_problems(net, [ki])
-    w = as_dict(cert["witness"], "witness")
+    w = exact_keys(cert["witness"], "witness", ("classes", "canonical", "to_canonical", "actions"))
     cs = _classes(w["classes"])
     if not KT.check_classes(ki, cs):
         return ["witness.classes: rejected by check_classes"]
@@ -196,7 +220,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     if not KT.check_orbit(s, flip, ki, cs, flips, perm, canon, free, gorder):
         problems.append("witness: rejected by check_orbit")
     for i, a in enumerate(as_list(w["actions"], "witness.actions")):
-        f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]")
+        f2, p2 = decode_element(a, net.size, f"witness.actions[{i}]", ("image",))
         img = to_instance(decode_net(inst["network"], a["image"], f"witness.actions[{i}].image"))
         if not KT.check_apply(s, ki, cs, f2, p2, img):
             problems.append(f"witness.actions[{i}]: rejected by check_apply")
@@ -207,9 +231,12 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
     else:
         size = None
     result = orbit_result(gorder, size, free, net.n_hidden, [len(c) for c in cs])
-    if not same(cert.get("result"), result):
-        problems.append("result does not match the orbit rebuilt from the checked data")
-    elif not same(cert.get("claim"), orbit_claim(inst["network"], inst["symmetry"], result)):
+    what = "result does not match the orbit rebuilt from the checked data"
+    bad = mismatch(cert.get("result"), result, "result", what)
+    problems += bad
+    if not bad and not same(
+        cert.get("claim"), orbit_claim(inst["network"], inst["symmetry"], result)
+    ):
         problems.append("claim does not match the text rebuilt from the checked data")
     return problems
 
@@ -218,7 +245,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
 def check_equiv(cert: dict[str, Any]) -> list[str]:
     from certify.checker.claims_tanh import equiv_claim, equiv_result, theorem_applies
 
-    inst = as_dict(cert["instance"], "instance")
+    inst = exact_keys(cert["instance"], "instance", (*ORBIT_INSTANCE, "other"))
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
     other = decode_net(inst["network"], inst["other"], "instance.other")
     s, flip = decode_sym(inst)
@@ -228,6 +255,7 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
     problems += layered
     w = as_dict(cert["witness"], "witness")
     equivalent = "element" in w
+    exact_keys(w, "witness", ("element",) if equivalent else ("classes", "first", "second"))
     cs = N.classes(net)
     if equivalent:
         flips, perm = decode_element(w["element"], net.size, "witness.element")
@@ -237,7 +265,7 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         cs = _classes(w["classes"])
         parts = []
         for key in ("first", "second"):
-            part = as_dict(w[key], f"witness.{key}")
+            part = exact_keys(w[key], f"witness.{key}", ("element", "canonical"))
             c = to_instance(decode_net(inst["network"], part["canonical"], f"witness.{key}"))
             flips, perm = decode_element(part["element"], net.size, f"witness.{key}.element")
             parts.append((flips, perm, c))
@@ -254,8 +282,10 @@ def check_equiv(cert: dict[str, Any]) -> list[str]:
         fef = KT.check_classes(k1, cs) and all(KT.check_fefferman(k, cs) for k in (k1, k2))
     applies = theorem_applies(net.activation, sus, fef)
     result = equiv_result(equivalent, sus, fef, applies)
-    if not same(cert.get("result"), result):
-        problems.append("result does not match what was checked")
-    elif not same(cert.get("claim"), equiv_claim(inst["network"], inst["symmetry"], result)):
+    bad = mismatch(cert.get("result"), result, "result", "result does not match what was checked")
+    problems += bad
+    if not bad and not same(
+        cert.get("claim"), equiv_claim(inst["network"], inst["symmetry"], result)
+    ):
         problems.append("claim does not match the text rebuilt from the checked data")
     return problems

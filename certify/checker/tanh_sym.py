@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify.checker import kernel_tanh as KT
-from certify.checker.ir import Malformed, as_dict, as_list, rat_str
+from certify.checker.ir import Malformed, as_list, exact_keys, rat_str
 from certify.checker.tanh_expr import Activation, ActivationError, X, activation, parse_expression
 from certify.checker.tanh_sympy import sp
 
@@ -133,8 +133,7 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
     (the generator's search, not re-run): that no symmetry is missing (`complete`), the
     classification of the group (`type` beyond these consistency conditions) and the
     recorded necessary conditions."""
-    if set(group) != GROUP_KEYS:
-        raise Malformed(f"witness.group: the fields {sorted(GROUP_KEYS)}")
+    exact_keys(group, "witness.group", GROUP_KEYS)
     problems = []
     if group["activation"] != act.name:
         problems.append("witness.group.activation: not the instance's activation")
@@ -165,9 +164,7 @@ def check_group(group: dict[str, Any], act: Activation) -> list[str]:
     proved_vals: list[list[sp.Expr]] = []
     for i, r in enumerate(rows):
         where = f"witness.group.elements[{i}]"
-        r = as_dict(r, where)
-        if set(r) != ROW_KEYS:
-            raise Malformed(f"{where}: the fields {sorted(ROW_KEYS)}")
+        r = exact_keys(r, where, ROW_KEYS)
         vals = [_value(r[k], f"{where}.{k}") for k in FIELDS]
         for k, v in zip(FIELDS, vals, strict=True):
             # one spelling per rational (issue 22: "1*1" hid a second identity from the table)

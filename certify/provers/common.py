@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,7 +69,20 @@ def resume() -> None:
     _STOPPING.clear()
 
 
-def run(cmd: list[str], cwd: Path, timeout: float) -> Run:
+def _address_space_limit(limit: int) -> Callable[[], None]:
+    """A preexec_fn that caps the child's address space (RLIMIT_AS, soft and hard) at `limit`
+    bytes: an allocation past it fails inside the prover (coqc: "Error: Out of memory.")
+    instead of taking the machine. Only a system call between fork and exec."""
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def run(cmd: list[str], cwd: Path, timeout: float, memory_limit: int | None = None) -> Run:
+    """Run a prover command in its own session, killed after `timeout` seconds; with
+    `memory_limit` (bytes) under an address-space limit of that size."""
     t0 = time.monotonic()
     with _LOCK:
         if _STOPPING.is_set():
@@ -80,6 +95,7 @@ def run(cmd: list[str], cwd: Path, timeout: float) -> Run:
                 stderr=subprocess.PIPE,
                 text=True,
                 start_new_session=True,
+                preexec_fn=None if memory_limit is None else _address_space_limit(memory_limit),
             )
         except OSError as e:
             return Run(None, f"could not run {cmd[0]}: {e}", time.monotonic() - t0)

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from certify import scratch as scratch_dirs
+from certify.errors import CertifyError
 from certify.provers import coq_audit
-from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, run
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Run, Verdict, run
 
 LIBRARY = [
     "Lists",
@@ -49,6 +50,40 @@ _ERR = re.compile(
 )
 CACHE_FORMAT = "nn-certify-coq-cache/1"
 STAMP = "nn-certify-cache.json"
+# Every coqc runs under an address-space limit (RLIMIT_AS) of this many GiB, so that a runaway
+# computation (a huge unary nat, say) fails with a named verdict instead of taking the machine.
+MEMORY_ENV = "NN_CERTIFY_COQC_MEMORY_GIB"
+DEFAULT_MEMORY_GIB = 8.0
+_OOM = re.compile(r"\bout of memory\b|Out_of_memory|Cannot allocate memory", re.I)
+
+
+def memory_limit_gib() -> float | None:
+    """The coqc memory limit in GiB: $NN_CERTIFY_COQC_MEMORY_GIB (a positive number; 0 for
+    no limit), else DEFAULT_MEMORY_GIB."""
+    raw = os.environ.get(MEMORY_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MEMORY_GIB
+    try:
+        gib = float(raw)
+    except ValueError:
+        gib = -1.0
+    if not gib >= 0 or gib == float("inf"):
+        raise CertifyError(f"{MEMORY_ENV}={raw[:40]!r}: expected a number of GiB (0: no limit)")
+    return gib or None
+
+
+def _gib_text(gib: float) -> str:
+    return f"{gib:g}"
+
+
+def _coqc(cmd: list[str], cwd: Path, timeout: float) -> tuple[Run, str | None]:
+    """Run coqc under the memory limit; (the run, the named failure when it ran out of memory
+    under the limit, else None)."""
+    gib = memory_limit_gib()
+    r = run(cmd, cwd, timeout, None if gib is None else int(gib * 2**30))
+    if gib is not None and r.returncode not in (0, None) and _OOM.search(r.output):
+        return r, f"coqc exceeded the memory limit of {_gib_text(gib)} GiB ({MEMORY_ENV})"
+    return r, None
 
 
 def coqc_path() -> str | None:
@@ -83,10 +118,12 @@ def build_library(coq_dir: Path, timeout: float, modules: list[str] | None = Non
         return Verdict(NOT_RUN, "coqc not found on PATH")
     total = 0.0
     for mod in LIBRARY if modules is None else modules:
-        r = run([exe, "-q", "-R", "NNCert", "NNCert", f"NNCert/{mod}.v"], coq_dir, timeout)
+        r, oom = _coqc([exe, "-q", "-R", "NNCert", "NNCert", f"NNCert/{mod}.v"], coq_dir, timeout)
         total += r.seconds
         if r.timed_out:
             return Verdict(TIMEOUT, f"NNCert/{mod}.v: timed out after {timeout:.0f} s", total)
+        if oom:
+            return Verdict(FAILED, f"NNCert/{mod}.v: {oom}", total)
         if r.returncode != 0:
             msg = error_message(r.output, r.returncode)
             return Verdict(FAILED, f"NNCert/{mod}.v: {msg}", total)
@@ -260,9 +297,11 @@ def audit(
     prog = coq_dir / f"nncert_audit_{tag}.awk"
     drv.write_text(coq_audit.driver_text(theorems))
     prog.write_text(coq_audit.AUDIT_AWK)
-    r = run([exe, *_flags(lib), drv.name], coq_dir, timeout)
+    r, oom = _coqc([exe, *_flags(lib), drv.name], coq_dir, timeout)
     if r.timed_out:
         return Verdict(TIMEOUT, f"audit driver: timed out after {timeout:.0f} s", r.seconds), {}
+    if oom:
+        return Verdict(FAILED, f"audit driver: {oom}", r.seconds), {}
     if r.returncode != 0:
         msg = error_message(r.output, r.returncode)
         return Verdict(FAILED, f"audit driver (a theorem missing or not the expected "
@@ -306,9 +345,11 @@ def check_file(
     if unsafe:
         msg = f"{rel}: turns a kernel check off or declares an assumption: {'; '.join(unsafe)}"
         return Verdict(FAILED, msg[:1000])
-    r = run([exe, *_flags(lib), rel], coq_dir, timeout)
+    r, oom = _coqc([exe, *_flags(lib), rel], coq_dir, timeout)
     if r.timed_out:
         return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)
+    if oom:
+        return Verdict(FAILED, oom, r.seconds)
     if r.returncode != 0:
         return Verdict(FAILED, error_message(r.output, r.returncode), r.seconds)
     module = Path(rel).with_suffix("").as_posix().replace("/", ".")

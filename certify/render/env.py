@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 import jinja2
 
+from certify.checker.ir import MAX_NAT
+from certify.errors import RenderError
 from certify.resources import resource_dir
 
 
@@ -24,7 +27,42 @@ def environment() -> jinja2.Environment:
 
 
 def render(template: str, **context: object) -> str:
-    return environment().get_template(template).render(**context)
+    text = environment().get_template(template).render(**context)
+    if template.startswith("coq/"):
+        big = [n for n in nat_literals(text) if n > MAX_NAT]
+        if big:  # the checker bounds these fields by name first (checker/nats.py)
+            raise RenderError(
+                f"a Coq nat literal {big[0]} is above {MAX_NAT} (nat is unary: the file "
+                "would exhaust coqc's memory)"
+            )
+    return text
+
+
+_NAT_END = re.compile(r"%nat\b")
+_NUMBER = re.compile(r"(?<![\w.])\d+")
+
+
+def nat_literals(text: str) -> list[int]:
+    """The integers of a Coq text's nat literals: `12%nat` and every number inside a
+    `( ... )%nat` group (how certify.render.literals.coq writes nat data)."""
+    out: list[int] = []
+    for m in _NAT_END.finditer(text):
+        end = m.start()
+        if end and text[end - 1] == ")":
+            depth, j = 0, end - 1
+            while j >= 0:
+                depth += {")": 1, "(": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j -= 1
+            out += [int(x) for x in _NUMBER.findall(text, max(j, 0), end)]
+        else:
+            k = end
+            while k and text[k - 1].isdigit():
+                k -= 1
+            if k < end:
+                out.append(int(text[k:end]))
+    return out
 
 
 def prover_files(

@@ -91,6 +91,7 @@ def _printed_instance(mi: dict[str, Any], coq: bool) -> dict[str, Any]:
 
 
 NAT_KEYS = {"k", "lo", "degree", "rmin"}
+FAMILY_FACTS = ("independent", "dependent", "dependent_all")  # the facts about sigma(p_i)
 
 
 def _coq_polys(polys: list) -> str:
@@ -175,6 +176,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     nvars, polys, bias, facts = kernel_facts(cert)
     mi = mlp_instance(cert)
     coq = prover == "coq"
+    # nvars, polys and bias are rendered only when a fact is about the family: a prop21,
+    # prop33 or mlp fact reads none of them (a prop21 instance pins them to empty values)
+    family = any(f["kind"] in FAMILY_FACTS for f in facts)
     ctx = {
         "name": L.comment_safe(cert["name"]),
         "sha256": sha,
@@ -184,6 +188,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         if coq
         else L.lean([[((a, b), e) for (a, b), e in q] for q in polys]),
         "bias": L.lean(bias),
+        "family": family,
         "facts": _printed_facts(facts, coq),
         "mlp_instance": None if mi is None else _printed_instance(mi, coq),
     }
@@ -192,8 +197,11 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     else:
         text = render("lean/compind/compind.lean.j2", module=f"Certificates.{module}", **ctx)
     # read back
-    _expect(text, "polys", [[((a, b), e) for (a, b), e in q] for q in polys])
-    _expect(text, "bias", bias)
+    if family:
+        _expect(text, "polys", [[((a, b), e) for (a, b), e in q] for q in polys])
+        _expect(text, "bias", bias)
+    elif re.search(r"^(Definition|def) (nvars|polys|bias) ", text, re.M):
+        raise RenderError("family data rendered without a fact about the family")
     statements = STATEMENTS_COQ if coq else STATEMENTS_LEAN
     if mi is not None:
         statements = {**statements, **(TIED_COQ if coq else TIED_LEAN)}

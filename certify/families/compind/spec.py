@@ -22,8 +22,9 @@ MAX_VARIABLES = 16  # their variables
 class CompindSpec:
     """Inputs of a composition-independence request (kinds compind, prop21, newman-slater).
 
-    polys: one tuple of (exponents, coefficient) terms per polynomial, sorted; sigma: the
-    activation's coefficients (constant term first) or None for "generic of degree d"."""
+    polys: one tuple of (exponents, coefficient) terms per polynomial, nonzero, exponents
+    strictly decreasing; sigma: the activation's coefficients (constant term first) or None
+    for "generic of degree d"."""
 
     variables: tuple[str, ...]
     polys: tuple[tuple[tuple[tuple[int, ...], Fraction], ...], ...]
@@ -116,7 +117,8 @@ def compind_spec(c: dict[str, Any], kind: str, src: str, where: str) -> CompindS
             )
         if origin and any(sum(e) == 0 for e in poly):
             raise SpecError(src, fld, "p(0) = 0 (origin = true)", t)
-        polys.append(tuple(sorted(poly.items())))
+        # the one spelling the checker accepts: nonzero terms, exponents strictly decreasing
+        polys.append(tuple(sorted(((e, c) for e, c in poly.items() if c != 0), reverse=True)))
     for i in range(len(polys)):
         for j in range(i):
             if polys[i] == polys[j]:

@@ -93,6 +93,25 @@ class _Doc:
             {"name": name, "statement": f"{fn} {' '.join(args)} = true", "what": what}
         )
 
+    def fails(
+        self, name: str, coq_fn: str, lean_fn: str, arg_lists: list[list[str]], what: str
+    ) -> None:
+        """The conjunction of the checker calls is false: a flag false in the result is a
+        checked statement too. Coq: `negb (andb a b) = true` (the template closes every lemma
+        by `eq_refl true`); Lean: `(a && b) = false` (`&&` is core Lean 4's notation for
+        `and`, `infixl:35 " && " => and` in src/Init/Notation.lean of leanprover/lean4, looked
+        up there; closed by `decide +kernel` like the others)."""
+        if self.coq:
+            calls = [f"({coq_fn} {' '.join(a)})" for a in arg_lists]
+            conj = calls[0]
+            for c in calls[1:]:
+                conj = f"(andb {conj} {c})"
+            statement = f"negb {conj} = true"
+        else:
+            calls = [f"NNCert.{lean_fn} {' '.join(a)}" for a in arg_lists]
+            statement = f"({' && '.join(calls)}) = false"
+        self.lemmas.append({"name": name, "statement": statement, "what": what})
+
 
 def _nat(d: _Doc, n: int) -> str:
     return f"{n}%nat" if d.coq else str(n)
@@ -137,12 +156,16 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
         flips, perm = CT.decode_element(w["to_canonical"], net.size, "to_canonical")
         d.element("", flips, perm)
         r = cert["result"]
+        free = _flag(r, "free")
         d.lemma("orbit_check", "check_orbit", "checkOrbit",
                 ["sym", fl, "inst", "cs", "flips", "perm", "canon",
-                 "true" if r["free"] else "false", _int(d, r["group_order"])],
+                 "true" if free else "false", _int(d, r["group_order"])],
                 "classes, canonical representative, group order (and freeness)")  # fmt: skip
+        if not free:  # the claim: the kernels' sufficient condition for freeness fails
+            what = "the sufficient condition for a free action fails (result.free = false)"
+            d.fails("not_free", "check_free", "checkFree", [["sym", fl, "inst", "cs"]], what)
         for i, a in enumerate(w["actions"]):
-            f2, p2 = CT.decode_element(a, net.size, "action")
+            f2, p2 = CT.decode_element(a, net.size, "action", ("image",))
             img = CT.to_instance(CT.decode_net(inst["network"], a["image"], "image"))
             d.element(f"_{i}", f2, p2)
             d.inst(f"image_{i}", img)
@@ -184,14 +207,36 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
                 "the same graph, cs its classes (check_classes); both reach different canonical "
                 "forms")  # fmt: skip
     _layered(d, net, ["inst", "inst2"])
-    for k, name in ((1, "inst"), (2, "inst2")):
-        if r["sussmann"]:
-            d.lemma(f"sussmann_{k}", "check_sussmann", "checkSussmann", ["sym", name, "cs"],
-                    "Sussmann's irreducibility conditions")  # fmt: skip
-        if r["fefferman"]:
-            d.lemma(f"fefferman_{k}", "check_fefferman", "checkFefferman", [name, "cs"],
-                    "Fefferman-type genericity conditions")  # fmt: skip
+    # The genericity flags of the result, true or false, are checked statements: Sussmann's
+    # conditions for one hidden layer, the Fefferman-type ones for deeper layered networks
+    # (as the checker decides which applies); null exactly where neither is the condition.
+    one_layer = net.widths is not None and len(net.widths) == 3
+    which = {"sussmann": one_layer, "fefferman": net.widths is not None and not one_layer}
+    for key, applies in which.items():
+        if not applies:
+            if r[key] is not None:
+                raise RenderError(f"result.{key}: expected null for this architecture")
+            continue
+        coq_fn, lean_fn = ("check_sussmann", "checkSussmann") if key == "sussmann" else (
+            "check_fefferman", "checkFefferman")  # fmt: skip
+        what = ("Sussmann's irreducibility conditions" if key == "sussmann"
+                else "Fefferman-type genericity conditions")  # fmt: skip
+        pre = ["sym"] if key == "sussmann" else []
+        if _flag(r, key):
+            for k, name in ((1, "inst"), (2, "inst2")):
+                d.lemma(f"{key}_{k}", coq_fn, lean_fn, [*pre, name, "cs"], what)
+        else:
+            d.fails(f"not_{key}", coq_fn, lean_fn,
+                    [[*pre, "inst", "cs"], [*pre, "inst2", "cs"]],
+                    f"{what} fail for at least one network (result.{key} = false)")  # fmt: skip
     return d
+
+
+def _flag(result: dict[str, Any], key: str) -> bool:
+    v = result.get(key)
+    if not isinstance(v, bool):
+        raise RenderError(f"result.{key}: expected true or false")
+    return v
 
 
 def _layered(d: _Doc, net: Any, names: list[str]) -> None:
