@@ -1,6 +1,8 @@
 """Shared fixtures: specs from dicts, certificates, a compiled Coq library, a coqc runner,
-the demo bundle and a small four-certificate bundle (each built once per session), and the
-rule that picks the `pytest -m quick` subset.
+the demo bundle and a small four-certificate bundle (each built once per session, for all
+pytest-xdist workers: shared_dir), and the rule that picks the `pytest -m quick` subset.
+$NN_CERTIFY_TEST_DEMO=DIR makes the demo fixture use a bundle `certify demo --out DIR` has
+already written (the README's set-up line 2 and .ci/run pass line 1's demo-out).
 
 The quick subset (`pytest -m quick`, the inner loop; the whole suite before a commit): every
 test except those that
