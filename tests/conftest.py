@@ -1,6 +1,8 @@
 """Shared fixtures: specs from dicts, certificates, a compiled Coq library, a coqc runner,
-the demo bundle and a small four-certificate bundle (each built once per session), and the
-rule that picks the `pytest -m quick` subset.
+the demo bundle and a small four-certificate bundle (each built once per session, for all
+pytest-xdist workers: shared_dir), and the rule that picks the `pytest -m quick` subset.
+$NN_CERTIFY_TEST_DEMO=DIR makes the demo fixture use a bundle `certify demo --out DIR` has
+already written (the README's set-up line 2 and .ci/run pass line 1's demo-out).
 
 The quick subset (`pytest -m quick`, the inner loop; the whole suite before a commit): every
 test except those that
@@ -18,6 +20,7 @@ unless it does one of these things."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -57,8 +60,18 @@ def coq_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(resource_dir("coq"), root / "proj", ignore=shutil.ignore_patterns("*.vo*"))
     proj = root / "proj"
     (proj / "Certificates").mkdir(exist_ok=True)
-    v = coqp.build_library(proj, 600)
-    assert v.status == "passed", v.message
+    # The library through certify's own cache (prepare_library: keyed on the library's
+    # sources and the coqc version, built under a lock, its .vo hashes checked): compiled
+    # once for the whole session and every xdist worker, and reused from the `certify demo`
+    # of the set-up when its key matches. The .vo files are copied next to the sources, so
+    # tests still run coqc with `-R NNCert NNCert` inside the project.
+    cache = coqp.default_cache_base()
+    got = coqp.prepare_library(resource_dir("coq"), root / "scratch", cache, 1800)
+    assert got.verdict.status == "passed", got.verdict.message
+    assert got.root is not None
+    for vo in (got.root / "NNCert").iterdir():
+        if vo.suffix in {".vo", ".vok", ".vos", ".glob"}:
+            shutil.copyfile(vo, proj / "NNCert" / vo.name)
     return proj
 
 
@@ -126,16 +139,50 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 SMALL_SPECS = ("ktb-2-2-1", "ktb-3-2-1", "resnet-figure-1")
 
 
+def shared_dir(tmp_path_factory: pytest.TempPathFactory, name: str, build) -> Path:
+    """`build(dir)` once per session even under pytest-xdist (the filelock pattern of the
+    xdist documentation): the workers share the parent of their base temp directories; the
+    first to take the lock builds `<shared>/<name>`, the others wait and reuse it. A build that
+    failed is not cached: the next worker retries it (and reports its own failure)."""
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    target, done = root / f"shared-{name}", root / f"shared-{name}.done"
+    with FileLock(str(root / f"shared-{name}.lock")):
+        if not done.exists():
+            shutil.rmtree(target, ignore_errors=True)
+            target.mkdir()
+            build(target)
+            done.write_text("ok\n")
+    return target
+
+
+DEMO_ENV = "NN_CERTIFY_TEST_DEMO"
+
+
 @pytest.fixture(scope="session")
 def demo_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`certify demo` (checker and coqc; no Lean toolchain here), once per session.
-    Read-only: a test that edits it copies it first."""
+    Read-only: a test that edits it copies it first.
+
+    With $NN_CERTIFY_TEST_DEMO set (`.ci/run` sets it to the `demo-out/` that the README's
+    set-up line 1 has just written with the same `certify demo --out` command), that bundle
+    is used instead of building the demo a second time; it must be a complete bundle (a
+    missing manifest is an error, not a silent rebuild). Unset, the demo is built here."""
     if shutil.which("coqc") is None:
         pytest.skip("coqc not installed")
-    out = tmp_path_factory.mktemp("demo") / "bundle"
-    r = run_cli("demo", "--out", str(out))
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
+    given = os.environ.get(DEMO_ENV)
+    if given:
+        out = Path(given).resolve()
+        assert (out / "manifest.json").is_file(), f"${DEMO_ENV}={given}: no manifest.json"
+        return out
+
+    def build(d: Path) -> None:
+        r = run_cli("demo", "--out", str(d / "bundle"))
+        assert r.returncode == 0, r.stdout + r.stderr
+
+    return shared_dir(tmp_path_factory, "demo", build) / "bundle"
 
 
 @pytest.fixture(scope="session")
@@ -147,10 +194,13 @@ def small_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from certify.cli import example_specs
 
     examples = example_specs()[0].parent
-    out = tmp_path_factory.mktemp("small") / "bundle"
-    r = run_cli("run", *(str(examples / f"{n}.toml") for n in SMALL_SPECS), "--out", str(out))
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
+
+    def build(d: Path) -> None:
+        specs = (str(examples / f"{n}.toml") for n in SMALL_SPECS)
+        r = run_cli("run", *specs, "--out", str(d / "bundle"))
+        assert r.returncode == 0, r.stdout + r.stderr
+
+    return shared_dir(tmp_path_factory, "small", build) / "bundle"
 
 
 @dataclass(frozen=True)
@@ -173,38 +223,40 @@ def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> InstalledWheel:
     A .pth file appends its site-packages after the new venv's own, so the package itself
     comes from the wheel; .pth files found there (an editable install of the checkout) are
     not run."""
-    import os
     import sys
     import sysconfig
     import venv
 
     root = Path(__file__).resolve().parent.parent
-    tmp = tmp_path_factory.mktemp("wheel")
-    dist = tmp / "dist"
-    r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(root)],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stderr
-    (wheel,) = dist.glob("nn_certify-*.whl")
-    env_dir = tmp / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    site = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True, env=env,
-    ).stdout.strip()  # fmt: skip
-    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (Path(site) / "outer-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
-    r = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert r.returncode == 0, r.stderr
-    work = tmp / "elsewhere"
-    work.mkdir()
+
+    def build(tmp: Path) -> None:
+        dist = tmp / "dist"
+        r = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(root)],
+            capture_output=True,
+            text=True,
+        )
+        assert r.returncode == 0, r.stderr
+        (wheel,) = dist.glob("nn_certify-*.whl")
+        env_dir = tmp / "venv"
+        venv.EnvBuilder(with_pip=True).create(env_dir)
+        py = env_dir / "bin" / "python"
+        site = subprocess.run(
+            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, check=True, env=env,
+        ).stdout.strip()  # fmt: skip
+        deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+        (Path(site) / "outer-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
+        r = subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert r.returncode == 0, r.stderr
+
+    env_dir = shared_dir(tmp_path_factory, "wheel", build) / "venv"
+    work = tmp_path_factory.mktemp("elsewhere")  # this worker's own: tests write into it
+    py = env_dir / "bin" / "python"
     return InstalledWheel(env_dir, py, env_dir / "bin" / "certify", work, env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,11 +67,25 @@ def test_bad_input_raises_a_spec_error_naming_the_field():
 
 
 @pytest.mark.skipif(coqp.coqc_path() is None, reason="coqc not installed")
-def test_certify_with_coq_runs_coqc_in_a_scratch_bundle_that_is_removed(tmp_path: Path):
-    before = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("nn-certify-api-*"))
+def test_certify_with_coq_runs_coqc_in_a_scratch_bundle_that_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # this test's own temporary directory: another test, xdist worker or session making its
+    # own nn-certify-api-* scratch in the shared TMPDIR at the same time cannot disturb it
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    made: list[str] = []
+    mkdtemp = tempfile.mkdtemp
+
+    def spy(*args, **kwargs):
+        made.append(mkdtemp(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", spy)
     (c,) = api.certify(TOML, coq=True, lean=False)
     assert c.coq == "passed" and c.passed
-    assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("nn-certify-api-*")) == before
+    scratch = [Path(d) for d in made if Path(d).name.startswith("nn-certify-api-")]
+    assert len(scratch) == 1 and scratch[0].parent == tmp_path  # the scratch bundle, here
+    assert list(tmp_path.glob("nn-certify-api-*")) == []  # removed
 
 
 def test_run_writes_a_bundle_that_check_verifies_and_table_reads(tmp_path: Path):

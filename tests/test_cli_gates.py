@@ -230,6 +230,9 @@ def _interrupt(
         text=True,
         cwd=ROOT,
         env=env,
+        # SIGINT with its default disposition, as at a terminal: a process started with it
+        # ignored (an xdist worker, nohup) passes SIG_IGN on, and Ctrl-C would be ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert p.stderr is not None
     seen = []

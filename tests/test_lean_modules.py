@@ -72,10 +72,14 @@ def test_one_failing_and_one_timed_out_module_affect_only_themselves(tmp_path: P
     text = audits[0].read_text()
     assert "import Certificates." in text and "_one" in text
     assert "_two" not in text and "_slow" not in text
+    # timings.json records every phase as a number of seconds; no budget is asserted. The
+    # one bound is the timed-out module's: it was stopped by the 3 s --timeout, so its time
+    # is at least 3 s whatever the load (a record of the timeout, not a wall-clock budget).
     t = json.loads((out / "logs" / "timings.json").read_text())
-    assert t["library"]["lean_setup"]["seconds"] >= 0
-    assert t["library"]["lean_library"]["seconds"] >= 0
-    assert t["certificates"]["one"]["lean"] >= 0
+    lib, certs = t["library"], t["certificates"]
+    for seconds in (lib["lean_setup"]["seconds"], lib["lean_library"]["seconds"],
+                    certs["one"]["lean"], certs["slow"]["lean"]):  # fmt: skip
+        assert isinstance(seconds, (int, float)) and seconds >= 0
     assert t["certificates"]["slow"]["lean"] >= 3
     assert not (out / "lean" / ".lake").exists()
     assert not any(p.name.startswith("NNCertAudit") for p in (out / "lean").iterdir())
@@ -104,6 +108,8 @@ def test_toolchain_set_up_has_its_own_budget_and_is_not_a_certificate_verdict(tm
     calls = (tmp_path / "lake.log").read_text().splitlines()
     assert calls == ["--version"]
     t = json.loads((out / "logs" / "timings.json").read_text())
+    # the set-up was stopped by the 1 s --timeout: its recorded time is at least that
+    # (a lower bound load cannot break, not a wall-clock budget)
     assert t["library"]["lean_setup"]["seconds"] >= 1
     # a broken toolchain (set-up exits non-zero) is not-run with the reason, not failed
     (tmp_path / "b").mkdir()

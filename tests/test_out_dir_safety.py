@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -265,8 +266,11 @@ def _fake_coqc(tmp_path: Path) -> str:
 def _stop_mid_run(tmp_path: Path, specs: list[Path], out: Path, sig: int) -> tuple[int, str]:
     """Run certify (coqc faked, TMPDIR a fresh directory) and send `sig` while the
     certificates compile in a pool of two workers."""
-    tmpdir = tmp_path / "TMPDIR"
-    tmpdir.mkdir()
+    # A short fresh directory (linked from tmp_path/TMPDIR): under pytest-xdist tmp_path is
+    # one level deeper, and the pool's forkserver socket inside TMPDIR would then pass the
+    # 108-byte AF_UNIX path limit.
+    tmpdir = Path(tempfile.mkdtemp(prefix="T", dir=tmp_path.parents[1]))
+    (tmp_path / "TMPDIR").symlink_to(tmpdir, target_is_directory=True)
     env = dict(os.environ, PATH=_fake_coqc(tmp_path), TMPDIR=str(tmpdir))
     env["NN_CERTIFY_CACHE"] = str(tmp_path / "cache")
     cmd = [sys.executable, "-m", "certify.cli", "run", *map(str, specs), "--out", str(out)]

@@ -24,7 +24,7 @@ def setup_block() -> list[str]:
 
 
 def test_readme_setup_is_two_commands_installing_into_a_venv():
-    assert setup_block() == [LINE1, ".venv/bin/pytest"]
+    assert setup_block() == [LINE1, "NN_CERTIFY_TEST_DEMO=demo-out .venv/bin/pytest"]
 
 
 def test_ci_runs_the_readme_commands_and_ruff_and_fails_on_no_tests():
