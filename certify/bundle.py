@@ -370,7 +370,12 @@ def _run_coq(
 
 
 def _sha_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """sha256 of a file, read in 1 MiB chunks (a huge log is never held in memory)."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(2**20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict) -> dict[str, Any]:

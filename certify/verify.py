@@ -833,7 +833,8 @@ def _check_inventory(
     rec = set(LOGS) | logs | {"manifest.json"}
     if all(r in tree for r in rec) and WRITTEN in tree:
         inventory = {r: listed.get(r) for r in logs | set(LOGS)}
-        if written_record(path, inventory) != _read_regular(path / WRITTEN):
+        record = written_record(path, inventory)  # hashed by streaming
+        if tree[WRITTEN] != len(record) or record != _read_regular(path / WRITTEN):
             problems.append(
                 f"{WRITTEN} does not hash the present manifest.json and logs (edited since the run)"
             )
