@@ -149,7 +149,11 @@ def run(
 ) -> dict[str, Any]:
     """Certify `specs` into the bundle directory `out` (as `certify run`); returns the
     manifest (its "certificates" entries carry result, claim and verdicts). `options` are
-    fields of certify.bundle.Options: jobs, timeout, executor, scheduler, force, ..."""
+    fields of certify.bundle.Options: jobs, timeout, executor, scheduler, force, ...
+
+    Every spec is kept in the bundle's specs/, so that `certify check` can re-run it: a
+    file byte for byte, a dict or TOML text as canonical JSON of its decoded data under
+    `specs/<name>.json` (bundle.spec_file)."""
     flat = [s for one in (specs if isinstance(specs, list) else [specs]) for s in specs_of(one)]
     opts = dataclasses.replace(Options(), run_coq=coq, run_lean=lean, **options)
     return build(flat, Path(out), opts)

@@ -35,7 +35,7 @@ from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
-from certify.referee import architecture, referee_files, tool_sources
+from certify.referee import STORED_VERDICTS, architecture, referee_files, tool_sources
 from certify.render.env import render
 from certify.resources import resource_dir
 from certify.scratch import scratch_dir
@@ -370,7 +370,12 @@ def _run_coq(
 
 
 def _sha_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """sha256 of a file, read in 1 MiB chunks (a huge log is never held in memory)."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(2**20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict) -> dict[str, Any]:
@@ -420,7 +425,7 @@ def quoted(msg: Any) -> str:
 def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
     """report.md: a function of the manifest and the results table (table.rows)."""
     entries = manifest["certificates"]
-    lines = ["# nn-certify report", ""]
+    lines = ["# nn-certify report", "", STORED_VERDICTS, ""]
     common = common_prover_notes(entries)
     if common:
         lines += ["## Provers", ""] + [f"- {p}: {quoted(m)}" for p, m in common.items()] + [""]
@@ -805,6 +810,7 @@ def build(
 ) -> dict[str, Any]:
     """Generate, check, render and prove every certificate of `specs`; write the bundle.
     Progress goes to `prog` (certify.progress; default: lines to `progress`)."""
+    spec_entries(specs)  # every spec can be bundled in specs/ (a SpecError, exit 2, if not)
     guard = claim_output(Path(out), opts.force)  # before any work: refused here, exit 2
     resume()
     prog = prog if prog is not None else Progress(progress)
@@ -1015,6 +1021,38 @@ def _build(
     return manifest
 
 
+def spec_file(s: Spec) -> tuple[str, bytes]:
+    """The file name and bytes under which the bundle's specs/ keeps `s`: a spec read from a
+    file keeps that file's name and bytes; any other (a dict or TOML text given to the API,
+    a Spec parsed in code) is written as canonical JSON of its decoded data (keys in their
+    order, indent 1, ASCII) under `<name>.json`, so that `certify check` can re-run every
+    bundle's specs. A SpecError if the data is not JSON or does not read back to the same
+    spec (e.g. a Fraction, a tuple of pairs)."""
+    if s.raw is not None:
+        return Path(s.source).name, s.raw
+    name = s.sweep or s.name
+    if s.data is None:
+        raise SpecError(s.source, "<top>", "a spec parsed by certify.spec (its data is bundled)")
+    try:
+        text = json.dumps(s.data, indent=1, ensure_ascii=True) + "\n"
+        back = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise SpecError(
+            s.source, "<top>", "values that JSON represents (the spec is bundled in specs/)",
+            str(e),
+        ) from None  # fmt: skip
+    if back != s.data:
+        from certify.spec import parse_specs
+
+        again = parse_specs(back, s.source)
+        if not any(a == s for a in again):
+            raise SpecError(
+                s.source, "<top>", "values that read back from JSON to the same spec "
+                "(the spec is bundled in specs/)", "a value JSON changes",
+            )  # fmt: skip
+    return f"{name}.json", text.encode()
+
+
 def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
     """Specs grouped by file: a spec alone, or the consecutive instances of one sweep."""
     groups: list[list[Spec]] = []
@@ -1025,7 +1063,7 @@ def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
             and prev is not None
             and prev.sweep == s.sweep
             and prev.source == s.source
-            and prev.raw == s.raw
+            and spec_file(prev) == spec_file(s)
         ):
             groups[-1].append(s)
         else:
@@ -1035,24 +1073,25 @@ def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
 
 def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
     """Manifest entries of the spec files: name, file name, and where the bundle keeps a copy
-    (`specs/<file name>`, a numbered name when two specs share one; None for a spec that was
-    not read from a file). The instances of one sweep share one entry, named after the
-    sweep, listing its `instances` (certify/sweep.py)."""
+    (`specs/<file name>`, a numbered name when two specs share one; spec_file says what a
+    spec not read from a file is kept as). The instances of one sweep share one entry,
+    named after the sweep, listing its `instances` (certify/sweep.py)."""
     out: list[dict[str, Any]] = []
     taken: set[str] = set()
     for group in _spec_groups(specs):
         s = group[0]
-        fname = Path(s.source).name
-        bundled = None
-        if s.raw is not None:
-            stem, suffix = Path(fname).stem, Path(fname).suffix
-            cand, n = fname, 1
-            while cand in taken:
-                n += 1
-                cand = f"{stem}-{n}{suffix}"
-            taken.add(cand)
-            bundled = f"specs/{cand}"
-        entry: dict[str, Any] = {"name": s.sweep or s.name, "file": fname, "bundled": bundled}
+        fname, _ = spec_file(s)
+        stem, suffix = Path(fname).stem, Path(fname).suffix
+        cand, n = fname, 1
+        while cand in taken:
+            n += 1
+            cand = f"{stem}-{n}{suffix}"
+        taken.add(cand)
+        entry: dict[str, Any] = {
+            "name": s.sweep or s.name,
+            "file": fname,
+            "bundled": f"specs/{cand}",
+        }
         if s.sweep is not None:
             entry["instances"] = [g.name for g in group]
         out.append(entry)
@@ -1060,11 +1099,10 @@ def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
 
 
 def write_specs(dest: Path, specs: list[Spec], entries: list[dict[str, Any]]) -> None:
+    """Every spec into specs/ (spec_entries names the file)."""
+    (dest / "specs").mkdir(exist_ok=True)
     for group, e in zip(_spec_groups(specs), entries, strict=True):
-        s = group[0]
-        if e["bundled"] is not None and s.raw is not None:
-            (dest / "specs").mkdir(exist_ok=True)
-            (dest / e["bundled"]).write_bytes(s.raw)
+        (dest / e["bundled"]).write_bytes(spec_file(group[0])[1])
 
 
 def install(guard: OutputGuard, force: bool = False) -> Path | None:

@@ -326,6 +326,16 @@ def column_notes() -> dict[str, str]:
     return COLUMN_NOTES
 
 
+# Said in README.md and report.md: what their verdicts are (certify check's notes label a
+# verdict it could not re-run "stored, not re-verified").
+STORED_VERDICTS = (
+    "The verdicts shown here are stored: those of the run that wrote this bundle, not "
+    "re-verified by reading this file. `certify check .` re-derives every file from the "
+    "specs and re-runs the checker and the provers; a verdict it cannot re-run (a prover "
+    'absent or turned off) it reports as "stored, not re-verified".'
+)
+
+
 def readme_md(manifest: dict[str, Any]) -> str:
     tool = manifest["tool"]
     src = manifest.get("tool_sources") or {}
@@ -345,7 +355,10 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "",
         f"{len(entries)} certificate(s) from {len(specs)} spec file(s) in `specs/`. "
         "`report.md` has the tables; `docs/citations.md` says what every citation refers to; "
-        "`CITATION.cff` is a template for citing this bundle.",
+        "`CITATION.cff` is a template for citing this bundle: fill it in; it is the one "
+        "user-editable file, which `certify check` does not compare.",
+        "",
+        STORED_VERDICTS,
         "",
         "## What each certificate proves",
         "",
@@ -357,7 +370,7 @@ def readme_md(manifest: dict[str, Any]) -> str:
             "",
             f"- Architecture: {e.get('architecture', '–')}",
             f"- Result: {summary_line(e)}",
-            f"- Verdicts: checker {v['checker']}, coq {v['coq']}, lean {v['lean']}",
+            f"- Verdicts (stored): checker {v['checker']}, coq {v['coq']}, lean {v['lean']}",
             f"- Files: `{e['file']}`, `{e['coq_file']}`, `{e['lean_file']}`",
             "",
             "Claim: " + e["claim"]["text"],
@@ -377,8 +390,9 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "",
         "## Re-verify",
         "",
-        "Everything (hashes, the checker, byte-identical re-rendering, the regenerated texts, "
-        "fresh prover runs; exit 0 only if every required prover passed):",
+        "Everything (the specs in `specs/` re-run and every file re-derived from them and "
+        "compared byte for byte, `CITATION.cff` apart; no other file, link or FIFO allowed; "
+        "the checker; fresh prover runs; exit 0 only if every required prover passed):",
         "",
         "```sh",
         f"pip install 'nn-certify=={ver}'   # or from the source tree with that sources sha256",

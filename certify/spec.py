@@ -131,6 +131,9 @@ class Spec:
     other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
     raw: bytes | None = None  # the spec file's bytes (copied into the bundle's specs/)
     sweep: str | None = None  # the name of the sweep this spec is an instance of (sweep.py)
+    # The decoded spec (the whole [sweep] spec for a sweep instance): what the bundle's
+    # specs/ holds, as canonical JSON, for a spec not read from a file (bundle.spec_file).
+    data: Any = field(default=None, compare=False, repr=False)
 
 
 MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read
@@ -243,7 +246,7 @@ def parse_specs(data: Any, src: str = "<spec>") -> list[Spec]:
             spec = parse_spec(inst, src)
         except SpecError as e:
             raise sweep.relabel(e, where, index) from None
-        out.append(dataclasses.replace(spec, sweep=data["name"]))
+        out.append(dataclasses.replace(spec, sweep=data["name"], data=data))
     return out
 
 
@@ -324,7 +327,7 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
         raise SpecError(src, "network.family", "relu or tanh (certificate kind equiv)")
     elif isinstance(mlp, (MLP, ResNet)) and "other" in data:
         raise SpecError(src, "other", "only with a network of family relu")
-    return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other)
+    return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other, data=data)
 
 
 def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:

@@ -419,7 +419,7 @@ def test_certify_check_rejects_a_forged_generator_version(small: Path, tmp_path:
     assert "nn-certify" in r.stdout + r.stderr
 
 
-def test_a_forged_lean_passed_verdict_is_unverifiable_and_fails_under_require(
+def test_a_forged_lean_passed_verdict_is_rejected_and_fails_under_require(
     small: Path, tmp_path: Path
 ):
     def edit(m):
@@ -427,10 +427,13 @@ def test_a_forged_lean_passed_verdict_is_unverifiable_and_fails_under_require(
             e["verdicts"]["lean"] = "passed"
 
     b = _forge_manifest(small, tmp_path, edit)
+    # The manifest's tool list says lean was not installed: a stored `passed` for a prover
+    # that never ran is a forgery (exit 1), not merely unverifiable (issue 22 item 2).
     r = run_cli("check", str(b), "--no-coq")
-    assert "unverif" in r.stdout + r.stderr
+    assert r.returncode == 1 and "a verdict for a prover that never ran" in r.stdout
+    assert 'verdict "passed" (stored, not re-verified)' in r.stdout
     r = run_cli("check", str(b), "--no-coq", "--require", "lean")
-    assert r.returncode == 3, r.stdout + r.stderr
+    assert r.returncode != 0, r.stdout + r.stderr
 
 
 def test_a_tampered_coq_file_is_not_reported_as_coq_passed(small: Path, tmp_path: Path):
