@@ -118,9 +118,18 @@ COQ_BUILD_SH = r"""#!/bin/sh
 #    integers (PrimInt63) and their specification axioms (Uint63), by name and printed type.
 #    Anything else (another axiom, "assumed to be guarded/positive", an unsafe universe
 #    hierarchy, a missing theorem) fails with a message and a non-zero exit status.
+# Every coqc runs under an address-space limit, as in certify (certify/provers/coq.py):
+# $NN_CERTIFY_COQC_MEMORY_GIB GiB, 8 by default, 0 for none.
 set -eu
 cd "$(dirname "$0")"
 fail() { echo "build.sh: $*" >&2; exit 1; }
+gib="${NN_CERTIFY_COQC_MEMORY_GIB:-8}"
+kib=$(echo "$gib" | awk '/^[0-9]+([.][0-9]+)?$/ { printf "%d", $1 * 1048576; ok = 1 }
+  END { exit !ok }') ||
+  fail "NN_CERTIFY_COQC_MEMORY_GIB=$gib: expected a number of GiB (0: no limit)"
+if [ "$kib" -gt 0 ]; then
+  ulimit -v "$kib" || fail "could not set the coqc memory limit (ulimit -v $kib KiB)"
+fi
 if command -v sha256sum >/dev/null 2>&1; then sum="sha256sum"
 elif command -v shasum >/dev/null 2>&1; then sum="shasum -a 256"
 else fail "neither sha256sum nor shasum found (needed to check SHA256SUMS)"; fi

@@ -6,6 +6,7 @@ with a message; the untampered bundle passes both. Every test runs coqc."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -199,8 +200,28 @@ def _sums(coq: Path) -> None:
     (coq / "SHA256SUMS").write_text("\n".join(lines) + "\n")
 
 
-def _build(coq: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["sh", "build.sh"], cwd=coq, capture_output=True, text=True, check=False)
+def _build(coq: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, **env}
+    return subprocess.run(
+        ["sh", "build.sh"], cwd=coq, capture_output=True, text=True, check=False, env=full
+    )
+
+
+def test_build_sh_refuses_a_memory_limit_that_is_not_a_number(bundle: Path) -> None:
+    r = _build(bundle / "coq", NN_CERTIFY_COQC_MEMORY_GIB="lots")
+    assert r.returncode != 0
+    assert "NN_CERTIFY_COQC_MEMORY_GIB=lots: expected a number of GiB" in r.stderr
+    assert "coqc " not in r.stderr
+
+
+def test_build_sh_runs_coqc_under_the_memory_limit(bundle: Path, tmp_path: Path) -> None:
+    """Under a 0.05 GiB address-space limit coqc cannot even load: the build fails at its
+    first coqc (the limit reaches the compiler), and nothing is left half-audited."""
+    coq = tmp_path / "coq"
+    shutil.copytree(bundle / "coq", coq)
+    r = _build(coq, NN_CERTIFY_COQC_MEMORY_GIB="0.05")
+    assert r.returncode != 0
+    assert "failed (above)" in r.stderr and "assume only primitive integers" not in r.stderr
 
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
