@@ -1080,6 +1080,18 @@ def _spec_groups(specs: list[Spec]) -> list[list[Spec]]:
     return groups
 
 
+def unique_spec_name(fname: str, taken: set[str]) -> str:
+    """fname, or fname with "-2", "-3", ... before its suffix: the first not in `taken`
+    (added to it). The one rule for bundled spec file names, shared by run and check."""
+    stem, suffix = Path(fname).stem, Path(fname).suffix
+    cand, n = fname, 1
+    while cand in taken:
+        n += 1
+        cand = f"{stem}-{n}{suffix}"
+    taken.add(cand)
+    return cand
+
+
 def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
     """Manifest entries of the spec files: name, file name, and where the bundle keeps a copy
     (`specs/<file name>`, a numbered name when two specs share one; spec_file says what a
@@ -1090,12 +1102,7 @@ def spec_entries(specs: list[Spec]) -> list[dict[str, Any]]:
     for group in _spec_groups(specs):
         s = group[0]
         fname, _ = spec_file(s)
-        stem, suffix = Path(fname).stem, Path(fname).suffix
-        cand, n = fname, 1
-        while cand in taken:
-            n += 1
-            cand = f"{stem}-{n}{suffix}"
-        taken.add(cand)
+        cand = unique_spec_name(fname, taken)
         entry: dict[str, Any] = {
             "name": s.sweep or s.name,
             "file": fname,

@@ -51,6 +51,7 @@ from certify.bundle import (
     report_md,
     run_provers,
     tool_versions,
+    unique_spec_name,
     write_sources,
     written_record,
 )
@@ -498,12 +499,7 @@ def _check_derived(
             problems.append(f"spec {shown}: file {json.dumps(fname)} is not a spec file name")
             ok = False
             continue
-        stem, suffix = Path(fname).stem, Path(fname).suffix
-        cand, k = fname, 1
-        while cand in taken:
-            k += 1
-            cand = f"{stem}-{k}{suffix}"
-        taken.add(cand)
+        cand = unique_spec_name(fname, taken)
         if rel != f"specs/{cand}":
             problems.append(
                 f"spec {shown}: bundled path {json.dumps(rel)}, expected 'specs/{cand}' "
