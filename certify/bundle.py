@@ -536,7 +536,11 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
         for k, m in bad.items():
             lines += [f"- {k}: {quoted(m)}"]
         if e["coq_assumptions"]:
-            lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
+            lines += [
+                "Coq assumptions (kernel primitives; those of every audited theorem of the "
+                f"run together, one Print Assumptions): {', '.join(e['coq_assumptions'])}",
+                "",
+            ]
     t = manifest["tool"]
     lines += ["## Tools", ""] + [
         f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
