@@ -113,9 +113,11 @@ COQ_BUILD_SH = r"""#!/bin/sh
 #    bypass_check), no certificate may declare an assumption (Axiom, Admitted, ...);
 # 3. coqc compiles the library, then every certificate, in the order of _CoqProject;
 # 4. coqc compiles Audit.v: it states the meaning theorems itself in absolute names (a
-#    certificate that redefines mlp_jacobian, \rank or <= does not typecheck there) and prints
-#    the assumptions of every theorem by full name; audit.awk accepts only Coq's primitive
-#    integers (PrimInt63) and their specification axioms (Uint63), by name and printed type.
+#    certificate that redefines mlp_jacobian, \rank or <= does not typecheck there), collects
+#    every theorem the certificates mark "audited" by full name in one tuple and prints its
+#    assumptions (those of all the theorems together, in one walk of their dependencies);
+#    audit.awk accepts only Coq's primitive integers (PrimInt63) and their specification
+#    axioms (Uint63), by name and printed type.
 #    Anything else (another axiom, "assumed to be guarded/positive", an unsafe universe
 #    hierarchy, a missing theorem) fails with a message and a non-zero exit status.
 # Every coqc runs under an address-space limit, as in certify (certify/provers/coq.py):
@@ -362,9 +364,7 @@ def _run_coq(
 
     def one(it: Rendered) -> Verdict:
         with prog.phase(f"coq {it.cert['name']}"):
-            rel = f"Certificates/{it.module}.v"
-            thms = coq_audit.theorems_of(it.cert, it.module, it.coq_text)
-            return coqp.check_file(work, rel, opts.timeout, lib.root, thms)
+            return coqp.compile_file(work, f"Certificates/{it.module}.v", opts.timeout, lib.root)
 
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
     try:
@@ -375,7 +375,12 @@ def _run_coq(
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
-    return {it.cert["name"]: v for it, v in zip(items, verdicts, strict=True)}
+    compiled = {
+        it.cert["name"]: (v, coq_audit.theorems_of(it.cert, it.module, it.coq_text))
+        for it, v in zip(items, verdicts, strict=True)
+    }
+    with prog.phase("coq audit"), _kill_on_error():
+        return coqp.audit_all(work, compiled, opts.timeout, lib.root)
 
 
 def _sha_file(path: Path) -> str:
@@ -531,7 +536,11 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
         for k, m in bad.items():
             lines += [f"- {k}: {quoted(m)}"]
         if e["coq_assumptions"]:
-            lines += [f"Coq assumptions (kernel primitives): {', '.join(e['coq_assumptions'])}", ""]
+            lines += [
+                "Coq assumptions (kernel primitives; those of every audited theorem of the "
+                f"run together, one Print Assumptions): {', '.join(e['coq_assumptions'])}",
+                "",
+            ]
     t = manifest["tool"]
     lines += ["## Tools", ""] + [
         f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
@@ -846,9 +855,13 @@ class TaskOutcome:
     certs: list[dict[str, Any]]
     checker: dict[str, list[str]]
     rendered: list[Rendered]
+    # coqc's compile verdicts (`passed`: compiled; the audit of what the theorems assume runs
+    # once for the whole run, in _build: `audit_tasks`)
     coq: dict[str, Verdict]
     seconds: dict[str, dict[str, float | None]]
     sources: str  # sha256 of the sources of the nn-certify that ran it (referee.tool_sources)
+    vo: dict[str, bytes] = dataclasses.field(default_factory=dict)  # module -> compiled .vo
+    library_key: str | None = None  # the NNCert library those .vo files were compiled against
 
 
 def certify_task(
@@ -856,8 +869,9 @@ def certify_task(
 ) -> TaskOutcome:
     """One task: generate the request's certificates, check each with the independent
     checker, render it, and (with `run_coq`) compile its Coq file with coqc against the
-    NNCert library (from the cache `cache_base`, else compiled in scratch). A pure function
-    of its arguments and the tool's sources, whichever process or machine runs it."""
+    NNCert library (from the cache `cache_base`, else compiled in scratch), returning the
+    compiled .vo files for the run's one audit (`audit_tasks`). A pure function of its
+    arguments and the tool's sources, whichever process or machine runs it."""
     resume()
     seconds: dict[str, dict[str, float | None]] = {}
     t = time.monotonic()
@@ -872,6 +886,8 @@ def certify_task(
         rendered.append(render_certificate(c))
         seconds[c["name"]] = {"generate": gen, "checker": t2 - t, "render": time.monotonic() - t2}
     coq: dict[str, Verdict]
+    vo: dict[str, bytes] = {}
+    key: str | None = None
     if not run_coq:
         coq = {c["name"]: Verdict(NOT_RUN, "disabled (--no-coq)") for c in certs}
     elif coqp.coqc_path() is None:
@@ -886,14 +902,66 @@ def certify_task(
             else:
                 (work / "Certificates").mkdir()
                 coq = {}
+                key = lib.key
                 for it in rendered:
                     rel = f"Certificates/{it.module}.v"
                     (work / rel).write_text(it.coq_text)
-                    thms = coq_audit.theorems_of(it.cert, it.module, it.coq_text)
-                    coq[it.cert["name"]] = coqp.check_file(work, rel, timeout, lib.root, thms)
+                    v = coqp.compile_file(work, rel, timeout, lib.root)
+                    coq[it.cert["name"]] = v
+                    if v.status == PASSED:
+                        vo[it.module] = (work / rel).with_suffix(".vo").read_bytes()
     for c in certs:
         seconds[c["name"]]["coq"] = coq[c["name"]].seconds
-    return TaskOutcome(req.name, certs, checker, rendered, coq, seconds, tool_sources()["sha256"])
+    sources = tool_sources()["sha256"]
+    return TaskOutcome(req.name, certs, checker, rendered, coq, seconds, sources, vo, key)
+
+
+def audit_tasks(
+    outcomes: list[TaskOutcome], opts: Options, prog: Progress, cache: Path | None
+) -> dict[str, Verdict]:
+    """The coqc verdict of every certificate of the run: the tasks compiled the files; here
+    one audit driver checks what all their theorems assume (coqp.audit_all). The .vo files
+    come from the tasks when they were compiled against this library (same key), else the
+    file is compiled here. If the joint audit fails, each certificate is compiled and
+    audited again on its own, from its rendered text, so that the verdict names the one at
+    fault."""
+    verdicts = {n: v for o in outcomes for n, v in o.coq.items()}
+    todo = [
+        (o, it) for o in outcomes for it in o.rendered if o.coq[it.cert["name"]].status == PASSED
+    ]
+    if not todo:
+        return verdicts
+    with scratch_dir("nn-certify-audit-") as work, _kill_on_error():
+        with prog.phase("coq audit") as ph:
+            lib = coqp.prepare_library(resource_dir("coq"), work / "lib", cache, opts.timeout)
+            if lib.verdict.status != PASSED or lib.root is None:
+                msg = f"NNCert library (audit): {lib.verdict.message}"
+                verdicts.update(
+                    {it.cert["name"]: Verdict(lib.verdict.status, msg) for _, it in todo}
+                )
+                return verdicts
+            (work / "Certificates").mkdir()
+            compiled: dict[str, tuple[Verdict, list[coq_audit.Theorem]]] = {}
+            rels: dict[str, tuple[str, list[coq_audit.Theorem]]] = {}
+            for o, it in todo:
+                name, rel = it.cert["name"], f"Certificates/{it.module}.v"
+                (work / rel).write_text(it.coq_text)
+                v = verdicts[name]
+                if o.library_key == lib.key and it.module in o.vo:
+                    (work / rel).with_suffix(".vo").write_bytes(o.vo[it.module])
+                else:
+                    v = coqp.compile_file(work, rel, opts.timeout, lib.root)
+                thms = coq_audit.theorems_of(it.cert, it.module, it.coq_text)
+                compiled[name] = (v, thms)
+                rels[name] = (rel, thms)
+
+            def alone(name: str) -> Verdict:
+                rel, thms = rels[name]
+                return coqp.check_file(work, rel, opts.timeout, lib.root, thms)
+
+            verdicts.update(coqp.audit_all(work, compiled, opts.timeout, lib.root, alone))
+    prog.timings["coq_audit"] = ph.seconds
+    return verdicts
 
 
 def _build(
@@ -931,7 +999,9 @@ def _build(
                 f"({mine[:16]}…): install the same version on every worker; no bundle written"
             )
         outcomes[i] = res
-        verdicts = ", ".join(f"coq {v.status}" for v in res.coq.values())
+        verdicts = ", ".join(
+            "coq compiled" if v.status == PASSED else f"coq {v.status}" for v in res.coq.values()
+        )
         prog.done(res.request, verdicts)
     prog.finish()
     done = [o for o in outcomes if o is not None]
@@ -939,6 +1009,8 @@ def _build(
     items = [it for o in done for it in o.rendered]
     checker = {n: p for o in done for n, p in o.checker.items()}
     coq_verdicts = {n: v for o in done for n, v in o.coq.items()}
+    if opts.run_coq and coqp.coqc_path() is not None:
+        coq_verdicts = audit_tasks(done, opts, prog, cache)
     for o in done:
         for n, secs in o.seconds.items():
             for phase, sec in secs.items():

@@ -101,8 +101,8 @@ TAMPERS = {
         "Definition unbad (b : bad) : False := match b with C g => g b end.",
         "Proof. destruct (unbad (C unbad)). Qed.",
     ),  # fmt: skip
-    "no_print": lambda t: re.sub(
-        r"^Print Assumptions .*\n",
+    "no_marker": lambda t: re.sub(
+        r"^\(\* audited: .*\n",
         "",
         _lower_check_uses(t, AXIOM, "Proof. destruct cheat. Qed."),
         flags=re.M,
@@ -189,6 +189,51 @@ def test_the_audit_names_the_bad_assumption(bundle: Path, lib: Path) -> None:
             assert expect in a.message, (tamper, a.message)
         finally:
             shutil.rmtree(work)
+
+
+@pytest.mark.parametrize("tamper", ["axiom", "uint63", "shadow_rank"])
+def test_one_joint_audit_passes_the_faithful_certificate_and_names_the_tampered_one(
+    bundle: Path, lib: Path, tamper: str
+) -> None:
+    """audit_all audits many certificates with one Print Assumptions over the tuple of all
+    their theorems; when that fails, each is audited alone, so the faithful one still passes
+    and the verdict of the tampered one says what is wrong."""
+    text, thms = faithful(bundle)
+    work = _work(lib, text)
+    bad_mod = "Rank_ktb_2_2_1_tampered"
+    bad_text = TAMPERS[tamper](text)
+    (work / "Certificates" / f"{bad_mod}.v").write_text(bad_text)
+    cert = certificate.load((bundle / "certificates" / "ktb-2-2-1.json").read_bytes())
+    bad_thms = coq_audit.theorems_of(cert, bad_mod, text)
+    try:
+        good_rel, bad_rel = REL, f"Certificates/{bad_mod}.v"
+        r = run([coqp.coqc_path() or "coqc", *coqp._flags(lib), bad_rel], work, 600)
+        assert r.returncode == 0, r.output  # valid Coq: only the audit can reject it
+        compiled = {
+            "good": (coqp.compile_file(work, good_rel, 600, lib), thms),
+            "bad": (coqp.Verdict(coqp.PASSED, "", r.seconds), bad_thms),
+        }
+        assert compiled["good"][0].status == "passed"
+        both = coqp.audit_all(work, compiled, 600, lib)
+        assert both["good"].status == "passed", both["good"].message
+        assert "Uint63.add_spec" in both["good"].assumptions
+        assert both["bad"].status == "failed" and both["bad"].assumptions == []
+        why = "not the expected statement" if tamper in SHADOW else "not an allowed assumption"
+        assert why in both["bad"].message
+        alone = coqp.audit_all(work, {"good": compiled["good"]}, 600, lib)
+        assert alone["good"].status == "passed"
+    finally:
+        shutil.rmtree(work)
+
+
+def test_the_driver_prints_the_assumptions_of_one_tuple_of_every_theorem(bundle: Path) -> None:
+    _, thms = faithful(bundle)
+    drv = coq_audit.driver_text(thms)
+    assert drv.count("Print Assumptions") == 2
+    assert f"Definition {coq_audit.AUDITED} := (" in drv
+    assert all(f"  {t.full}" in drv for t in thms)
+    assert "Print Assumptions" in coq_audit.driver_text([])  # the allowed list only:
+    assert coq_audit.AUDITED not in coq_audit.driver_text([])  # audit.awk fails it
 
 
 def _sums(coq: Path) -> None:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from certify.bundle import render_certificate
 from certify.families import generate_certificate, generate_certificates
 from certify.provers import coq as coqp
+from certify.provers import coq_audit
 from certify.spec import parse_spec
 from tests.conftest import make_cert
 
@@ -56,18 +57,19 @@ def coqc(proj: Path, name: str, text: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def last_assumptions(output: str) -> str:
-    """The last Print Assumptions answer of a coqc run (the file's last command)."""
-    blocks = re.split(r"(?m)^(?=Axioms:|Closed under the global context)", output)
-    return blocks[-1].strip()
+def audited(proj: Path, name: str, cert: dict[str, Any], text: str) -> coqp.Verdict:
+    """coqc the certificate text as module `name`, then certify's audit (coq_audit's driver
+    and awk program) of the theorems it marks audited and of its meaning theorems that it
+    contains (a text cut before the upper bound has no rank_upper)."""
+    rel = f"Certificates/{name}.v"
+    (proj / rel).write_text(text)
+    thms = [t for t in coq_audit.theorems_of(cert, name, text) if f"audited: {t.name} " in text]
+    return coqp.check_file(proj, rel, 600, theorems=thms)
 
 
-def assumes_only_uint63_specs(answer: str) -> bool:
-    """A Print Assumptions answer lists nothing but primitive integers and their specs."""
-    if answer == CLOSED:
-        return True
-    names = coqp.parse_assumptions(answer)
-    return bool(names) and all(coqp.allowed_assumption(n) for n in names)
+def only_primitives(v: coqp.Verdict) -> bool:
+    """The audit found nothing but primitive integers and their specs."""
+    return all(coqp.allowed_assumption(n) for n in v.assumptions)
 
 
 def upto_lower_meaning(text: str) -> str:
@@ -92,12 +94,12 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     r = cert["witness"]["lower"]["rank"]
     stmt = STATEMENTS[family(cert)].replace("R", str(r), 1)
     assert re.search(stmt, text), stmt
-    ends = ("Print Assumptions rank_lower.", "Print Assumptions rank_upper.")
+    ends = ("(* audited: rank_lower *)", "(* audited: rank_upper *)")
     assert text.rstrip().endswith(ends)
     assert "rank_lower_check p_prime" in text  # derived from the kernel's own check
-    out = coqc(coq.proj, f"Meaning_{key.replace('-', '_')}", text)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert assumes_only_uint63_specs(last_assumptions(out.stdout)), out.stdout
+    v = audited(coq.proj, f"Meaning_{key.replace('-', '_')}", cert, text)
+    assert v.status == coqp.PASSED, v.message
+    assert only_primitives(v)
 
 
 def test_the_library_theorems_assume_only_the_specs_of_primitive_integers(coq):
@@ -224,9 +226,9 @@ def test_random_mlp_certificates_prove_the_mathematical_theorem(
     cert = make_cert(widths, activation, bias, seed)
     text = render_certificate(cert).coq_text
     assert "Theorem rank_lower" in text
-    out = coqc(coq.proj, "MeaningRandom", text)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
+    v = audited(coq.proj, "MeaningRandom", cert, text)
+    assert v.status == coqp.PASSED, v.message
+    assert only_primitives(v)
 
 
 def test_a_large_certificate_gets_the_theorem_too(coq):
@@ -235,9 +237,9 @@ def test_a_large_certificate_gets_the_theorem_too(coq):
     assert cert["witness"]["lower"]["rank"] >= 100
     text = upto_lower_meaning(render_certificate(cert).coq_text)
     assert "Theorem rank_lower" in text
-    out = coqc(coq.proj, "MeaningLarge", text)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
+    v = audited(coq.proj, "MeaningLarge", cert, text)
+    assert v.status == coqp.PASSED, v.message
+    assert only_primitives(v)
 
 
 UPPER_STATEMENTS = {
@@ -273,10 +275,10 @@ def test_an_upper_bound_ends_with_its_theorem_and_a_bad_tangent_fails_its_check(
     stmt = UPPER_STATEMENTS[key].replace("U", str(upper["bound"]), 1)
     assert re.search(stmt, text), stmt
     assert re.search(r"rank_upper_check\s+upper_p_prime\)", text)
-    assert text.rstrip().endswith("Print Assumptions rank_upper.")
-    out = coqc(coq.proj, f"MeaningUpper_{key}", text)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
+    assert text.rstrip().endswith("(* audited: rank_upper *)")
+    v = audited(coq.proj, f"MeaningUpper_{key}", cert, text)
+    assert v.status == coqp.PASSED, v.message
+    assert only_primitives(v)
     bad = copy.deepcopy(cert)
     t = bad["witness"]["upper"]["tangents"][0]
     j = next(i for i, v in enumerate(t) if v != 0)
@@ -290,9 +292,9 @@ def test_the_exact_rational_path_of_an_mlp_upper_bound_proves_the_same_theorem(u
     cert = copy.deepcopy(upper_certs["mlp"])
     assert cert["witness"]["upper"]["moduli"]  # the shipped witness checks residues
     cert["witness"]["upper"]["moduli"] = []  # the kernel then checks exact rational rows
-    out = coqc(coq.proj, "MeaningUpperExact", render_certificate(cert).coq_text)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert assumes_only_uint63_specs(last_assumptions(out.stdout))
+    v = audited(coq.proj, "MeaningUpperExact", cert, render_certificate(cert).coq_text)
+    assert v.status == coqp.PASSED, v.message
+    assert only_primitives(v)
 
 
 def test_the_assumption_audit_reads_axioms_whose_type_is_on_the_next_lines():
@@ -309,7 +311,7 @@ def test_the_assumption_audit_reads_axioms_whose_type_is_on_the_next_lines():
 def test_a_certificate_assuming_an_axiom_of_its_own_fails_the_audit(coq):
     text = (
         "Axiom cheat : forall P : Prop, P.\nLemma l : 1 = 2.\nProof. apply cheat. Qed.\n"
-        "Print Assumptions l.\n"
+        "(* audited: l *)\n"
     )
     (coq.proj / "Certificates" / "Cheat.v").write_text(text)
     v = coqp.check_file(coq.proj, "Certificates/Cheat.v", 120)

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -280,18 +281,19 @@ def allowed_assumption(name: str) -> bool:
 
 def audit(
     coq_dir: Path, theorems: list[coq_audit.Theorem], timeout: float, lib: Path | None = None
-) -> tuple[Verdict, dict[str, list[str]]]:
+) -> tuple[Verdict, list[str]]:
     """Compile the audit driver for `theorems` (their modules compiled in `coq_dir`) and check
-    its Print Assumptions answers with the awk program (coq_audit.py). Passed iff every theorem
+    its Print Assumptions answer with the awk program (coq_audit.py). Passed iff every theorem
     exists, proves the statement the driver states, and assumes only Coq's primitive integers
-    and their specification axioms. Also returns the allowed assumptions per theorem."""
+    and their specification axioms. Also returns the allowed assumptions found (those of all
+    of `theorems` together: one Print Assumptions walks their tuple)."""
     exe, awk = coqc_path(), shutil.which("awk")
     if exe is None:
-        return Verdict(NOT_RUN, "coqc not found on PATH"), {}
+        return Verdict(NOT_RUN, "coqc not found on PATH"), []
     if awk is None:
-        return Verdict(FAILED, "audit: awk not found on PATH (the audit is an awk program)"), {}
+        return Verdict(FAILED, "audit: awk not found on PATH (the audit is an awk program)"), []
     if not theorems:
-        return Verdict(FAILED, "audit: no theorem to audit"), {}
+        return Verdict(FAILED, "audit: no theorem to audit"), []
     tag = hashlib.sha256("\n".join(t.full for t in theorems).encode()).hexdigest()[:12]
     drv = coq_dir / f"NNCertAudit_{tag}.v"
     prog = coq_dir / f"nncert_audit_{tag}.awk"
@@ -299,44 +301,29 @@ def audit(
     prog.write_text(coq_audit.AUDIT_AWK)
     r, oom = _coqc([exe, *_flags(lib), drv.name], coq_dir, timeout)
     if r.timed_out:
-        return Verdict(TIMEOUT, f"audit driver: timed out after {timeout:.0f} s", r.seconds), {}
+        return Verdict(TIMEOUT, f"audit driver: timed out after {timeout:.0f} s", r.seconds), []
     if oom:
-        return Verdict(FAILED, f"audit driver: {oom}", r.seconds), {}
+        return Verdict(FAILED, f"audit driver: {oom}", r.seconds), []
     if r.returncode != 0:
         msg = error_message(r.output, r.returncode)
         return Verdict(FAILED, f"audit driver (a theorem missing or not the expected "
-                       f"statement): {msg}", r.seconds), {}  # fmt: skip
+                       f"statement): {msg}", r.seconds), []  # fmt: skip
     out = coq_dir / f"nncert_audit_{tag}.out"
     out.write_text(r.stdout)
     a = run([awk, "-f", prog.name, drv.name, out.name], coq_dir, 60)
     res = coq_audit.parse_awk(a.output)
     if a.returncode != 0 and not res.failures:
         res.failures.append(f"awk exited with status {a.returncode}: {a.output.strip()[:500]}")
+    names = sorted({n for ns in res.axioms.values() for n in ns})
     if res.failures:
-        return Verdict(FAILED, "; ".join(res.failures)[:4000], r.seconds), res.axioms
-    return Verdict(PASSED, "", r.seconds), res.axioms
+        return Verdict(FAILED, "; ".join(res.failures)[:4000], r.seconds), names
+    return Verdict(PASSED, "", r.seconds), names
 
 
-def _theorems_from_file(module: str, text: str) -> list[coq_audit.Theorem]:
-    """Fallback when the caller names no theorems: those the file itself prints the
-    assumptions of (weaker: a file that prints nothing names nothing, and fails)."""
-    return coq_audit.theorems_of({}, module, text)
-
-
-def check_file(
-    coq_dir: Path,
-    rel: str,
-    timeout: float,
-    lib: Path | None = None,
-    theorems: list[coq_audit.Theorem] | None = None,
-) -> Verdict:
-    """coqc one certificate file, then audit its theorems (`audit`); passed iff it compiles,
-    turns no kernel check off, and its theorems prove the driver's statements assuming only
-    primitives (and their Uint63 specification axioms).
-
-    `lib`: the root of a compiled NNCert library (default: `coq_dir` itself). `theorems`:
-    what to audit, from the faithful rendered file (coq_audit.theorems_of); by default the
-    theorems the file itself prints the assumptions of."""
+def compile_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = None) -> Verdict:
+    """coqc one certificate file (relative path `rel` under `coq_dir`, against the NNCert
+    library at `lib`, default `coq_dir` itself). `passed` here means only that it compiled
+    and turns no kernel check off: what its theorems assume is for `audit`."""
     exe = coqc_path()
     if exe is None:
         return Verdict(NOT_RUN, "coqc not found on PATH")
@@ -352,10 +339,88 @@ def check_file(
         return Verdict(FAILED, oom, r.seconds)
     if r.returncode != 0:
         return Verdict(FAILED, error_message(r.output, r.returncode), r.seconds)
-    module = Path(rel).with_suffix("").as_posix().replace("/", ".")
+    return Verdict(PASSED, "", r.seconds)
+
+
+def _audited(compiled: Verdict, audited: Verdict, share: float, names: list[str]) -> Verdict:
+    """A certificate's verdict from its compile and the audit of its theorems (`share`: its
+    part of the audit's seconds)."""
+    seconds = (compiled.seconds or 0.0) + share
+    if audited.status != PASSED:
+        return Verdict(audited.status, audited.message, seconds)
+    return Verdict(PASSED, "", seconds, names)
+
+
+def audit_all(
+    coq_dir: Path,
+    compiled: dict[str, tuple[Verdict, list[coq_audit.Theorem]]],
+    timeout: float,
+    lib: Path | None = None,
+    fallback: Callable[[str], Verdict] | None = None,
+) -> dict[str, Verdict]:
+    """Final verdicts for certificates compiled in `coq_dir`: key -> (compile verdict, the
+    theorems to audit). One audit driver covers every compiled certificate (one Print
+    Assumptions over the tuple of all their theorems: the MathComp walk is paid once, not per
+    certificate); each gets an equal share of its seconds and the assumptions of the whole
+    tuple. If that audit does not pass, every certificate is judged on its own, so that the
+    verdict names the one at fault: by `fallback(key)` if given (e.g. compile and audit again
+    from the rendered text, when the compiled files came from elsewhere), else by an audit of
+    its theorems alone. A certificate that did not compile keeps its compile verdict."""
+    out = {k: v for k, (v, _) in compiled.items() if v.status != PASSED}
+    ok = [k for k, (v, _) in compiled.items() if v.status == PASSED]
+    if not ok:
+        return out
+    theorems = [t for k in ok for t in compiled[k][1]]
+    if any(not compiled[k][1] for k in ok):
+        together = Verdict(FAILED, "audit: a certificate has no theorem to audit")
+        names: list[str] = []
+    else:
+        together, names = audit(coq_dir, theorems, timeout, lib)
+    if together.status == PASSED or (len(ok) == 1 and fallback is None):
+        share = (together.seconds or 0.0) / len(ok)
+        out.update({k: _audited(compiled[k][0], together, share, names) for k in ok})
+        return out
+    for k in ok:
+        if fallback is not None:
+            v = fallback(k)
+            extra = together.seconds or 0.0
+            out[k] = Verdict(v.status, v.message, (v.seconds or 0.0) + extra / len(ok),
+                             v.assumptions)  # fmt: skip
+            continue
+        if not compiled[k][1]:
+            out[k] = Verdict(FAILED, "audit: no theorem to audit", compiled[k][0].seconds)
+            continue
+        alone, names = audit(coq_dir, compiled[k][1], timeout, lib)
+        out[k] = _audited(compiled[k][0], alone, alone.seconds or 0.0, names)
+    return out
+
+
+def _theorems_from_file(module: str, text: str) -> list[coq_audit.Theorem]:
+    """Fallback when the caller names no theorems: those the file itself marks audited
+    (weaker: a file that marks nothing names nothing, and fails)."""
+    return coq_audit.theorems_of({}, module, text)
+
+
+def check_file(
+    coq_dir: Path,
+    rel: str,
+    timeout: float,
+    lib: Path | None = None,
+    theorems: list[coq_audit.Theorem] | None = None,
+) -> Verdict:
+    """coqc one certificate file, then audit its theorems (`audit`); passed iff it compiles,
+    turns no kernel check off, and its theorems prove the driver's statements assuming only
+    primitives (and their Uint63 specification axioms). For many files, `compile_file` each
+    and `audit_all` once is much cheaper.
+
+    `lib`: the root of a compiled NNCert library (default: `coq_dir` itself). `theorems`:
+    what to audit, from the faithful rendered file (coq_audit.theorems_of); by default the
+    theorems the file itself marks audited."""
+    compiled = compile_file(coq_dir, rel, timeout, lib)
+    if compiled.status != PASSED:
+        return compiled
     if theorems is None:
+        module = Path(rel).with_suffix("").as_posix().replace("/", ".")
+        text = (coq_dir / rel).read_text(errors="replace")
         theorems = _theorems_from_file(module.split(".", 1)[-1], text)
-    v, axioms = audit(coq_dir, theorems, timeout, lib)
-    seconds = r.seconds + (v.seconds or 0.0)
-    names = sorted({a for t in theorems for a in axioms.get(t.full, [])})
-    return Verdict(v.status, v.message, seconds, names if v.status == PASSED else [])
+    return audit_all(coq_dir, {rel: (compiled, theorems)}, timeout, lib)[rel]

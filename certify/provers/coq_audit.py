@@ -10,20 +10,32 @@ then `Require`s (never `Import`s) the certificate modules, states the meaning th
 certificates itself in absolute names without notations (`Definition nncert_statement_i : <the
 statement> := Certificates.M.rank_lower.`: a certificate that redefines `mlp_jacobian`,
 `\\rank` or `<=` locally proves a different statement and the driver does not typecheck; Coq
-refuses to mask an absolute name), and runs `Print Assumptions` on `nncert_allowed`, then on
-every theorem by its full name, with no declaration in between.
+refuses to mask an absolute name), defines `nncert_audited`, the tuple of every audited theorem
+by its full name, and runs `Print Assumptions` on `nncert_allowed`, then on `nncert_audited`,
+with no declaration in between.
+
+Why one tuple: `Print Assumptions` walks the whole dependency graph of its argument, and for a
+meaning theorem that graph is MathComp (about 0.8 s per walk, against milliseconds for the
+kernel check itself). The assumptions of a tuple are the union of those of its components (the
+walk collects every constant the term mentions, transitively), so one walk over the tuple
+audits every theorem of the bundle at the cost of about one. A failure names no theorem;
+certify then audits certificate by certificate to say which one (provers/coq.py).
+
+The audited theorems of a certificate are the ones its rendered file marks with a comment
+`(* audited: NAME *)` (the templates' list; read from the faithful rendered text, never from a
+file under audit), plus its meaning theorems (`statements`) even if unmarked.
 
 `Print Assumptions` prints each assumption as `name : type` under the shortest name that denotes
 it in the current context, so within one context two different constants never print alike.
-The awk program (AUDIT_AWK) accepts a theorem iff its answer is "Closed under the global
+The awk program (AUDIT_AWK) accepts the audited tuple iff its answer is "Closed under the global
 context" or lists only entries (name and type, as printed) that also occur in the answer for
 `nncert_allowed`. Anything else fails with a message: another axiom (a local `PrimInt63.cheat`
 prints as `M.PrimInt63.cheat`, a local `Uint63.add_spec : False` differs in name and type),
 `... is assumed to be guarded` (Unset Guard Checking, #[bypass_check(guard)]), `... is assumed
 to be positive`, `... relies on an unsafe hierarchy` (universe checking off), a missing theorem
-(the driver does not compile), or an answer count that differs from the driver's theorems. The
-file's own `Print Assumptions` lines play no part. As defence in depth, source files that turn a
-kernel check off (UNSAFE_SOURCE) are rejected before compiling."""
+(the driver does not compile), or an answer count that differs from the driver's. As defence
+in depth, source files that turn a kernel check off (UNSAFE_SOURCE) are rejected before
+compiling."""
 
 from __future__ import annotations
 
@@ -51,6 +63,7 @@ ALLOWED_NAMES = frozenset(
     [f"PrimInt63.{n}" for n in PRIMITIVES] + [f"Uint63.{n}" for n in UINT63_SPECS]
 )
 REFERENCE = "nncert_allowed"
+AUDITED = "nncert_audited"
 DRIVER = "Audit.v"
 AWK_FILE = "audit.awk"
 # Commands that turn a kernel check off (Print Assumptions reports their effect too).
@@ -136,16 +149,16 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     return out
 
 
-_PRINTED = re.compile(r"^Print Assumptions ([A-Za-z_][A-Za-z0-9_']*)\.\s*$", re.M)
+_MARKED = re.compile(r"^\(\* audited: ([A-Za-z_][A-Za-z0-9_']*) \*\)[ \t]*$", re.M)
 
 
 def theorems_of(cert: dict[str, Any], module: str, coq_text: str) -> list[Theorem]:
-    """The theorems to audit: those the faithful rendered file `coq_text` prints the
-    assumptions of (the templates' list), with the expected statements of `statements`.
+    """The theorems to audit: those the faithful rendered file `coq_text` marks
+    `(* audited: NAME *)` (the templates' list), with the expected statements of `statements`.
     `coq_text` must be the text certify rendered, never a file under audit."""
     mod = f"Certificates.{module}"
     st = statements(cert, mod)
-    names = list(dict.fromkeys(_PRINTED.findall(coq_text)))
+    names = list(dict.fromkeys(_MARKED.findall(coq_text)))
     for n in st:  # a meaning theorem is audited even if the file forgot to print it
         if n not in names:
             names.append(n)
@@ -154,7 +167,8 @@ def theorems_of(cert: dict[str, Any], module: str, coq_text: str) -> list[Theore
 
 def driver_text(theorems: list[Theorem]) -> str:
     """Audit.v: the allowed assumptions, the certificate modules, the expected statements,
-    then Print Assumptions of the allowed list and of every theorem (see the module doc)."""
+    the tuple of every audited theorem, then Print Assumptions of the allowed list and of
+    that tuple (see the module doc)."""
     modules = list(dict.fromkeys(t.module for t in theorems))
     lines = [
         "(* nn-certify audit driver (certify/provers/coq_audit.py): compiled after the library",
@@ -172,8 +186,12 @@ def driver_text(theorems: list[Theorem]) -> str:
     for i, t in enumerate(theorems):
         if t.statement is not None:
             lines.append(f"Definition nncert_statement_{i} : {t.statement} := {t.full}.")
+    if theorems:  # with none, the driver audits nothing and audit.awk fails it
+        lines.append(f"Definition {AUDITED} := (")
+        lines += [f"  {t.full}," for t in theorems[:-1]] + [f"  {theorems[-1].full})."]
     lines.append(f"Print Assumptions {REFERENCE}.")
-    lines += [f"Print Assumptions {t.full}." for t in theorems]
+    if theorems:
+        lines.append(f"Print Assumptions {AUDITED}.")
     return "\n".join(lines) + "\n"
 
 
@@ -183,8 +201,9 @@ AUDIT_AWK = r"""# nn-certify's Print Assumptions audit (certify/provers/coq_audi
 # The answer to the first Print Assumptions (nncert_allowed: Coq's primitive integers and
 # their specification axioms, by absolute name) is the allowed list; every other answer must
 # be "Closed under the global context" or list only entries (name and type, as printed in the
-# same context) of the allowed list. Prints "axiom THEOREM NAME" per allowed assumption and
-# "audit: ..." per failure; exit status 1 on any failure.
+# same context) of the allowed list. The second answer is that of nncert_audited, the tuple of
+# every audited theorem (its assumptions are the union of theirs). Prints "axiom THEOREM NAME"
+# per allowed assumption and "audit: ..." per failure; exit status 1 on any failure.
 function flush() {
   if (cur != "") { k[b]++; ent[b, k[b]] = cur; cur = "" }
 }
@@ -218,7 +237,7 @@ END {
       else fail(thm[j] ": not an allowed assumption: " first[1])
     }
   }
-  if (!bad) print "audit: " (b - 1) " theorem(s) assume only primitive integers and their specs"
+  if (!bad) print "audit: the audited theorems assume only primitive integers and their specs"
   exit bad
 }
 """
@@ -243,7 +262,7 @@ def parse_awk(output: str) -> AuditResult:
             if len(parts) == 3:
                 axioms.setdefault(parts[1], []).append(parts[2])
                 continue
-        if line.startswith("audit: ") and "theorem(s) assume only" not in line:
+        if line.startswith("audit: ") and "assume only primitive integers" not in line:
             failures.append(line[len("audit: ") :])
         elif not line.startswith(("axiom ", "audit: ")) and line.strip():
             failures.append(f"unexpected audit output: {line}")
