@@ -77,3 +77,40 @@ def test_large_singular_minor_rejected():
     S[:, 299] = (S[:, 0] + S[:, 70]) % p
     assert not fast.nonsingular_np(S, p)
     assert fast.rank_blocked(S, p) == 299
+
+
+def _cert():
+    from certify.families import generate_certificate
+    from certify.spec import parse_spec
+
+    spec = parse_spec(
+        {"name": "fastrank", "network": {"family": "mlp", "widths": [4, 10, 5, 1],
+                                         "activation": "t^2", "bias": False},
+         "parameters": {"seed": 1}, "certificate": [{"kind": "rank"}]}, "<test>",
+    )  # fmt: skip
+    return generate_certificate(spec, spec.certificates[0])
+
+
+def test_tampered_rank_certificates_rejected():
+    """95 parameters: the generic ranks (98 x 95 Jacobians) go through rank_blocked (two
+    panels; the 35 x 35 minor through the unblocked path). A wrong recorded rank, a repeated
+    row of the minor, a composite prime (lower or generic) are rejected."""
+    import copy
+
+    from certify.checker import check_certificate
+
+    cert = _cert()
+    assert check_certificate(cert) == []
+    bad = copy.deepcopy(cert)
+    bad["witness"]["generic"]["ranks"][0] += 1
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    low = bad["witness"]["lower"]
+    low["rows"][-1] = list(low["rows"][0])  # a repeated row: a singular minor
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    bad["witness"]["lower"]["prime"] = 2147483647 - 1  # not a prime
+    assert check_certificate(bad)
+    bad = copy.deepcopy(cert)
+    bad["witness"]["generic"]["prime"] = 2147483629 * 1 + 2  # composite
+    assert check_certificate(bad)
