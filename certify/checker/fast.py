@@ -134,7 +134,7 @@ def nonsingular_np(M: Mat, p: int) -> bool:
         return False
     prime = is_prime_31(p)
     if prime and M.shape[0] > 128:
-        return nonsingular_blocked(M, p)
+        return rank_blocked(M, p) == M.shape[0]
     while M.shape[0] > 0:
         nz = np.flatnonzero(M[:, 0])
         if nz.size == 0:
@@ -477,4 +477,101 @@ def jacobian_rank_mod(
             return mlp_rows_np(p, inst.widths, acts_m, inst.bias, th, X, k)
 
     X = as_mod(samples, p, d0)
-    return rank_mod_np(np.vstack([rows_at(X, k) for k in range(dout)]), p)
+    return rank_blocked(np.vstack([rows_at(X, k) for k in range(dout)]), p)
+
+
+# ---------------------------------------------------------------- blocked elimination (float BLAS)
+PANEL = 64  # panel width: 64 * (2^16 - 1) * (2^31 - 2) < 2^53, so every split product is exact
+
+
+def _residue_lift(p: int) -> float:
+    """A multiple of p at least 2^48 (> the largest reduced product p * 2^16 + p)."""
+    return float(p * -(-(1 << 48) // p))
+
+
+def _reduce(t: Mat, p: int) -> Mat:
+    """t mod p in place, for a float64 matrix of nonnegative integers below 2^53: q =
+    floor(t / p) computed in floating point is off by at most one, so t - q * p (exact: an
+    integer of at most 2^53 in magnitude) lies in [-p, 2p) and one correction each side
+    lands it in [0, p). (np.fmod is exact too, but about 50x slower on these values.)"""
+    q = np.floor(t * (1.0 / p))
+    q *= p
+    t -= q
+    t[t < 0] += p
+    t[t >= p] -= p
+    return t
+
+
+def sub_matmul_mod(C: Mat, A: Mat, B: Mat, p: int) -> Mat:
+    """(C - A @ B) mod p exactly, for float64 residue matrices C (r x N) and B (k x N) and an
+    int64 residue matrix A (r x k) with k <= PANEL, p < 2^31. A = 2^16 * hi + lo
+    (hi < 2^15, lo < 2^16); each float product hi @ B, lo @ B sums k <= 64 integers below
+    2^47, so every partial sum is an integer below 2^53 and BLAS computes it exactly in
+    any order. The halves are reduced (`_reduce`, exact), recombined below 2^48,
+    and C - A @ B is lifted by a multiple of p to a nonnegative value below 2^50 before the
+    last reduction: every intermediate is an integer below 2^53."""
+    if A.shape[1] > PANEL:
+        raise ValueError("sub_matmul_mod: inner dimension above PANEL")
+    if A.shape[1] == 0:
+        return C.copy()
+    t = (A >> 16).astype(np.float64) @ B
+    _reduce(t, p)
+    t *= 65536.0
+    lo = (A & 0xFFFF).astype(np.float64) @ B
+    _reduce(lo, p)
+    t += lo
+    np.subtract(C, t, out=t)
+    t += _residue_lift(p)
+    _reduce(t, p)
+    return t
+
+
+def rank_blocked(M: Mat, p: int, rows: int = 4096) -> int:
+    """The rank of a residue matrix over GF(p), p prime below 2^31: right-looking blocked
+    Gaussian elimination (the same row operations as `rank_mod_np`, applied late).
+
+    Per panel of PANEL columns: its entries in the rows not yet pivots are eliminated in
+    int64, column by column (pivot: the first remaining row with a nonzero entry, swapped
+    up; a column without one is skipped; multipliers lam = a / pivot stored in L). The same
+    swaps are applied to the trailing columns; the k new pivot rows are then finished by
+    forward substitution, U_i = A_i - L[i, :i] @ U[:i], and every row below by one product,
+    A_rest - L_rest @ U (sub_matmul_mod, in chunks of `rows` rows). These are the updates
+    of unblocked elimination, grouped, so the pivots and hence the rank are the same. The
+    rank is the number of pivots."""
+    M = np.array(M, dtype=np.int64)
+    if M.ndim != 2:
+        return 0
+    m, n = M.shape
+    F = (M % p).astype(np.float64)
+    r = 0
+    for c0 in range(0, n, PANEL):
+        if r == m:
+            break
+        c1 = min(c0 + PANEL, n)
+        P = F[r:, c0:c1].astype(np.int64)
+        L = np.zeros((m - r, c1 - c0), dtype=np.int64)
+        k = 0
+        for j in range(c1 - c0):
+            if r + k == m:
+                break
+            nz = np.flatnonzero(P[k:, j])
+            if nz.size == 0:
+                continue
+            i = k + int(nz[0])
+            if i != k:
+                P[[k, i]] = P[[i, k]]
+                L[[k, i]] = L[[i, k]]
+                F[[r + k, r + i], c1:] = F[[r + i, r + k], c1:]
+            lam = P[k + 1 :, j] * pow(int(P[k, j]), p - 2, p) % p
+            P[k + 1 :, j + 1 :] = (P[k + 1 :, j + 1 :] - lam[:, None] * P[k, j + 1 :] % p) % p
+            L[k + 1 :, k] = lam
+            k += 1
+        if k and c1 < n:
+            U = F[r : r + k, c1:]
+            for i in range(1, k):
+                U[i : i + 1] = sub_matmul_mod(U[i : i + 1], L[i : i + 1, :i], U[:i], p)
+            for a in range(r + k, m, rows):
+                b = min(a + rows, m)
+                F[a:b, c1:] = sub_matmul_mod(F[a:b, c1:], L[a - r : b - r, :k], U, p)
+        r += k
+    return r
