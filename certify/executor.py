@@ -15,9 +15,11 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from certify.errors import CertifyError
@@ -71,6 +73,30 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _workers_skip_main() -> Iterator[None]:
+    """While workers start: multiprocessing would have each one re-run the caller's script
+    (the `__main__` module, by its path) before it takes a task. A plain script that calls
+    api.run(..., jobs=2) without an `if __name__ == "__main__":` guard then calls it again
+    inside the worker, which dies. The tasks need nothing from `__main__` (the task function
+    and its arguments are certify's own), so the script's path is hidden from the workers'
+    start-up data (multiprocessing.spawn.get_preparation_data reads `__main__.__file__` and
+    `__main__.__spec__`) for the few statements that start them."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None  # read with getattr(main.__spec__, "name", None)
+    try:
+        yield
+    finally:
+        if "__spec__" not in saved:
+            main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 def _pool(
     fn: Callable[..., Any], tasks: list[tuple[Any, ...]], jobs: int
 ) -> Iterator[tuple[int, Any]]:
@@ -82,7 +108,8 @@ def _pool(
         max_workers=min(jobs, len(tasks)), mp_context=ctx, initializer=_worker_init
     )
     try:
-        futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
+        with _workers_skip_main():  # ProcessPoolExecutor starts its workers on submit
+            futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
         pending = set(futures)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
