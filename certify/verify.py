@@ -343,26 +343,13 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
                     )
                     continue
                 fresh[prover] = got.status
-                if old.status == NOT_RUN:
+                newly = old.status == NOT_RUN
+                if newly:
                     # Built without this prover (not installed, --no-coq, over the Lean
                     # budget): the stored not-run must be one nn-certify writes; the verdict
                     # obtained now is new information, not a mismatch (issue 25, item 2). A
                     # fresh failure or timeout is a prover problem all the same.
                     _check_stored_verdict(n, prover, old, tools, problems)
-                    if got.status in (FAILED, TIMEOUT):
-                        res.prover_problems.append(f"{n}: {prover} {got.status}: {got.message}")
-                    elif n in differs:
-                        notes.append(
-                            f"{n}: {prover} {got.status} on the re-rendered file only; the "
-                            "bundle's file differs from it (see above), so the bundle is not "
-                            "verified"
-                        )
-                    else:
-                        notes.append(
-                            f"{n}: {prover} passed, newly checked here (the bundle stored "
-                            f"not-run: {old.message})"
-                        )
-                    continue
                 if got.status in (FAILED, TIMEOUT):
                     res.prover_problems.append(f"{n}: {prover} {got.status}: {got.message}")
                 elif n in differs:
@@ -370,8 +357,15 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
                         f"{n}: {prover} {got.status} on the re-rendered file only; the bundle's "
                         "file differs from it (see above), so the bundle is not verified"
                     )
+                elif newly:
+                    notes.append(
+                        f"{n}: {prover} passed, newly checked here (the bundle stored not-run: "
+                        f"{old.message})"
+                    )
                 else:
                     notes.append(f"{n}: {prover} passed (re-verified here)")
+                if newly:
+                    continue
                 if old.status != got.status:
                     problems.append(
                         f"{n}: manifest says {prover} {old.status!r}, the re-run gives "
