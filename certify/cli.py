@@ -1,4 +1,5 @@
-"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template | table |
+init."""
 
 from __future__ import annotations
 
@@ -426,6 +427,16 @@ def _main(argv: list[str] | None = None) -> int:
         "not-run with the reason where Lean or lean_dojo is absent)",
     )
     _add_prover_flags(p_check)
+    p_init = sub.add_parser(
+        "init",
+        help="print a starter spec for a certificate kind (docs/spec-reference.md)",
+        description="Print a starter spec (TOML) for one certificate kind, ready for\n"
+        "`certify run`; its optional fields are comments with their defaults.\n"
+        "Every field: docs/spec-reference.md.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_init.add_argument("kind", help="a certificate kind, e.g. rank, orbit, equiv, compind")
+    p_init.add_argument("--family", help="the family, for a kind several families have")
     a = ap.parse_args(argv)
     try:
         if a.cmd == "run":
@@ -440,6 +451,11 @@ def _main(argv: list[str] | None = None) -> int:
             return _from_torch(a)
         if a.cmd == "table":
             return _table(a)
+        if a.cmd == "init":
+            from certify.init_spec import starter
+
+            sys.stdout.write(starter(a.kind, a.family))
+            return 0
         if a.cmd == "ci-template":
             from certify.ci_template import write_templates
 
