@@ -21,12 +21,12 @@ with P = m passes when m >= 1 and P = EXACT_Q_PASSES when m = 0. The upper-bound
 when s = 0 (the kernel is lazy: a row that no tangent is dotted with is never computed).
 seconds = steps / KERNEL_STEPS_PER_SECOND.
 
-Calibration: lean-guide.md A2.9 quotes kim-em/hex-dev `SPEC/matrix-tactics.md`: a list-based,
-structural rank check of a 40 x 40 matrix (about 40^3 multiply-adds by our count) in 0.57-0.90 s,
-a 32 x 32 determinant check in 1.55 s, i.e. roughly 10-50 us per list multiply-add; the
-constants below put an elimination entry at 20 us. Not modelled: memory (the whnf cache grows
-with the step count), elaboration of the literals (linear in their size), Lake and file
-overheads.
+Calibration (docs/performance.md, the Lean kernel cost model): kim-em/hex-dev
+`SPEC/matrix-tactics.md` reports a list-based, structural rank check of a 40 x 40 matrix (about
+40^3 multiply-adds by our count) in 0.57-0.90 s, a 32 x 32 determinant check in 1.55 s, i.e.
+roughly 10-50 us per list multiply-add; the constants below put an elimination entry at 20 us.
+Not modelled: memory (the whnf cache grows with the step count), elaboration of the literals
+(linear in their size), Lake and file overheads.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ MAX_LAYERS = 64
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
 MAX_PRIME = 2**31
 # Caps on every field that drives an allocation, checked before anything is allocated (each
-# a SpecError naming the field; README "Bad input").
+# a SpecError naming the field; docs/architecture.md, "Caps").
 MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from certify.checker import claims_tanh
 
 # The dimension columns in two sentences each: results.csv, the bundle's README (referee),
-# `certify table` and the project README say the same.
+# `certify table` and docs/user-guide.md say the same.
 COLUMN_NOTES = {
     "expected_dim": "The expected dimension as defined by the paper named in "
     "expected_dim_source: Kileel-Trager-Bruna's min(#params - #hidden neurons, dim of the "

@@ -1,7 +1,7 @@
 """Caps on every spec field that drives an allocation, and more kinds of bad input: each gives
 exit 2, names the file and the field, says what was expected, and writes nothing (no bundle,
 no partial directory). Together with tests/test_spec_errors.py and tests/test_cli_gates.py
-these are the bad-input kinds listed in the README ("Bad input")."""
+these are the bad-input kinds listed in docs/architecture.md ("Caps")."""
 
 from __future__ import annotations
 

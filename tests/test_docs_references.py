@@ -44,8 +44,8 @@ HEADING = re.compile(r"^## §(\d+)\b", re.MULTILINE)
 # character by character, so line numbers stay right.
 PY_JOINT = re.compile(r"[\"']\s*\n\s*[rbfu]*[\"']|\n\s*#\s*")
 
-# README.md links that are broken until the README restructure (issue 25 item 4) lands:
-# link target -> reason. Empty today: the README has no relative markdown links yet.
+# README.md links that may be broken for a stated reason: link target -> reason. Empty: the
+# README restructure (issue 25 item 4) has landed and every link resolves.
 README_PENDING: dict[str, str] = {}
 
 

@@ -37,7 +37,7 @@ FORBIDDEN = (
     "flint",
 )
 # sympy (and mpmath beneath it) is trusted by the tanh checkers alone, which re-prove affine
-# symmetry identities with it (certify/checker/tanh_sympy.py; README "Trust levels").
+# symmetry identities with it (certify/checker/tanh_sympy.py; docs/trust-model.md "Trust levels").
 SYMPY_USERS = {"certify/checker/tanh_sympy.py"}
 # The only certify modules outside certify/checker the trusted base may load: the canonical
 # JSON codec and the error types.

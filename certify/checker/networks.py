@@ -319,7 +319,7 @@ QUADRATIC_SOURCE = (
     "min(A, C(d_0 + D - 1, D), B) with A = #params - #hidden neurons - C(k, 2) for k <= m, "
     "else #params and hidden neurons of the layers before it + C(m + 1, 2), and "
     "B = min(#params - #hidden neurons, k * P) - C(k, 2) when k <= min(m, P), "
-    "P = C(d_0 + D' - 1, D'), D' the degree of the layer before; nn-certify's count (README), "
+    "P = C(d_0 + D' - 1, D'), D' the degree of the layer before; nn-certify's count (math.md §1), "
     "checked against exact generic ranks of a grid of small architectures "
     "(tests/test_mlp_expected_dim.py); Kileel-Trager-Bruna's formula gives {ktb}"
 )
@@ -330,7 +330,7 @@ AFFINE_QUADRATIC_SOURCE = (
     "neurons) plus the dimension of the forms it computes: rank-<=k forms in (h, 1) on m + 1 "
     "variables when c1 != 0 (completing the square; the corner forgotten when c0 = 0), "
     "rank-<=k forms on m variables plus a constant when c1 = 0; capped by min(#params - "
-    "symmetry dim, dim of the output space); nn-certify's count (README), checked against "
+    "symmetry dim, dim of the output space); nn-certify's count (math.md §1), checked against "
     "exact generic ranks of a grid of small architectures (tests/test_mlp_expected_dim.py); "
     "the naive bound gives {naive}"
 )

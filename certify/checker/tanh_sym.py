@@ -9,7 +9,7 @@ the checker does not re-run that search. It
 re-proves every listed identity with `prove` and checks that the listing is consistent (order,
 type, table); that the list is complete is the generator's and the claim says so. Trusting
 these proofs means trusting sympy (expand, simplify, rewrite), a lower trust level than the
-kernels (README, trust table)."""
+kernels (docs/trust-model.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""sympy for the tanh checkers (trusted as the README's trust table says), loaded without
+"""sympy for the tanh checkers (trusted as docs/trust-model.md says), loaded without
 python-flint: sympy picks flint as its ground types when it is installed, and the checker
 trusts no flint. The choice is made when sympy is first imported; in a process where a
 generator already imported it (certify run), the checker gets that process's sympy."""

@@ -38,12 +38,12 @@ LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
 # (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
 LIBRARY += ["Jacobian", "RankMeaning", "BackRel", "Backprop", "BackpropResNet", "ElimSound"]
 LIBRARY += ["RankSound", "UpperSound", "UpperSoundReLU"]
-# Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms: they
-# are kernel primitives (coq-guide.md §3e). The theorems of RankSound.v and UpperSound*.v use the
-# specification axioms of those primitives from Coq's standard library (Uint63.v in Coq 8.16:
-# each says what one native operation computes, e.g. add_spec: phi (x + y) = (phi x + phi y)
-# mod 2^63). The audit (coq_audit.py: a driver file and an awk program, the same as the
-# bundle's build.sh runs) compares every assumption by name and printed type with exactly these;
+# Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms: they are
+# kernel primitives (docs/architecture.md, kernel library conventions). The theorems of RankSound.v
+# and UpperSound*.v use the specification axioms of those primitives from Coq's standard library
+# (Uint63.v in Coq 8.16: each says what one native operation computes, e.g. add_spec: phi (x + y) =
+# (phi x + phi y) mod 2^63). The audit (coq_audit.py: a driver file and an awk program, the same as
+# the bundle's build.sh runs) compares every assumption by name and printed type with exactly these;
 # anything else fails.
 UINT63_SPECS = frozenset(f"Uint63.{n}" for n in coq_audit.UINT63_SPECS)
 _ERR = re.compile(

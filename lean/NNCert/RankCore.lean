@@ -61,7 +61,7 @@ instance unfoldings), `c_c = 3` per skipped cell, `c_r = 120` per (row, paramete
 `Int` multiply-adds mod `p` through `arithMod`, each an `Int` match onto GMP `Nat`, plus
 `takeN`/`dropN` copies), `c_d = 25` per `dotMod` term, `q_Q = 4`. Rate: about 10⁶ steps per
 second, i.e. 10–50 µs per list multiply-add, consistent with the only kernel timings found in
-stored sources (lean-guide.md A2.9, from kim-em/hex-dev `SPEC/matrix-tactics.md`: a list-based,
+stored sources (docs/performance.md, from kim-em/hex-dev `SPEC/matrix-tactics.md`: a list-based,
 structural rank check of a 40 × 40 matrix (about 40³ multiply-adds by our count) in
 0.57–0.90 s; a 32 × 32 determinant check in 1.55 s). Examples: r = 101, n = 120, lower only:
 ≈ 1.0 · 10⁷ steps ≈ 10 s; r = 335, n = 410 (widths 10, 20, 10, 1, t²): ≈ 3.4 · 10⁸ steps ≈ 5.6 min, dominated by the
