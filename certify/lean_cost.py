@@ -53,13 +53,17 @@ terms (reading the block, `r m` list steps and `r^2` residues, is a lower-order 
 constant absorbs). Check against the second point: 64^3/3 terms predict 3.65 s against the
 measured 3.9 s (factor 1.07; CALIBRATION_FACTOR = 1.25 is the stated tolerance).
 
-Memory. The kernel keeps the results of `whnf` in its caches (`m_st.m_whnf`,
-`m_whnf_core`) for the whole declaration, and every beta/instantiation allocates new `Expr`
-nodes, so memory grows with the work. Basis (issue 23, an order of magnitude, not a
-measurement): about BYTES_PER_RETAINED = 1 KiB per retained intermediate result, where the
-retained results of an operation are counted as the values it materialises (each primitive
-result and each constructed cell; the M_* constants). The caches are per declaration, so one
-theorem per block bounds memory by the largest block, not the total (docs/lean-kernel.md).
+Memory. The kernel keeps the results of `whnf` in its caches: in lean4
+`src/kernel/type_checker.cpp` (stored version at commit 000db32e401b, read for this model)
+`whnf_core` inserts the result of every `App`/`Let`/`Proj` it reduces into `m_st->m_whnf_core`
+and `whnf` every result into `m_st->m_whnf` (constants included, which is why a closed instance
+is unfolded once); that state belongs to the `type_checker` object (`m_st(new state(env))`), so
+nothing is freed before the check is over, and every beta/instantiation allocates new `Expr`
+nodes: memory grows with the work. Basis (issue 23, an order of magnitude, not a measurement):
+about BYTES_PER_RETAINED = 1 KiB per retained intermediate result, where the retained results of
+an operation are counted as the values it materialises (each primitive result and each
+constructed cell; the M_* constants). The caches belong to one check, so one theorem per block
+bounds memory by the largest block, not the total (docs/lean-kernel.md).
 
 Model, with r the minor size (= the number of row labels), n the number of parameters, s the
 number of tangents, L the lattice size (the batch size for ReLU), d the output width and m the
