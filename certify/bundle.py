@@ -29,7 +29,12 @@ from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
 from certify.executor import ExecutorError, run_tasks
 from certify.families import generate_certificates
-from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS, lean_rank_cost
+from certify.lean_cost import (
+    DEFAULT_LEAN_MAX_GIB,
+    DEFAULT_LEAN_MAX_SECONDS,
+    lean_rank_cost,
+    lean_rank_memory_gib,
+)
 from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import coq_audit
@@ -60,6 +65,7 @@ class Options:
     force: bool = False  # --force: replace an output directory holding foreign files
     require: frozenset[str] = frozenset()  # --require coq,lean (checked by the CLI)
     lean_max_seconds: float = DEFAULT_LEAN_MAX_SECONDS  # --lean-max-seconds (lean_cost.py)
+    lean_max_gib: float = DEFAULT_LEAN_MAX_GIB  # --lean-max-gib (lean_cost.py)
     lean_dojo: bool = False  # certify check --lean-dojo: statement pinning (certify/dojo.py)
     executor: str = "local"  # --executor local (process pool of --jobs) or dask
     scheduler: str | None = None  # --scheduler ADDRESS of a Dask distributed cluster
@@ -261,6 +267,19 @@ def _write_lean_roots(lean: Path, items: list[Rendered]) -> None:
 def lean_cost_estimate(cert: dict[str, Any]) -> float | None:
     """Estimated seconds for the Lean kernel to check a rank certificate (lean_cost.py's
     model), None for other kinds (their kernel checks are small)."""
+    args = _lean_shape(cert)
+    return None if args is None else lean_rank_cost(*args)
+
+
+def lean_memory_estimate(cert: dict[str, Any]) -> float | None:
+    """Estimated GiB the Lean kernel retains checking a rank certificate (lean_cost.py's
+    model), None for other kinds."""
+    args = _lean_shape(cert)
+    return None if args is None else lean_rank_memory_gib(*args)
+
+
+def _lean_shape(cert: dict[str, Any]) -> tuple[int, int, int, int, int, int] | None:
+    """(r, n, lattice, dout, tangents, moduli) of a rank certificate, None for other kinds."""
     if cert.get("kind") != "rank":
         return None
     w, res, net = cert["witness"], cert["result"], cert["instance"]["network"]
@@ -272,7 +291,7 @@ def lean_cost_estimate(cert: dict[str, Any]) -> float | None:
         grid = up.get("grid") or {"dim": 0, "degree": 0}
         lattice = comb(grid["dim"] + grid["degree"], grid["degree"])
         dout = net["width"] if net.get("family") == "resnet" else net["widths"][-1]
-    return lean_rank_cost(res["rank_lower"], res["params"], lattice, dout, tangents, moduli)
+    return (res["rank_lower"], res["params"], lattice, dout, tangents, moduli)
 
 
 @contextmanager
@@ -317,6 +336,14 @@ def run_provers(
                         NOT_RUN,
                         f"estimated Lean kernel cost {cost:.0f} s exceeds the limit "
                         f"{opts.lean_max_seconds:.0f} s (--lean-max-seconds; model in "
+                        "certify/lean_cost.py)",
+                    )
+                gib = lean_memory_estimate(it.cert)
+                if gib is not None and gib > opts.lean_max_gib and it.cert["name"] not in over:
+                    over[it.cert["name"]] = Verdict(
+                        NOT_RUN,
+                        f"estimated Lean kernel memory {gib:.1f} GiB exceeds the limit "
+                        f"{opts.lean_max_gib:.1f} GiB (--lean-max-gib; model in "
                         "certify/lean_cost.py)",
                     )
             run_items = [it for it in items if it.cert["name"] not in over]

@@ -14,7 +14,7 @@ from typing import Any
 from certify import __version__
 from certify.bundle import PROVERS, Options, build, unmet_requirements
 from certify.errors import CertifyError, InputError, OutputError
-from certify.lean_cost import DEFAULT_LEAN_MAX_SECONDS
+from certify.lean_cost import DEFAULT_LEAN_MAX_GIB, DEFAULT_LEAN_MAX_SECONDS
 from certify.provers.common import kill_all
 from certify.spec import Spec, load_specs
 
@@ -58,6 +58,7 @@ def _opts(a: argparse.Namespace) -> Options:
         force=getattr(a, "force", False),
         require=a.require,
         lean_max_seconds=a.lean_max_seconds,
+        lean_max_gib=a.lean_max_gib,
         lean_dojo=getattr(a, "lean_dojo", False),
         executor=getattr(a, "executor", "local"),
         scheduler=getattr(a, "scheduler", None),
@@ -114,6 +115,13 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_LEAN_MAX_SECONDS,
         help="rank certificates whose estimated Lean kernel cost (certify/lean_cost.py) is "
         "above this get their Lean file but verdict not-run (default %(default)s)",
+    )
+    p.add_argument(
+        "--lean-max-gib",
+        type=_positive(float),
+        default=DEFAULT_LEAN_MAX_GIB,
+        help="rank certificates whose estimated Lean kernel memory (certify/lean_cost.py) is "
+        "above this many GiB get their Lean file but verdict not-run (default %(default)s)",
     )
     p.add_argument(
         "--cache-dir",

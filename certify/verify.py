@@ -91,6 +91,10 @@ NOT_RUN_REASONS = (
         r"estimated Lean kernel cost \d+ s exceeds the limit \d+ s \(--lean-max-seconds; "
         r"model in certify/lean_cost\.py\)"
     ),
+    re.compile(
+        r"estimated Lean kernel memory \d+\.\d GiB exceeds the limit \d+\.\d GiB "
+        r"\(--lean-max-gib; model in certify/lean_cost\.py\)"
+    ),
     re.compile(r"Lean toolchain set-up \(lake --version\) failed: .*", re.S),
 )
 SPEC_FILE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}")  # a bundled spec's name
