@@ -80,7 +80,10 @@ MD_NAME = re.compile(r"(?<![\w./\\-])((?:[\w.-]+/)*[\w-]+\.md)\b")
 # bare or below a bundle directory the text names (out/, DIR/, ...).
 BUNDLE_FILES = {"report.md", "README.md", "docs/citations.md", "citations.md"}
 # Another repository's files, cited with its name: path -> the repository.
-EXTERNAL = {"SPEC/matrix-tactics.md": "kim-em/hex-dev"}
+EXTERNAL = {
+    "SPEC/matrix-tactics.md": "kim-em/hex-dev",
+    "HexRank/SPEC/hex-rank.md": "kim-em/hex-dev",
+}
 # Names that are not citations: name -> what it is.
 NOT_CITED = {"READM\u0415.md": "a look-alike of README.md (Cyrillic Е) that certify check rejects"}
 SOURCE_DIRS = [
