@@ -393,14 +393,28 @@ def _main(argv: list[str] | None = None) -> int:
     p_ci = sub.add_parser(
         "ci-template",
         help="write a GitHub Actions workflow and a shell script that re-verify a bundle with "
-        "Coq and Lean (certify check BUNDLE --require coq,lean)",
+        "the nn-certify it carries (tool/), Coq, and Lean when the bundle ran it",
+        description="Write .github/workflows/nn-certify.yml and ci/verify.sh: they install the "
+        "sdist the bundle carries (tool/nn_certify-V.tar.gz; --pip SPEC instead), coqc from "
+        "apt and, when the bundle was written with Lean or --require lean is given, elan with "
+        "the bundle's pinned toolchain (each skipped when already installed), then run "
+        "`certify check BUNDLE --require ...`. The bundle is read at --out/--bundle.",
         **fmt,
     )
     p_ci.add_argument("--out", type=Path, default=Path("."), help="where to write (default .)")
     p_ci.add_argument(
         "--bundle", default="bundle", help="the bundle's path in the repository (default bundle)"
     )
-    p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
+    p_ci.add_argument(
+        "--pip", help="what CI pip-installs (default: the bundle's tool/nn_certify-V.tar.gz)"
+    )
+    p_ci.add_argument(
+        "--require",
+        type=_require,
+        default=frozenset(),
+        metavar="coq|lean|coq,lean",
+        help="provers the check requires besides coq (always) and those the bundle ran",
+    )
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
     p_table = sub.add_parser(
         "table",
@@ -443,8 +457,12 @@ def _main(argv: list[str] | None = None) -> int:
         if a.cmd == "ci-template":
             from certify.ci_template import write_templates
 
-            for p in write_templates(a.out, a.bundle, a.pip, a.force):
+            files, plan = write_templates(a.out, a.bundle, a.pip, a.force, a.require)
+            for p in files:
                 print(f"wrote {p}")
+            print(f"CI installs {plan.pip_spec} and requires {','.join(sorted(plan.require))}")
+            for n in plan.notes:
+                print(f"note: {n}")
             return 0
         return _check(a)
     except CertifyError as e:

@@ -3,7 +3,7 @@ deterministic sdist of the source tree, whose members hold the sources the manif
 `tool_sources` hashes; `certify check` accepts it as a derived file and rejects a tampered
 sdist, a manifest sha256 that is not the file's, a look-alike sdist of other sources (a
 careful forger re-hashes everything), a missing one and an extra one in tool/. Run from an
-installed wheel (no source tree), the bundle records no sdist and checks."""
+installed wheel (no source tree), the bundle records no sdist and ci-template asks for --pip."""
 
 from __future__ import annotations
 
@@ -178,7 +178,7 @@ def test_the_cli_exits_1_on_a_tampered_sdist(plain: Path, tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_an_installed_wheel_writes_no_sdist_and_its_bundle_checks(installed_wheel):
+def test_an_installed_wheel_writes_no_sdist_and_ci_template_asks_for_pip(installed_wheel):
     w = installed_wheel
     code = "import certify.cli as C; print(C.example_specs()[0].parent)"
     spec = subprocess.run([str(w.python), "-c", code], capture_output=True, text=True,
@@ -196,3 +196,6 @@ def test_an_installed_wheel_writes_no_sdist_and_its_bundle_checks(installed_whee
                        capture_output=True, text=True, cwd=w.work, env=w.env)  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
     assert "the bundle carries no sdist of nn-certify" in r.stdout
+    r = subprocess.run([str(w.certify), "ci-template", "--out", str(repo)], capture_output=True,
+                       text=True, cwd=w.work, env=w.env)  # fmt: skip
+    assert r.returncode == 2 and "--pip SPEC" in r.stderr, r.stdout + r.stderr
