@@ -1,4 +1,4 @@
-"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template | cite."""
 
 from __future__ import annotations
 
@@ -416,6 +416,25 @@ def _main(argv: list[str] | None = None) -> int:
         help="provers the check requires besides coq (always) and those the bundle ran",
     )
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
+    p_cite = sub.add_parser(
+        "cite",
+        help="fill in a bundle's CITATION.cff (authors, date, title, DOI)",
+        description="Write BUNDLE/CITATION.cff (Citation File Format 1.2.0), the one file of "
+        "a bundle `certify check` does not compare. An edited CITATION.cff is replaced only "
+        "with --force, and kept next to the bundle first.",
+        **fmt,
+    )
+    p_cite.add_argument("bundle", type=Path)
+    p_cite.add_argument(
+        "--author",
+        action="append",
+        required=True,
+        help="'Family, Given' or 'Given Family' (repeat for each author, in order)",
+    )
+    p_cite.add_argument("--date", required=True, help="date released, YYYY-MM-DD")
+    p_cite.add_argument("--title", help="default: Machine-checked certificates: <specs>")
+    p_cite.add_argument("--doi", help="the DOI of the published bundle, e.g. 10.5281/zenodo.1")
+    p_cite.add_argument("--force", action="store_true", help="replace an edited CITATION.cff")
     p_table = sub.add_parser(
         "table",
         help="print the results table of one or more bundles (Markdown or CSV)",
@@ -463,6 +482,14 @@ def _main(argv: list[str] | None = None) -> int:
             print(f"CI installs {plan.pip_spec} and requires {','.join(sorted(plan.require))}")
             for n in plan.notes:
                 print(f"note: {n}")
+            return 0
+        if a.cmd == "cite":
+            from certify.cite import write_citation
+
+            cff, kept = write_citation(a.bundle, a.author, a.date, a.title, a.doi, a.force)
+            if kept is not None:
+                print(f"kept the previous {cff.name} at {kept}")
+            print(f"wrote {cff}")
             return 0
         return _check(a)
     except CertifyError as e:
