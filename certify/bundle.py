@@ -46,6 +46,7 @@ from certify.resources import resource_dir
 from certify.scratch import scratch_dir
 from certify.spec import Spec
 from certify.summary import summary_line
+from certify.tool_sdist import NO_SOURCE_TREE, build_sdist
 
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
 COQ_LIBRARY_FILES = [f"NNCert/{m}.v" for m in coqp.LIBRARY]
@@ -1078,10 +1079,17 @@ def _build(
         for n in names:
             prog.record(n, "coq", coq[n].seconds)
             prog.record(n, "lean", lean[n].seconds)
+        sdist = build_sdist()  # the exact tool, for `certify ci-template` (tool_sdist.py)
+        if sdist is None:
+            prog.say(f"[certify] note: {NO_SOURCE_TREE}")
+        else:
+            (tmp / "tool").mkdir()
+            (tmp / sdist.rel).write_bytes(sdist.data)
         manifest = {
             "schema": MANIFEST_SCHEMA,
             "tool": tool_versions(),
             "tool_sources": tool_sources(),
+            "tool_sdist": None if sdist is None else sdist.entry(),
             "specs": spec_entries(specs),
             "certificates": [
                 manifest_entry(it, checker[n], coq[n], lean[n])

@@ -1,5 +1,5 @@
-"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template | table |
-init."""
+"""Command line: certify run | demo | check | bounds | figure | from-torch | ci-template | cite |
+table | init."""
 
 from __future__ import annotations
 
@@ -402,15 +402,48 @@ def _main(argv: list[str] | None = None) -> int:
     p_ci = sub.add_parser(
         "ci-template",
         help="write a GitHub Actions workflow and a shell script that re-verify a bundle with "
-        "Coq and Lean (certify check BUNDLE --require coq,lean)",
+        "the nn-certify it carries (tool/), Coq, and Lean when the bundle ran it",
+        description="Write .github/workflows/nn-certify.yml and ci/verify.sh: they install the "
+        "sdist the bundle carries (tool/nn_certify-V.tar.gz; --pip SPEC instead), coqc from "
+        "apt and, when the bundle was written with Lean or --require lean is given, elan with "
+        "the bundle's pinned toolchain (each skipped when already installed), then run "
+        "`certify check BUNDLE --require ...`. The bundle is read at --out/--bundle.",
         **fmt,
     )
     p_ci.add_argument("--out", type=Path, default=Path("."), help="where to write (default .)")
     p_ci.add_argument(
         "--bundle", default="bundle", help="the bundle's path in the repository (default bundle)"
     )
-    p_ci.add_argument("--pip", help=f"what CI pip-installs (default nn-certify=={__version__})")
+    p_ci.add_argument(
+        "--pip", help="what CI pip-installs (default: the bundle's tool/nn_certify-V.tar.gz)"
+    )
+    p_ci.add_argument(
+        "--require",
+        type=_require,
+        default=frozenset(),
+        metavar="coq|lean|coq,lean",
+        help="provers the check requires besides coq (always) and those the bundle ran",
+    )
     p_ci.add_argument("--force", action="store_true", help="overwrite existing files")
+    p_cite = sub.add_parser(
+        "cite",
+        help="fill in a bundle's CITATION.cff (authors, date, title, DOI)",
+        description="Write BUNDLE/CITATION.cff (Citation File Format 1.2.0), the one file of "
+        "a bundle `certify check` does not compare. An edited CITATION.cff is replaced only "
+        "with --force, and kept next to the bundle first.",
+        **fmt,
+    )
+    p_cite.add_argument("bundle", type=Path)
+    p_cite.add_argument(
+        "--author",
+        action="append",
+        required=True,
+        help="'Family, Given' or 'Given Family' (repeat for each author, in order)",
+    )
+    p_cite.add_argument("--date", required=True, help="date released, YYYY-MM-DD")
+    p_cite.add_argument("--title", help="default: Machine-checked certificates: <specs>")
+    p_cite.add_argument("--doi", help="the DOI of the published bundle, e.g. 10.5281/zenodo.1")
+    p_cite.add_argument("--force", action="store_true", help="replace an edited CITATION.cff")
     p_table = sub.add_parser(
         "table",
         help="print the results table of one or more bundles (Markdown or CSV)",
@@ -467,8 +500,20 @@ def _main(argv: list[str] | None = None) -> int:
         if a.cmd == "ci-template":
             from certify.ci_template import write_templates
 
-            for p in write_templates(a.out, a.bundle, a.pip, a.force):
+            files, plan = write_templates(a.out, a.bundle, a.pip, a.force, a.require)
+            for p in files:
                 print(f"wrote {p}")
+            print(f"CI installs {plan.pip_spec} and requires {','.join(sorted(plan.require))}")
+            for n in plan.notes:
+                print(f"note: {n}")
+            return 0
+        if a.cmd == "cite":
+            from certify.cite import write_citation
+
+            cff, kept = write_citation(a.bundle, a.author, a.date, a.title, a.doi, a.force)
+            if kept is not None:
+                print(f"kept the previous {cff.name} at {kept}")
+            print(f"wrote {cff}")
             return 0
         return _check(a)
     except CertifyError as e:
