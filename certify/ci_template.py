@@ -31,7 +31,9 @@ VENV = ".nn-certify-venv"
 APT = "coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra python3-venv python3-pip curl"
 # The stored not-run reasons that say Lean was not asked for, or skipped for its cost.
 LEAN_DISABLED = "disabled (--no-lean)"
-LEAN_OVER_BUDGET = re.compile(r"estimated Lean kernel cost \d+ s exceeds the limit")
+LEAN_OVER_BUDGET = re.compile(
+    r"estimated Lean kernel (cost \d+ s|memory \d+\.\d GiB) exceeds the limit"
+)
 
 WORKFLOW = ".github/workflows/nn-certify.yml"
 SCRIPT = "ci/verify.sh"
