@@ -221,15 +221,15 @@ def table(*bundles: Path | str, seconds: bool = False) -> list[dict[str, Any]]:
 QUICK_DEMO: dict[tuple[str, str], tuple[str, str | None]] = {
     ("mlp", "rank"): ("ktb-2-2-1.toml", None),
     ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z.toml", None),
-    ("resnet", "rank"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square"),
+    ("resnet", "rank"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-rank"),
     ("resnet", "orbit"): ("resnet-orbit-trivial-cube.toml", None),
-    ("resnet", "critical"): ("resnet-critical-dead-layer.toml", None),
+    ("resnet", "critical"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-critical"),
     ("resnet", "implicit"): ("resnet-figure-1.toml", "resnet-figure-1"),
-    ("relu", "rank"): ("relu-1-1-1.toml", None),
+    ("relu", "rank"): ("relu-2-2-1.toml", None),
     ("relu", "equiv"): ("relu-equiv-permutation.toml", None),
-    ("tanh", "affsym"): ("affsym.toml", "affsym-tanh"),
-    ("tanh", "orbit"): ("tanh-1-3-1-orbit.toml", None),
-    ("tanh", "equiv"): ("tanh-equiv.toml", "tanh-equiv"),
+    ("tanh", "affsym"): ("affsym.toml", "affsym-arctan"),
+    ("tanh", "orbit"): ("tanh-dag-skip.toml", "tanh-dag-skip-orbit"),
+    ("tanh", "equiv"): ("tanh-equiv.toml", "tanh-equivalent"),
     ("compind", "compind"): ("compind-z2z.toml", None),
     ("compind", "prop21"): ("prop21-z3-z-1.toml", None),
     ("compind", "newman-slater"): ("newman-slater-cubes.toml", None),
@@ -251,13 +251,16 @@ def demo_specs(quick: bool = False) -> list[Spec]:
     paths = {p.name: p for p in example_files()}
     if not quick:
         return [s for p in paths.values() for s in load_specs(p)]
+    keep: dict[str, set[str | None]] = {}
+    for fname, name in QUICK_DEMO.values():
+        keep.setdefault(fname, set()).add(name)
     out: list[Spec] = []
-    for fname, keep in dict.fromkeys(QUICK_DEMO.values()):
+    for fname, names in keep.items():
         path = paths[fname]
-        if keep is None:
+        if None in names:
             out += load_specs(path)
             continue
         data = decode_toml(path.read_bytes(), str(path))
-        data["certificate"] = [c for c in data["certificate"] if c.get("name") == keep]
+        data["certificate"] = [c for c in data["certificate"] if c.get("name") in names]
         out += parse_specs(data, str(path))
     return out

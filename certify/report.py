@@ -17,7 +17,6 @@ import json
 import re
 from typing import Any
 
-from certify import table
 from certify.provers.common import FAILED, NOT_RUN, TIMEOUT
 from certify.referee import STORED_VERDICTS
 from certify.summary import summary_line
@@ -71,40 +70,70 @@ def _fill(tmpl: str, values: list[str]) -> str:
     return "".join(p + (values[i] if i < len(values) else "") for i, p in enumerate(parts))
 
 
-def shared_text(texts: list[str]) -> tuple[str, list[dict[str, str]], list[list[str]]]:
-    """What the claims `texts` (at least two) say alike, and what each says on its own.
+def shared_text(
+    texts: list[str],
+) -> tuple[str, list[tuple[str, str]], list[list[str]], list[dict[str, str]], list[list[str]]]:
+    """What the claims `texts` say alike, and what each says on its own.
 
-    A sentence is shared when its template (template: the sentence with its integers cut
-    out) occurs exactly once in every claim. The shared text is those sentences in the
-    first claim's order, an integer that is the same in every claim written out and one
-    that differs shown as a slot ⟨k⟩. Returns (the shared text, per claim its slot values
-    {"⟨k⟩": value}, per claim its other sentences); filling each slot with a claim's value
-    gives that claim's sentence back, word for word."""
-    if len(texts) < 2:
-        return "", [{} for _ in texts], [sentences(t) for t in texts]
+    A sentence's template is the sentence with its integers cut out (`template`). A template
+    that occurs exactly once in each of two or more claims is said once: in the shared text
+    when every claim has it, else as a variant [a], [b], ... that the claims having it name.
+    In it an integer that is the same in every claim having it is written out, one that
+    differs is a slot ⟨k⟩. Returns (the shared text, the variants (label, text), per claim
+    its variant labels, per claim its slot values {"⟨k⟩": value}, per claim its other
+    sentences); filling a claim's slots in the shared text and its variants gives its
+    sentences back, word for word."""
     parsed = [[template(x) for x in sentences(t)] for t in texts]
-    counts = [{tm: sum(1 for t2, _ in p if t2 == tm) for tm, _ in p} for p in parsed]
-    shared = [tm for tm, _ in parsed[0] if all(c.get(tm) == 1 for c in counts)]
-    shared = list(dict.fromkeys(shared))
-    vals = [{tm: v for tm, v in p if tm in shared} for p in parsed]
+    counts: list[dict[str, int]] = []
+    for p in parsed:
+        c: dict[str, int] = {}
+        for tm, _ in p:
+            c[tm] = c.get(tm, 0) + 1
+        counts.append(c)
+    order = list(dict.fromkeys(tm for p in parsed for tm, _ in p))
+    having = {tm: [i for i, c in enumerate(counts) if c.get(tm) == 1] for tm in order}
+    said = [tm for tm in order if len(having[tm]) >= 2 and len(texts) >= 2]
     slots: list[dict[str, str]] = [{} for _ in texts]
-    out: list[str] = []
+    labels: list[list[str]] = [[] for _ in texts]
+    shared: list[str] = []
+    variants: list[tuple[str, str]] = []
     k = 0
-    for tm in shared:
+    for tm in said:
+        rows = having[tm]
+        vals = {i: dict(parsed[i])[tm] for i in rows}
         filled: list[str] = []
         for j in range(tm.count("\x00")):
-            col = [v[tm][j] for v in vals]
+            col = [vals[i][j] for i in rows]
             if all(x == col[0] for x in col):
                 filled.append(col[0])
             else:
                 k += 1
                 filled.append(f"⟨{k}⟩")
-                for i, x in enumerate(col):
-                    slots[i][f"⟨{k}⟩"] = x
-        out.append(_fill(tm, filled))
-    own = [[x for x, (tm, _) in zip(sentences(t), p, strict=True) if tm not in shared]
-           for t, p in zip(texts, parsed, strict=True)]  # fmt: skip
-    return " ".join(out), slots, own
+                for i in rows:
+                    slots[i][f"⟨{k}⟩"] = vals[i][j]
+        text = _fill(tm, filled)
+        if len(rows) == len(texts):
+            shared.append(text)
+        else:
+            label = f"[{_label(len(variants))}]"
+            variants.append((label, text))
+            for i in rows:
+                labels[i].append(label)
+    said_set = set(said)
+    own = [[x for x, (tm, _) in zip(sentences(t), p, strict=True)
+            if tm not in said_set or i not in having[tm]]
+           for i, (t, p) in enumerate(zip(texts, parsed, strict=True))]  # fmt: skip
+    return " ".join(shared), variants, labels, slots, own
+
+
+def _label(n: int) -> str:
+    """a, b, ..., z, aa, ab, ..."""
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(97 + r) + out
+    return out
 
 
 def _cell(text: Any) -> str:
@@ -151,7 +180,7 @@ def _kind_section(
 ) -> list[str]:  # fmt: skip
     n = len(group)
     lines = [f"## {family} {kind} ({n} certificate{'s' if n != 1 else ''})", ""]
-    shared, slots, owns = shared_text([e["claim"]["text"] for e in group])
+    shared, variants, labels, slots, owns = shared_text([e["claim"]["text"] for e in group])
     cite_lists = [list(e["claim"]["cites"]) for e in group]
     shared_cites = (
         [c for c in cite_lists[0] if all(c in cl for cl in cite_lists[1:])] if n > 1 else []
@@ -159,13 +188,17 @@ def _kind_section(
     if shared:
         cited = (" Cited by every one: " + "; ".join(shared_cites)) if shared_cites else ""
         lines += [f"Every claim of this kind says (⟨k⟩: see its row): {shared}{cited}", ""]
+    if variants:
+        lines += ["Said by some (each row names its own): "
+                  + " ".join(f"{lab} {txt}" for lab, txt in variants), ""]  # fmt: skip
     rank = kind == "rank"
     head = ["certificate", "architecture", *(RANK_COLUMNS if rank else ()), "claim (what differs)"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     extra: list[str] = []
-    for e, slot, own in zip(group, slots, owns, strict=True):
+    for e, lab, slot, own in zip(group, labels, slots, owns, strict=True):
         cites = [c for c in e["claim"]["cites"] if c not in shared_cites]
-        parts = ["; ".join(f"{k} = {v}" for k, v in slot.items()) + "."] if slot else []
+        parts = ["Says " + " ".join(lab) + "."] if lab else []
+        parts += ["; ".join(f"{k} = {v}" for k, v in slot.items()) + "."] if slot else []
         text = " ".join(parts + own) if (parts or own) else "(the shared text)"
         if cites:
             text += " Cites: " + "; ".join(cites)
