@@ -211,3 +211,56 @@ def table(*bundles: Path | str, seconds: bool = False) -> list[dict[str, Any]]:
         for r in _table.load_rows(Path(b), seconds):
             rows.append(({"bundle": str(b)} if len(bundles) > 1 else {}) | r)
     return rows
+
+
+# `certify demo --quick`: one certificate of every registry kind (certify/checker/registry.py),
+# (family, kind) -> (example file, the name of its [[certificate]] to keep; None: the file as
+# it is, whose one certificate, or default rank certificate, is of that kind). Chosen among
+# the cheapest of the full demo (logs/results-seconds.csv); tests/test_report.py checks that
+# every registry kind is here and that each names a certificate of that kind.
+QUICK_DEMO: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("mlp", "rank"): ("ktb-2-2-1.toml", None),
+    ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z.toml", None),
+    ("resnet", "rank"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-rank"),
+    ("resnet", "orbit"): ("resnet-orbit-trivial-cube.toml", None),
+    ("resnet", "critical"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-critical"),
+    ("resnet", "implicit"): ("resnet-figure-1.toml", "resnet-figure-1"),
+    ("relu", "rank"): ("relu-2-2-1.toml", None),
+    ("relu", "equiv"): ("relu-equiv-permutation.toml", None),
+    ("tanh", "affsym"): ("affsym.toml", "affsym-arctan"),
+    ("tanh", "orbit"): ("tanh-dag-skip.toml", "tanh-dag-skip-orbit"),
+    ("tanh", "equiv"): ("tanh-equiv.toml", "tanh-equivalent"),
+    ("compind", "compind"): ("compind-z2z.toml", None),
+    ("compind", "prop21"): ("prop21-z3-z-1.toml", None),
+    ("compind", "newman-slater"): ("newman-slater-cubes.toml", None),
+}
+
+
+def example_files() -> list[Path]:
+    """The embedded example suite (package data), in sorted order."""
+    from importlib.resources import files
+
+    root = files("certify") / "examples"
+    return sorted(Path(str(p)) for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def demo_specs(quick: bool = False) -> list[Spec]:
+    """The specs of `certify demo`: every example, or with `quick` one certificate per
+    registry kind (QUICK_DEMO). A kept subset of a file's [[certificate]] tables is a spec of
+    its own data (bundled as JSON, so that `certify check` re-runs exactly these)."""
+    paths = {p.name: p for p in example_files()}
+    if not quick:
+        return [s for p in paths.values() for s in load_specs(p)]
+    keep: dict[str, set[str | None]] = {}
+    for fname, name in QUICK_DEMO.values():
+        keep.setdefault(fname, set()).add(name)
+    out: list[Spec] = []
+    for fname, names in keep.items():
+        path = paths[fname]
+        if None in names:
+            out += load_specs(path)
+            continue
+        data = decode_toml(path.read_bytes(), str(path))
+        data["certificate"] = [c for c in data["certificate"] if c.get("name") in names]
+        out += parse_specs(data, str(path))
+    return out

@@ -24,7 +24,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from certify import __version__, certificate, table
+from certify import __version__, certificate, progress, table
 from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
 from certify.executor import ExecutorError, run_tasks
@@ -40,12 +40,12 @@ from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.provers import lean as leanp
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
-from certify.referee import STORED_VERDICTS, architecture, referee_files, tool_sources
+from certify.referee import architecture, referee_files, tool_sources
 from certify.render.env import render
+from certify.report import common_prover_notes, quoted, report_md  # noqa: F401  (re-exported)
 from certify.resources import resource_dir
 from certify.scratch import scratch_dir
 from certify.spec import Spec
-from certify.summary import summary_line
 from certify.tool_sdist import NO_SOURCE_TREE, build_sdist
 
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
@@ -444,138 +444,6 @@ def manifest_entry(it: Rendered, checker: list[str], coq: Verdict, lean: Verdict
     }
 
 
-def common_prover_notes(entries: list[dict[str, Any]]) -> dict[str, str]:
-    """prover -> message, for a prover that did not run for any certificate for one reason
-    (not installed, disabled, the library failed): said once, not once per certificate."""
-    out: dict[str, str] = {}
-    for p in PROVERS:
-        msgs = {(e["verdicts"].get(p), e["messages"].get(p)) for e in entries}
-        if len(msgs) == 1:
-            ((status, msg),) = msgs
-            if status in (NOT_RUN, FAILED, TIMEOUT) and msg and len(entries) > 1:
-                out[p] = f"{status} for every certificate: {msg}"
-    return out
-
-
-def quoted(msg: Any) -> str:
-    """A message (checker, coqc, lake output: free text, possibly from a forged certificate)
-    as data in report.md: JSON-escaped (quotes, newlines) with backticks escaped too, inside
-    one Markdown code span, so it cannot add headings, links or claim-like prose."""
-    return "`" + json.dumps(msg, ensure_ascii=True).replace("`", "\\u0060") + "`"
-
-
-def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
-    """report.md: a function of the manifest and the results table (table.rows)."""
-    entries = manifest["certificates"]
-    lines = ["# nn-certify report", "", STORED_VERDICTS, ""]
-    common = common_prover_notes(entries)
-    if common:
-        lines += ["## Provers", ""] + [f"- {p}: {quoted(m)}" for p, m in common.items()] + [""]
-    ranks = [e for e in entries if e["kind"] == "rank"]
-    others = [e for e in entries if e["kind"] != "rank"]
-    if ranks:
-        lines += [
-            "## Rank witnesses",
-            "",
-            "| certificate | architecture | #params | symmetry dim | expected dim | "
-            "dim after symmetries | generic rank mod p | rank >= | rank <= at θ | rank at θ | "
-            "defect | checker | coq | lean |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-        ]
-        for e in ranks:
-            r, v = e["result"], e["verdicts"]
-            up = "–" if r["rank_upper_at_point"] is None else r["rank_upper_at_point"]
-            at = "–" if r.get("rank_at_point") is None else r["rank_at_point"]
-            after = r.get("dim_after_symmetries", "–")
-            g = r.get("generic_rank_mod_p")
-            gtxt = (
-                "–" if g is None else f"{g}" + ("" if r.get("target_reached") else " (not reached)")
-            )
-            defect = "–" if r.get("defect") is None else r["defect"]
-            lines.append(
-                f"| {e['name']} | {e.get('architecture', '–')} | {r['params']} | "
-                f"{r['symmetry_dim']} | {r['expected_dim']} | {after} | {gtxt} | "
-                f"{r['rank_lower']} | {up} | {at} | {defect} | "
-                f"{v['checker']} | {v['coq']} | {v['lean']} |"
-            )
-        lines.append("")
-    if others:
-        lines += [
-            "## Other certificates",
-            "",
-            "| certificate | kind | architecture | result | checker | coq | lean |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for e in others:
-            v = e["verdicts"]
-            lines.append(
-                f"| {e['name']} | {e['kind']} | {e.get('architecture', '–')} | {summary_line(e)} | "
-                f"{v['checker']} | "
-                f"{v['coq']} | {v['lean']} |"
-            )
-        lines.append("")
-    if results is not None:
-        lines += [
-            "## Results table",
-            "",
-            "Also in results.csv and results.json (columns: certify/table.py; seconds per "
-            "phase: logs/results-seconds.csv).",
-            "",
-            table.markdown(results),
-            "Columns:",
-            "",
-            table.notes_md(),
-        ]
-    for fig in sorted(manifest.get("figures", {})):  # sorted: the manifest is saved sorted
-        if fig == DIMENSIONS_PNG:
-            lines += [
-                "## Certified against expected dimension",
-                "",
-                f"![{fig}](figures/{fig})",
-                "",
-                "Each rank certificate: the certified dimension (the functional dimension "
-                "where the certificate pins it, else the certified lower bound rank_lower) "
-                "against the expected dimension; points below the diagonal are marked.",
-                "",
-            ]
-            continue
-        lines += [
-            "## Figure",
-            "",
-            f"![{fig}](figures/{fig})",
-            "",
-            "The image M of the bias-free scalar quadratic two-layer ResNet (Figure 1, math.md "
-            "§2); the identity c3^3 - 4 c2 c3 c4 + 8 c4^2 = 0 on M is the implicit certificate "
-            "below.",
-            "",
-        ]
-    lines += [
-        "Re-verify: `certify check .` (see README.md for coqc alone and lake alone); "
-        "citations: docs/citations.md.",
-        "",
-        "## Claims",
-        "",
-    ]
-    for e in entries:
-        lines += [f"### {e['name']}", "", e["claim"]["text"], ""]
-        if e["claim"]["cites"]:
-            lines += ["Cites: " + "; ".join(e["claim"]["cites"]), ""]
-        bad = {k: m for k, m in sorted(e["messages"].items()) if m and k not in common}
-        for k, m in bad.items():
-            lines += [f"- {k}: {quoted(m)}"]
-        if e["coq_assumptions"]:
-            lines += [
-                "Coq assumptions (kernel primitives; those of every audited theorem of the "
-                f"run together, one Print Assumptions): {', '.join(e['coq_assumptions'])}",
-                "",
-            ]
-    t = manifest["tool"]
-    lines += ["## Tools", ""] + [
-        f"- {k}: {v if v else 'not installed'}" for k, v in sorted(t.items())
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def walk_files(root: Path) -> list[str]:
     """Every file (and symlink) under `root`, as sorted relative POSIX paths; symlinked
     directories are listed, not followed."""
@@ -903,16 +771,19 @@ def certify_task(
     resume()
     seconds: dict[str, dict[str, float | None]] = {}
     t = time.monotonic()
-    certs = generate_certificates(spec, req)
+    with progress.step(req.name, "generate"):
+        certs = generate_certificates(spec, req)
     gen = time.monotonic() - t
     checker: dict[str, list[str]] = {}
     rendered: list[Rendered] = []
-    for c in certs:
-        t = time.monotonic()
-        checker[c["name"]] = check_certificate(c)
-        t2 = time.monotonic()
-        rendered.append(render_certificate(c))
-        seconds[c["name"]] = {"generate": gen, "checker": t2 - t, "render": time.monotonic() - t2}
+    with progress.step(req.name, "checker, render"):
+        for c in certs:
+            t = time.monotonic()
+            checker[c["name"]] = check_certificate(c)
+            t2 = time.monotonic()
+            rendered.append(render_certificate(c))
+            seconds[c["name"]] = {"generate": gen, "checker": t2 - t,
+                                  "render": time.monotonic() - t2}  # fmt: skip
     coq: dict[str, Verdict]
     vo: dict[str, bytes] = {}
     key: str | None = None
@@ -921,7 +792,11 @@ def certify_task(
     elif coqp.coqc_path() is None:
         coq = {c["name"]: Verdict(NOT_RUN, "coqc not found on PATH") for c in certs}
     else:
-        with scratch_dir("nn-certify-task-") as work, _kill_on_error():
+        with (
+            scratch_dir("nn-certify-task-") as work,
+            _kill_on_error(),
+            progress.step(req.name, "coqc"),
+        ):
             base = None if cache_base is None else Path(cache_base)
             lib = coqp.prepare_library(resource_dir("coq"), work / "lib", base, timeout)
             if lib.verdict.status != PASSED or lib.root is None:
@@ -1020,17 +895,23 @@ def _build(
     prog.say(f"[certify] {len(tasks)} task(s) (generate, check, render, coq) on {where}")
     prog.start(len(tasks))
     mine = tool_sources()["sha256"]
-    for i, res in run_tasks(certify_task, tasks, opts.jobs, opts.executor, opts.scheduler):
-        if res.sources != mine:
-            raise ExecutorError(
-                f"task {res.request} ran on nn-certify sources {res.sources[:16]}…, not these "
-                f"({mine[:16]}…): install the same version on every worker; no bundle written"
+    here = opts.executor == "local" and (opts.jobs <= 1 or len(tasks) <= 1)  # as run_tasks
+    with progress.live(prog if here else None):  # in this process: each phase as it ends
+        for i, res in run_tasks(certify_task, tasks, opts.jobs, opts.executor, opts.scheduler):
+            if res.sources != mine:
+                raise ExecutorError(
+                    f"task {res.request} ran on nn-certify sources {res.sources[:16]}…, not "
+                    f"these ({mine[:16]}…): install the same version on every worker; no "
+                    "bundle written"
+                )
+            outcomes[i] = res
+            if not here:  # elsewhere: its phases when it is done
+                prog.phases_done(res.request, res.seconds)
+            verdicts = ", ".join(
+                "coq compiled" if v.status == PASSED else f"coq {v.status}"
+                for v in res.coq.values()
             )
-        outcomes[i] = res
-        verdicts = ", ".join(
-            "coq compiled" if v.status == PASSED else f"coq {v.status}" for v in res.coq.values()
-        )
-        prog.done(res.request, verdicts)
+            prog.done(res.request, verdicts)
     prog.finish()
     done = [o for o in outcomes if o is not None]
     certs = [c for o in done for c in o.certs]

@@ -362,6 +362,10 @@ def _main(argv: list[str] | None = None) -> int:
     p_demo = sub.add_parser("demo", help="run the embedded example suite", **fmt)
     _add_out_flags(p_demo)
     _add_prover_flags(p_demo)
+    p_demo.add_argument(
+        "--quick", action="store_true",
+        help="one certificate of every kind (about 30 s with coqc) instead of the whole suite",
+    )  # fmt: skip
     p_bounds = sub.add_parser(
         "bounds",
         help="degree bounds of the composition-independence theorems",
@@ -487,7 +491,9 @@ def _main(argv: list[str] | None = None) -> int:
         if a.cmd == "figure":
             return _figure(a)
         if a.cmd == "demo":
-            return _run([s for p in example_specs() for s in load_specs(p)], a.out, a)
+            from certify.api import demo_specs
+
+            return _run(demo_specs(a.quick), a.out, a)
         if a.cmd == "from-torch":
             return _from_torch(a)
         if a.cmd == "table":

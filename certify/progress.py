@@ -28,6 +28,7 @@ class Phase:
     start: float
     seconds: float | None = None
     announced: float | None = None  # monotonic time of the last progress line
+    task: bool = False  # a phase of one certificate task: on the bar, and always a done line
 
 
 class Progress:
@@ -97,6 +98,9 @@ class Progress:
             now = time.monotonic()
             with self._lock:
                 for ph in self._active.values():
+                    if ph.task and self._bar is not None:
+                        self._bar.set_postfix_str(f"{ph.label[:50]} {now - ph.start:.0f} s")
+                        continue  # on a terminal the bar shows it; no lines
                     since = ph.announced if ph.announced is not None else ph.start
                     due = self.threshold if ph.announced is None else self.interval
                     if now - since >= due:
@@ -104,8 +108,11 @@ class Progress:
                         self.emit(f"[certify] {ph.label}: running, {now - ph.start:.0f} s")
 
     @contextmanager
-    def phase(self, label: str) -> Iterator[Phase]:
-        ph = Phase(label, time.monotonic())
+    def phase(self, label: str, task: bool = False) -> Iterator[Phase]:
+        """Time `label`; lines as the module says. A `task` phase (one phase of one
+        certificate task, `step`) always gets its done line and, on a terminal, shows on
+        the bar with its elapsed time instead of running lines."""
+        ph = Phase(label, time.monotonic(), task=task)
         with self._lock:
             self._active[id(ph)] = ph
             if self._thread is None:
@@ -119,8 +126,21 @@ class Progress:
             ph.seconds = time.monotonic() - ph.start
             with self._lock:
                 del self._active[id(ph)]
-                if ok and ph.seconds >= self.threshold:
+                if ok and (task or ph.seconds >= self.threshold):
                     self.emit(f"[certify] {label}: done in {ph.seconds:.1f} s")
+
+    def phases_done(self, task: str, seconds: dict[str, dict[str, float | None]]) -> None:
+        """The completed phases of a task that ran elsewhere (a pool worker, a cluster): one
+        line with the seconds of each, summed over the task's certificates (generate, once
+        for the task, counted once)."""
+        total: dict[str, float] = {}
+        for i, secs in enumerate(seconds.values()):
+            for p, sec in secs.items():
+                if sec is not None and (p != "generate" or i == 0):
+                    total[p] = total.get(p, 0.0) + sec
+        if total:
+            self.say(f"[certify] {task}: " + ", ".join(f"{PHASE_LABELS.get(p, p)} {sec:.1f} s"
+                                                      for p, sec in total.items()))  # fmt: skip
 
     def mute(self) -> None:
         """No more lines (Ctrl-C: the interrupt message is the last thing printed)."""
@@ -136,6 +156,38 @@ class Progress:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+
+
+PHASE_LABELS = {"coq": "coqc"}  # the seconds keys of a task (table.PHASES) as shown
+
+# The Progress of the certificate tasks that run in this process (`live`); a pool worker's or
+# a cluster worker's is None, and `step` is silent there (the run reports the task's phases
+# when its outcome arrives: Progress.phases_done).
+_LIVE: Progress | None = None
+
+
+@contextmanager
+def live(prog: Progress | None) -> Iterator[None]:
+    """While the tasks run in this process, their phases (`step`) go to `prog`."""
+    global _LIVE
+    saved, _LIVE = _LIVE, prog
+    try:
+        yield
+    finally:
+        _LIVE = saved
+
+
+@contextmanager
+def step(task: str, phase: str) -> Iterator[None]:
+    """One phase (generate, checker, coqc) of the certificate task `task`: a line when it
+    ends, with its seconds, and its elapsed time on the bar, if the task runs in this process
+    under `live`; nothing otherwise."""
+    prog = _LIVE
+    if prog is None:
+        yield
+        return
+    with prog.phase(f"{task}: {phase}", task=True):
+        yield
 
 
 def timestamped(emit: Callable[[str], None]) -> Callable[[str], None]:

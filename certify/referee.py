@@ -360,34 +360,6 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "",
         STORED_VERDICTS,
         "",
-        "## What each certificate proves",
-        "",
-    ]
-    for e in entries:
-        v = e["verdicts"]
-        lines += [
-            f"### {e['name']} ({e['kind']})",
-            "",
-            f"- Architecture: {e.get('architecture', '–')}",
-            f"- Result: {summary_line(e)}",
-            f"- Verdicts (stored): checker {v['checker']}, coq {v['coq']}, lean {v['lean']}",
-            f"- Files: `{e['file']}`, `{e['coq_file']}`, `{e['lean_file']}`",
-            "",
-            "Claim: " + e["claim"]["text"],
-            "",
-        ]
-        if e["claim"]["cites"]:
-            lines += ["Cited, not kernel-checked (see `docs/citations.md`):", ""]
-            lines += [f"- {c}" for c in e["claim"]["cites"]] + [""]
-    lines += [
-        "## Columns of results.csv (rank certificates)",
-        "",
-        *[f"- `{c}`: {t}" for c, t in column_notes().items()],
-        "",
-        "## Trust levels",
-        "",
-        TRUST,
-        "",
         "## Re-verify",
         "",
         "Everything (the specs in `specs/` re-run and every file re-derived from them and "
@@ -422,6 +394,34 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "```sh",
         "certify run specs/* --out rerun/ && diff -r certificates rerun/certificates",
         "```",
+        "",
+        "## What each certificate proves",
+        "",
+    ]
+    for e in entries:
+        v = e["verdicts"]
+        lines += [
+            f"### {e['name']} ({e['kind']})",
+            "",
+            f"- Architecture: {e.get('architecture', '–')}",
+            f"- Result: {summary_line(e)}",
+            f"- Verdicts (stored): checker {v['checker']}, coq {v['coq']}, lean {v['lean']}",
+            f"- Files: `{e['file']}`, `{e['coq_file']}`, `{e['lean_file']}`",
+            "",
+            "Claim: " + e["claim"]["text"],
+            "",
+        ]
+        if e["claim"]["cites"]:
+            lines += ["Cited, not kernel-checked (see `docs/citations.md`):", ""]
+            lines += [f"- {c}" for c in e["claim"]["cites"]] + [""]
+    lines += [
+        "## Columns of results.csv (rank certificates)",
+        "",
+        *[f"- `{c}`: {t}" for c, t in column_notes().items()],
+        "",
+        "## Trust levels",
+        "",
+        TRUST,
         "",
         "## Specs",
         "",

@@ -216,7 +216,7 @@ def test_report_md_shows_free_text_messages_as_quoted_data():
     text = report_md({"certificates": [entry], "tool": {}})
     line = next(x for x in text.splitlines() if x.startswith("- coq: "))
     assert line.count("`") == 2 and "\\n\\n## Claims" in line and "\\u0060everything" in line
-    assert [x for x in text.splitlines() if x.startswith("## Claims")] == ["## Claims"]
+    assert not any(x.startswith("## Claims") for x in text.splitlines())
 
 
 # ---------------------------------------------------------------- certify check
