@@ -367,7 +367,7 @@ def readme_md(manifest: dict[str, Any]) -> str:
         "the checker; fresh prover runs; exit 0 only if every required prover passed):",
         "",
         "```sh",
-        f"pip install 'nn-certify=={ver}'   # or from the source tree with that sources sha256",
+        install_line(manifest),
         "certify check . --require coq,lean",
         "```",
         "",
@@ -430,10 +430,21 @@ def readme_md(manifest: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def install_line(manifest: dict[str, Any]) -> str:
+    """The bundle README's install command: the sdist the bundle carries (tool/, its sha256
+    in the manifest's tool_sdist, verified by certify check), else the index version."""
+    sdist = manifest.get("tool_sdist")
+    if isinstance(sdist, dict) and isinstance(sdist.get("file"), str):
+        return f"pip install {sdist['file']}   # the exact nn-certify that wrote this bundle"
+    ver = manifest["tool"].get("nn-certify")
+    return f"pip install 'nn-certify=={ver}'   # or from the source tree with that sources sha256"
+
+
 def citation_cff(manifest: dict[str, Any]) -> str:
     names = ", ".join(s["name"] for s in manifest.get("specs", []))
     ver = manifest["tool"].get("nn-certify")
-    return f"""# Template: fill in the authors, title and date before publishing this bundle.
+    return f"""# Template: fill in the authors, title and date (date-released:) before publishing.
+# Or run: certify cite . --author "Family, Given" --date YYYY-MM-DD [--title T] [--doi D]
 cff-version: 1.2.0
 message: "If you use these certificates, please cite them as below."
 type: dataset
@@ -441,7 +452,6 @@ title: "Machine-checked certificates: {names}"
 authors:
   - family-names: "<family name>"
     given-names: "<given names>"
-date-released: "<YYYY-MM-DD>"
 keywords:
   - neural networks
   - certificates
@@ -450,6 +460,8 @@ keywords:
 references:
   - type: software
     title: nn-certify
+    authors:
+      - name: "nn-certify developers"
     version: "{ver}"
     license: MIT
     notes: "sha256 of the tool's sources: {(manifest.get("tool_sources") or {}).get("sha256")}"
