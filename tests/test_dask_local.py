@@ -40,8 +40,11 @@ def _files(b: Path) -> dict[str, bytes]:
 def _popen(args: list[str], tmpdir: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, TMPDIR=str(tmpdir))
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # SIGINT with its default disposition, as at a terminal (an xdist worker may ignore it)
     return subprocess.Popen([sys.executable, "-m", "certify.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)  # fmt: skip
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            )  # fmt: skip
 
 
 def test_a_local_dask_cluster_gives_the_local_executors_bytes_and_leaves_no_scratch(tmp_path):

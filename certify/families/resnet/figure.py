@@ -65,7 +65,21 @@ def draw_resnet_quadratic(out: Path) -> None:
 
 
 def draw(name: str, out: Path) -> None:
+    """`certify figure NAME --out PNG`: an unusable --out (a directory, or a place no file
+    can be written) is an OutputError (exit 2) naming it, raised before the drawing."""
+    import os
+
+    from certify.errors import OutputError
+
     if name != "resnet-quadratic":
         raise ValueError(f"unknown figure {name!r}: expected one of {list(FIGURES)}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    draw_resnet_quadratic(out)
+    out = Path(out)
+    if out.is_dir():
+        raise OutputError(f"--out {out}: expected a PNG file path, got a directory")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(out.parent, os.W_OK | os.X_OK):
+            raise PermissionError(f"{out.parent} is not a writable directory")
+        draw_resnet_quadratic(out)
+    except OSError as e:
+        raise OutputError(f"--out {out}: cannot write: {e.strerror or e}") from None
