@@ -177,6 +177,15 @@ def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
         print("certify: error: --workers: only for --executor dask without --scheduler (the "
               "local executor runs --jobs processes)", file=sys.stderr)  # fmt: skip
         return 2
+    if a.cache_dir is not None and not a.no_cache:  # named by the user: usable, or exit 2
+        try:
+            a.cache_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(a.cache_dir, os.W_OK | os.X_OK):
+                raise PermissionError("not writable")
+        except OSError as e:
+            print(f"certify: error: --cache-dir {a.cache_dir}: not a writable directory "
+                  f"({e.strerror or e})", file=sys.stderr)  # fmt: skip
+            return 2
     manifest = build(specs, out, _opts(a), prog=for_stream(a.quiet))
     from certify.bundle import common_prover_notes
     from certify.summary import summary_line

@@ -178,6 +178,14 @@ BAD = {  # subcommand + bad arguments -> a word the message must contain
         ["run", "{d}/cf.toml", "--out", "{d}/o", "--require", "isabelle"],
         "--require",
     ),  # fmt: skip
+    "run-cache-dir-unmakeable": (
+        ["run", "{d}/cf.toml", "--out", "{d}/o", "--cache-dir", UNMAKEABLE],
+        "--cache-dir",
+    ),  # fmt: skip
+    "run-cache-dir-a-file": (
+        ["run", "{d}/cf.toml", "--out", "{d}/o", "--cache-dir", "{d}/a-file"],
+        "--cache-dir",
+    ),  # fmt: skip
     "demo-out-unmakeable": (["demo", "--out", UNMAKEABLE], "--out"),
     "check-timeout": (["check", "{d}/a-dir", "--timeout", "-1"], "--timeout"),
     "table-format": (["table", "{d}/a-dir", "--format", "xls"], "--format"),
