@@ -70,6 +70,7 @@ class Options:
     lean_dojo: bool = False  # certify check --lean-dojo: statement pinning (certify/dojo.py)
     executor: str = "local"  # --executor local (process pool of --jobs) or dask
     scheduler: str | None = None  # --scheduler ADDRESS of a Dask distributed cluster
+    workers: int | None = None  # --workers: dask without a scheduler, local workers (or jobs)
 
     def cache_base(self) -> Path | None:
         if not self.use_cache:
@@ -891,13 +892,16 @@ def _build(
     tasks = [(spec, req, opts.run_coq, opts.timeout, None if cache is None else str(cache))
              for spec, req in requests]  # fmt: skip
     outcomes: list[TaskOutcome | None] = [None] * len(tasks)
-    where = "dask " + str(opts.scheduler) if opts.executor == "dask" else f"{opts.jobs} job(s)"
+    where = "dask " + (opts.scheduler or f"local cluster of {opts.workers or opts.jobs} workers")
+    where = where if opts.executor == "dask" else f"{opts.jobs} job(s)"
     prog.say(f"[certify] {len(tasks)} task(s) (generate, check, render, coq) on {where}")
     prog.start(len(tasks))
     mine = tool_sources()["sha256"]
     here = opts.executor == "local" and (opts.jobs <= 1 or len(tasks) <= 1)  # as run_tasks
     with progress.live(prog if here else None):  # in this process: each phase as it ends
-        for i, res in run_tasks(certify_task, tasks, opts.jobs, opts.executor, opts.scheduler):
+        for i, res in run_tasks(
+            certify_task, tasks, opts.jobs, opts.executor, opts.scheduler, opts.workers
+        ):
             if res.sources != mine:
                 raise ExecutorError(
                     f"task {res.request} ran on nn-certify sources {res.sources[:16]}…, not "

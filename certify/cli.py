@@ -62,6 +62,7 @@ def _opts(a: argparse.Namespace) -> Options:
         lean_dojo=getattr(a, "lean_dojo", False),
         executor=getattr(a, "executor", "local"),
         scheduler=getattr(a, "scheduler", None),
+        workers=getattr(a, "workers", None),
     )
 
 
@@ -141,9 +142,16 @@ def _add_out_flags(p: argparse.ArgumentParser) -> None:
         choices=("local", "dask"),
         default="local",
         help="local: a process pool of --jobs; dask: the tasks run on the Dask distributed "
-        "cluster at --scheduler (extra nn-certify[dask]); the bundle is the same either way",
+        "cluster at --scheduler, else on a local Dask cluster of --workers processes started "
+        "and stopped by this run (extra nn-certify[dask]); the bundle is the same either way",
     )
     p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument(
+        "--workers",
+        type=_positive(int),
+        help="--executor dask without --scheduler: worker processes of the local cluster, one "
+        "thread each (default: --jobs)",
+    )
     p.add_argument(
         "--force",
         action="store_true",
@@ -174,9 +182,19 @@ def _gate(entries: list[dict], require: frozenset[str], other_failure: bool) -> 
 def _run(specs: list[Spec], out: Path, a: argparse.Namespace) -> int:
     from certify.progress import for_stream
 
-    if a.executor == "dask" and not a.scheduler:
-        print("certify: error: --executor dask needs --scheduler ADDRESS", file=sys.stderr)
+    if a.workers is not None and (a.executor != "dask" or a.scheduler):
+        print("certify: error: --workers: only for --executor dask without --scheduler (the "
+              "local executor runs --jobs processes)", file=sys.stderr)  # fmt: skip
         return 2
+    if a.cache_dir is not None and not a.no_cache:  # named by the user: usable, or exit 2
+        try:
+            a.cache_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(a.cache_dir, os.W_OK | os.X_OK):
+                raise PermissionError("not writable")
+        except OSError as e:
+            print(f"certify: error: --cache-dir {a.cache_dir}: not a writable directory "
+                  f"({e.strerror or e})", file=sys.stderr)  # fmt: skip
+            return 2
     manifest = build(specs, out, _opts(a), prog=for_stream(a.quiet))
     from certify.bundle import common_prover_notes
     from certify.summary import summary_line

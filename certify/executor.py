@@ -1,6 +1,8 @@
 """Where the certificate tasks run: in this process (``--jobs 1``), in a process pool
 (``--jobs N``, the default executor "local"), or on a Dask distributed cluster
-(``--executor dask --scheduler ADDRESS``; the optional extra ``nn-certify[dask]``).
+(``--executor dask --scheduler ADDRESS``; the optional extra ``nn-certify[dask]``), or on a
+Dask cluster of ``--workers N`` local worker processes that the run starts and stops itself
+(``--executor dask`` without ``--scheduler``).
 
 A task is one [[certificate]] request of one spec: generate -> check -> render -> coqc
 (bundle.certify_task). Its outcome is a pure function of the spec and the tool's sources, so
@@ -38,9 +40,14 @@ def run_tasks(
     jobs: int,
     executor: str = "local",
     scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Iterator[tuple[int, Any]]:
-    """Yield (index, fn(*tasks[index])) as tasks finish."""
-    if executor == "dask":
+    """Yield (index, fn(*tasks[index])) as tasks finish. With executor "dask" and no
+    `scheduler`: on a local Dask cluster of `workers` processes (default `jobs`), started
+    here and shut down when the tasks are done, fail or are interrupted."""
+    if executor == "dask" and not scheduler:
+        yield from _dask_local(fn, tasks, workers or jobs)
+    elif executor == "dask":
         yield from _dask(fn, tasks, scheduler)
     elif jobs <= 1 or len(tasks) <= 1:
         for i, t in enumerate(tasks):
@@ -131,21 +138,83 @@ def _pool(
     pool.shutdown()
 
 
-def _dask(
-    fn: Callable[..., Any], tasks: list[tuple[Any, ...]], scheduler: str | None
-) -> Iterator[tuple[int, Any]]:
+def _need_distributed() -> None:
     try:
-        from distributed import Client, as_completed
+        import distributed  # noqa: F401
     except ImportError:
         raise ExecutorError(
             "--executor dask needs the optional extra: pip install 'nn-certify[dask]'"
         ) from None
+
+
+def _dask_local(
+    fn: Callable[..., Any], tasks: list[tuple[Any, ...]], workers: int
+) -> Iterator[tuple[int, Any]]:
+    """The tasks on a `distributed.LocalCluster` of `workers` worker processes (one thread
+    each: a task is CPU-bound Python and coqc), with no dashboard and its worker spaces in a
+    scratch directory of the run; closed (workers stopped, their coqc killed, the directory
+    removed) however the run ends."""
+    _need_distributed()
+    import logging
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    from certify import scratch
+    from certify.dask_plugin import StopProversOnClose
+
+    with (
+        scratch.scratch_dir("nn-certify-dask-") as space,
+        dask.config.set({"temporary-directory": str(space)}),  # the scheduler's space too
+    ):
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # no INFO lines about workers starting and stopping
+        cluster = client = None
+        try:
+            with _workers_skip_main():  # the nannies spawn the workers as the pool does
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    local_directory=str(space),
+                    silence_logs=logging.ERROR,
+                )
+                client = Client(cluster, set_as_default=False)
+                client.register_plugin(StopProversOnClose())
+            yield from _on_client(client, fn, tasks)
+        finally:
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+            quiet.setLevel(level)
+
+
+def _dask(
+    fn: Callable[..., Any], tasks: list[tuple[Any, ...]], scheduler: str | None
+) -> Iterator[tuple[int, Any]]:
+    _need_distributed()
+    from distributed import Client
+
     if not scheduler:
         raise ExecutorError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     try:
         client = Client(scheduler, timeout=30, set_as_default=False)
     except OSError as e:
         raise ExecutorError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+    try:
+        yield from _on_client(client, fn, tasks)
+    finally:
+        client.close()
+
+
+def _on_client(
+    client: Any, fn: Callable[..., Any], tasks: list[tuple[Any, ...]]
+) -> Iterator[tuple[int, Any]]:
+    from distributed import as_completed
+
     try:
         futures = [
             client.submit(
@@ -169,7 +238,6 @@ def _dask(
             yield index[f.key], res
     finally:
         client.cancel(futures) if "futures" in locals() else None
-        client.close()
 
 
 def _call_pickled(payload: bytes) -> bytes:

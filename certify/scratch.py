@@ -4,10 +4,16 @@ Every temporary directory nn-certify makes while it runs (the provers' scratch c
 task's Coq workspace, a cache entry being built) is made by `scratch_dir` or registered with
 `register`. An exception (KeyboardInterrupt included) leaves the `with` block and removes
 it; a pool worker stopped by SIGTERM, which ends with os._exit and so runs no `finally`,
-calls `remove_all()` first (certify/executor.py)."""
+calls `remove_all()` first (certify/executor.py), and so does a worker of the run's own Dask
+cluster when it closes (certify/dask_plugin.py). A directory is registered before it is
+made, so a Ctrl-C at any point leaves none that nobody knows of, and whatever a second
+Ctrl-C cut short in a `finally` is removed when the interpreter exits (atexit)."""
 
 from __future__ import annotations
 
+import atexit
+import os
+import secrets
 import shutil
 import tempfile
 import threading
@@ -34,13 +40,29 @@ def release(path: Path) -> None:
 
 @contextmanager
 def scratch_dir(prefix: str, dir: Path | None = None) -> Iterator[Path]:
-    """A fresh directory (tempfile.mkdtemp in `dir`, default $TMPDIR), removed on exit."""
-    path = register(Path(tempfile.mkdtemp(prefix=prefix, dir=dir)))
+    """A fresh directory (mode 0700, like tempfile.mkdtemp) in `dir` (default $TMPDIR: the
+    directory tempfile.gettempdir() picks), removed on exit."""
+    path = _make(prefix, Path(dir) if dir is not None else Path(tempfile.gettempdir()))
     try:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
         release(path)
+
+
+def _make(prefix: str, parent: Path) -> Path:
+    """mkdir parent/prefix<16 random hex digits>, registered first: an interrupt between
+    the mkdir and the caller's `try` leaves a directory that `remove_all` knows of (and one
+    interrupted before its mkdir is a name rmtree ignores). A name
+    that exists already (2^-64 per try) belongs to someone else: released, never removed."""
+    for _ in range(100):
+        path = register(parent / f"{prefix}{secrets.token_hex(8)}")
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            release(path)
+    raise FileExistsError(f"no fresh scratch directory name {prefix}* in {parent}")
 
 
 def remove_all() -> None:
@@ -49,3 +71,6 @@ def remove_all() -> None:
     for path in list(_LIVE):
         shutil.rmtree(path, ignore_errors=True)
         _LIVE.discard(path)
+
+
+atexit.register(remove_all)  # a `finally` cut short by a second Ctrl-C: removed at exit

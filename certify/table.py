@@ -231,50 +231,9 @@ def certified_dimension(r: dict[str, Any]) -> int:
 
 
 def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:
-    """figures/dimensions.png: per rank certificate, the certified dimension (functional
-    dimension where pinned, else the certified lower bound) against the expected dimension;
-    points below the diagonal are defective (pinned) or not pinned to the expected value
-    (lower bound only), marked differently. Deterministic bytes (Agg, no metadata)."""
-    import matplotlib
+    """figures/dimensions.png: the atlas of certified against expected dimension of every
+    rank certificate, and a panel per sweep of one hidden width (certify/dimension_figure.py).
+    Deterministic bytes (Agg, no metadata)."""
+    from certify.dimension_figure import draw_dimensions as draw
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    pts = [r for r in table if is_rank_row(r)]
-    fig, ax = plt.subplots(figsize=(6, 5), dpi=100)
-    top = max([1] + [max(r["expected_dim"], certified_dimension(r)) for r in pts]) + 1
-    ax.plot([0, top], [0, top], color="0.6", lw=1, label="certified = expected")
-    groups = {
-        "meets expected": ([], "o", "tab:blue"),
-        "defective (pinned below expected)": ([], "X", "tab:red"),
-        "lower bound below expected": ([], "v", "tab:orange"),
-    }
-    for r in pts:
-        d = certified_dimension(r)
-        if d >= r["expected_dim"]:
-            key = "meets expected"
-        elif isinstance(r["functional_dimension"], int):
-            key = "defective (pinned below expected)"
-        else:
-            key = "lower bound below expected"
-        label = r["name"]
-        if isinstance(r.get("defect"), int) and r["defect"] > 0:
-            label = f"{r['name']} (defect {r['defect']})"
-        groups[key][0].append((r["expected_dim"], d, label))
-    for label, (xs, marker, colour) in groups.items():
-        if xs:
-            ax.scatter([x for x, _, _ in xs], [y for _, y, _ in xs], marker=marker, c=colour,
-                       s=40, label=f"{label} ({len(xs)})", zorder=3)  # fmt: skip
-            if label != "meets expected":
-                for x, y, n in xs:
-                    ax.annotate(n, (x, y), fontsize=6, xytext=(3, -8), textcoords="offset points")
-    ax.set_xlabel("expected dimension")
-    ax.set_ylabel("certified dimension (rank lower bound / functional dimension)")
-    ax.set_title(f"Certified vs expected dimension ({len(pts)} rank certificates)")
-    ax.set_xlim(0, top)
-    ax.set_ylim(0, top)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    fig.savefig(out, format="png", metadata={"Software": None})
-    plt.close(fig)
+    draw(table, out)

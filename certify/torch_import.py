@@ -89,6 +89,11 @@ def load_modules(path: Path) -> list[tuple[Any, ...]]:
             out.append(describe(m))
         except InputError as e:
             raise InputError(f"{path}: module {i}: {e}") from None
+        except Exception as e:  # a module named Linear without float weights (quantized, ...)
+            raise InputError(
+                f"{path}: module {i} ({type(m).__name__}): cannot read its weights as floats "
+                f"({type(e).__name__}: {e})"
+            ) from None
     return out
 
 

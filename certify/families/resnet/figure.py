@@ -31,19 +31,24 @@ def draw_resnet_quadratic(out: Path) -> None:
     import numpy as np
 
     fig = plt.figure(figsize=(11, 4.8), dpi=100)
-    ax = fig.add_subplot(1, 2, 1, projection="3d")
+    # computed_zorder=False: drawn in the order below, so the half-line and the section c2 = 1
+    # stay visible over the translucent surface they lie on.
+    ax = fig.add_subplot(1, 2, 1, projection="3d", computed_zorder=False)
     # (s, u) -> a = s u, b = s (1 - u): c2 = s covers 0 <= c2 <= 2, u in [0, 1].
     s, u = np.meshgrid(np.linspace(0, 2, 41), np.linspace(0, 1, 41))
     a, b = s * u, s * (1 - u)
     c2, c3, c4 = image_point(a, b)  # type: ignore[arg-type]
-    ax.plot_surface(c2, c3, c4, color="tab:blue", alpha=0.55, linewidth=0, antialiased=False)
+    ax.plot_surface(c2, c3, c4, color="tab:blue", alpha=0.45, linewidth=0, antialiased=False,
+                    zorder=1)  # fmt: skip
     t = np.linspace(0, 2, 2)
-    ax.plot(t, 0 * t, 0 * t, color="red", linewidth=3, label="singular half-line (t, 0, 0)")
+    ax.plot(t, 0 * t, 0 * t, color="red", linewidth=3, label="singular half-line (t, 0, 0)",
+            zorder=3)  # fmt: skip
     uu = np.linspace(0, 1, 200)
     ax.plot(0 * uu + 1, 2 * uu * (1 - uu), uu * uu * (1 - uu), color="black", linewidth=2,
-            label="section c2 = 1")  # fmt: skip
-    ax.scatter([2], [2], [1], color="black", s=20)
-    ax.text(2, 2, 1.08, "(2,2,1) = F(w=(±1,±1))", fontsize=8)
+            label="section c2 = 1", zorder=3)  # fmt: skip
+    ax.scatter([2], [2], [1], color="black", s=20, zorder=4)
+    # left of the point, clear of the c4 axis's tick labels on the right
+    ax.text(1.9, 2, 1.12, "(2,2,1) = F(w=(±1,±1))", fontsize=8, ha="right", zorder=4)
     ax.set_xlabel("c2")
     ax.set_ylabel("c3")
     ax.set_zlabel("c4")
@@ -65,7 +70,21 @@ def draw_resnet_quadratic(out: Path) -> None:
 
 
 def draw(name: str, out: Path) -> None:
+    """`certify figure NAME --out PNG`: an unusable --out (a directory, or a place no file
+    can be written) is an OutputError (exit 2) naming it, raised before the drawing."""
+    import os
+
+    from certify.errors import OutputError
+
     if name != "resnet-quadratic":
         raise ValueError(f"unknown figure {name!r}: expected one of {list(FIGURES)}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    draw_resnet_quadratic(out)
+    out = Path(out)
+    if out.is_dir():
+        raise OutputError(f"--out {out}: expected a PNG file path, got a directory")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(out.parent, os.W_OK | os.X_OK):
+            raise PermissionError(f"{out.parent} is not a writable directory")
+        draw_resnet_quadratic(out)
+    except OSError as e:
+        raise OutputError(f"--out {out}: cannot write: {e.strerror or e}") from None
