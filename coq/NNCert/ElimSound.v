@@ -143,6 +143,50 @@ Qed.
 
 (** * The relation between Q and residues on primitive integers *)
 
+(** * The one-walk minor: [select_minor] is [minor_rows]
+    ([sel_gaps] reads the entries at [gap_cols 0 gaps] in one walk; [col_gaps] recovers the
+    gaps of strictly increasing columns), so every lemma below about [minor_rows] covers the
+    kernel's [select_minor]. *)
+
+Lemma hd_skipn_nth_int (row : list int) c : hd 0%uint63 (skipn c row) = nth_int row c.
+Proof. by elim: row c => [| x row IH] [| c] //=. Qed.
+
+Lemma tl_skipn (row : list int) c : tl (skipn c row) = skipn c.+1 row.
+Proof. by elim: row c => [| x row IH] [| c] //=; rewrite IH. Qed.
+
+Lemma skipn_add (row : list int) g b : skipn g (skipn b row) = skipn (g + b) row.
+Proof.
+  elim: b row => [| b IH] [| x row] /=; rewrite ?addn0 ?addnS //=.
+  by case: (g).
+Qed.
+
+Lemma sel_gaps_skipn row gaps b :
+  sel_gaps (skipn b row) gaps = List.map (fun c => nth_int row c) (gap_cols b gaps).
+Proof.
+  elim: gaps b => [| g gs IH] b //=.
+  by rewrite skipn_add hd_skipn_nth_int tl_skipn IH.
+Qed.
+
+(** [sel_gaps row gaps = map (nth_int row) (prefix sums of the gaps)]. *)
+Lemma sel_gaps_cols row gaps :
+  sel_gaps row gaps = List.map (fun c => nth_int row c) (gap_cols 0 gaps).
+Proof. exact: (sel_gaps_skipn row gaps 0). Qed.
+
+Lemma col_gaps_cols b cols gaps : col_gaps b cols = Some gaps -> gap_cols b gaps = cols.
+Proof.
+  elim: cols b gaps => [| c cs IH] b gaps /=; first by case=> <-.
+  case H: (Nat.leb b c) => //. move/Nat.leb_le: H => Hbc.
+  case E: (col_gaps c.+1 cs) => [gs |] //; case=> <- /=.
+  by rewrite Nat.sub_add // (IH _ _ E).
+Qed.
+
+Lemma select_minor_eq rows cols : select_minor rows cols = minor_rows rows cols.
+Proof.
+  rewrite /select_minor. case E: (col_gaps 0 cols) => [gaps |] //.
+  rewrite /minor_rows -(col_gaps_cols _ _ _ E). apply: List.map_ext => row.
+  exact: sel_gaps_cols.
+Qed.
+
 Section Residues.
 Variable p : Z.
 Hypothesis Hp : p_ok p = true.
@@ -499,6 +543,7 @@ Theorem check_minor_unit n r rows cols : prime_ok p = true ->
     \in unitmx.
 Proof.
   move=> Hpr. rewrite /check_minor => /andP [/andP [/andP [/Nat.eqb_eq Hr /Nat.eqb_eq Hc] _] Hns].
+  rewrite select_minor_eq in Hns.
   rewrite length_size in Hr. rewrite length_size in Hc.
   have Hok := rows_ok_minor rows cols r Hc Hr.
   have -> : \matrix_(a < r, b < r)

@@ -10,7 +10,7 @@
     - exactness from residues: an integer [v] with [|v| <= B] that vanishes mod pairwise
       coprime moduli whose product exceeds [B] is [0].
     Residues lie in [[0, p)] with [1 < p < 2^31]: [a*y + (p-b)*x < 2^63] never wraps. *)
-From Coq Require Import ZArith List Bool Uint63.
+From Coq Require Import ZArith NArith List Bool Uint63.
 From NNCert Require Import Lists Arith.
 Import ListNotations.
 Open Scope Z_scope.
@@ -22,6 +22,12 @@ Fixpoint nth_int (xs : list int) (j : nat) : int :=
   | x :: _, O => x
   | _ :: xs', S j' => nth_int xs' j'
   end.
+
+(** The row labels [(s, k)] of a certificate written with binary [N] literals (a unary
+    [nat] literal [s] costs [s] constructors to elaborate, the [N] one about [log2 s]).
+    Coq-only: the Python and Lean twins read labels as binary integers already. *)
+Definition labels_of_N (ls : list (N * N)) : list (nat * nat) :=
+  map (fun l => (N.to_nat (fst l), N.to_nat (snd l))) ls.
 
 (** Every row label [(s, k)] has [s < m] and [k < dout]. *)
 Fixpoint rows_in_range (m dout : nat) (rows : list (nat * nat)) : bool :=
@@ -88,6 +94,48 @@ Fixpoint nonsingular_mod (p : int) (fuel : nat) (M : list (list int)) : bool :=
 Definition minor_rows (rows : list (list int)) (cols : list nat) : list (list int) :=
   map (fun row => map (fun c => nth_int row c) cols) rows.
 
+(** The columns [g0, g0 + 1 + g1, ...] from [b] on, of the gaps [g0, g1, ...]: strictly
+    increasing columns written as the numbers of columns skipped before each (a unary [nat]
+    gap is small where a column index is not). [g + b], not [b + g]: [Nat.add] walks its
+    first argument. *)
+Fixpoint gap_cols (b : nat) (gaps : list nat) : list nat :=
+  match gaps with
+  | [] => []
+  | g :: gs => (g + b)%nat :: gap_cols (S (g + b)) gs
+  end.
+
+(** The gaps of strictly increasing columns, all [>= b] ([gap_cols b] inverts it), or [None]
+    for columns out of order. *)
+Fixpoint col_gaps (b : nat) (cols : list nat) : option (list nat) :=
+  match cols with
+  | [] => Some []
+  | c :: cs =>
+      if Nat.leb b c then
+        match col_gaps (S c) cs with
+        | Some gs => Some ((c - b)%nat :: gs)
+        | None => None
+        end
+      else None
+  end.
+
+(** The entries of [row] at the columns [gap_cols 0 gaps] ([0] past its end), in one walk
+    along the row: skip [g] entries, take the next, go on from the one after. *)
+Fixpoint sel_gaps (row : list int) (gaps : list nat) : list int :=
+  match gaps with
+  | [] => []
+  | g :: gs =>
+      let rest := skipn g row in
+      hd 0%uint63 rest :: sel_gaps (tl rest) gs
+  end.
+
+(** [minor_rows rows cols], by one walk per row when the columns are strictly increasing
+    ([sel_gaps]; ElimSound.v [select_minor_eq] proves the two equal), else by [minor_rows]. *)
+Definition select_minor (rows : list (list int)) (cols : list nat) : list (list int) :=
+  match col_gaps 0 cols with
+  | Some gaps => map (fun row => sel_gaps row gaps) rows
+  | None => minor_rows rows cols
+  end.
+
 (** Every residue reduced into [[0, p)] (the Python twin's [reduce_mod]). *)
 Definition reduce_int_rows (p : int) (V : list (list int)) : list (list int) :=
   map (map (fun v => PrimInt63.mod v p)) V.
@@ -96,7 +144,7 @@ Definition reduce_int_rows (p : int) (V : list (list int)) : list (list int) :=
     the [r x r] minor on those columns nonsingular mod p: the rows have rank [>= r]. *)
 Definition check_minor (p : Z) (n r : nat) (rows : list (list int)) (cols : list nat) : bool :=
   Nat.eqb (length rows) r && Nat.eqb (length cols) r && all_lt n cols &&
-  nonsingular_mod (Uint63.of_Z p) r (minor_rows (reduce_int_rows (Uint63.of_Z p) rows) cols).
+  nonsingular_mod (Uint63.of_Z p) r (select_minor (reduce_int_rows (Uint63.of_Z p) rows) cols).
 
 (** The lower-bound decision every family shares: [p] usable, [r] labels in range, and the
     rows the family computed for them (mod p) have a nonsingular [r x r] minor on [cols];
