@@ -90,6 +90,71 @@ Fixpoint nonsingular_mod (p : int) (fuel : nat) (M : list (list int)) : bool :=
       end
   end.
 
+(** * Two columns per pass
+
+    [nonsingular_mod] allocates every entry of every step's rows; the VM's cost is the list
+    cell, not the arithmetic. [nonsingular2_mod] takes the two pivots of two consecutive steps
+    and eliminates both columns in one pass over each row, computing exactly the rows of two
+    steps of [nonsingular_mod] (ElimSound.v [nonsingular2_mod_eq]): about half the cells. *)
+
+(** [((A * y + B * x) mod p + C * q) mod p] for the entries [x] of [pt], [q] of [qt], [y] of
+    [rt] (residues below [p < 2^31]: no sum of two products wraps). *)
+Fixpoint elim2_tail (p A B C : int) (pt qt rt : list int) : list int :=
+  match pt, qt, rt with
+  | x :: pt', q :: qt', y :: rt' =>
+      PrimInt63.mod
+        (PrimInt63.add
+           (PrimInt63.mod (PrimInt63.add (PrimInt63.mul A y) (PrimInt63.mul B x)) p)
+           (PrimInt63.mul C q)) p
+        :: elim2_tail p A B C pt' qt' rt'
+  | _, _, _ => []
+  end.
+
+(** [elim_row p piv2 (elim_row p piv row)] in one pass: with [piv = a :: x0 :: pt],
+    [piv2 = d :: qt] (a row of the first step's output) and [row = b :: y0 :: rt], the first
+    step makes [row] into [e :: (a * rt - b * pt)] ([e = a * y0 - b * x0]) and the second
+    into [d * (a * rt - b * pt) - e * qt = (d a) rt + (d (p - b)) pt + (p - e) qt] mod p. *)
+Definition elim2_row (p : int) (piv piv2 row : list int) : list int :=
+  match piv, piv2, row with
+  | a :: x0 :: pt, d :: qt, b :: y0 :: rt =>
+      let nb := PrimInt63.sub p b in
+      let e := PrimInt63.mod (PrimInt63.add (PrimInt63.mul a y0) (PrimInt63.mul nb x0)) p in
+      elim2_tail p (PrimInt63.mod (PrimInt63.mul d a) p) (PrimInt63.mod (PrimInt63.mul d nb) p)
+        (PrimInt63.sub p e) pt qt rt
+  | _, _, _ => []
+  end.
+
+(** The second step's pivot: [(elim_row p piv row, the other rows in order)] for the first
+    [row] whose eliminated row has a nonzero first entry, or [None] ([pick_pivot] on
+    [map (elim_row p piv) rows], which it equals, without eliminating the other rows). *)
+Fixpoint pick_pivot2 (p : int) (piv : list int) (rows : list (list int))
+    : option (list int * list (list int)) :=
+  match rows with
+  | [] => None
+  | row :: rows' =>
+      let e := elim_row p piv row in
+      if lead_nonzero e then Some (e, rows')
+      else match pick_pivot2 p piv rows' with
+           | None => None
+           | Some (q, rest) => Some (q, row :: rest)
+           end
+  end.
+
+(** [nonsingular_mod p fuel M], two steps per pass ([fuel >= 2]). *)
+Fixpoint nonsingular2_mod (p : int) (fuel : nat) (M : list (list int)) : bool :=
+  match fuel with
+  | S (S f) =>
+      match pick_pivot M with
+      | None => false
+      | Some (piv, rest) =>
+          match pick_pivot2 p piv rest with
+          | None => false
+          | Some (piv2, rest2) => nonsingular2_mod p f (map (elim2_row p piv piv2) rest2)
+          end
+      end
+  | _ => nonsingular_mod p fuel M
+  end.
+
 (** The columns [cols] of every row ([0] past the end of a row). *)
 Definition minor_rows (rows : list (list int)) (cols : list nat) : list (list int) :=
   map (fun row => map (fun c => nth_int row c) cols) rows.
@@ -144,7 +209,7 @@ Definition reduce_int_rows (p : int) (V : list (list int)) : list (list int) :=
     the [r x r] minor on those columns nonsingular mod p: the rows have rank [>= r]. *)
 Definition check_minor (p : Z) (n r : nat) (rows : list (list int)) (cols : list nat) : bool :=
   Nat.eqb (length rows) r && Nat.eqb (length cols) r && all_lt n cols &&
-  nonsingular_mod (Uint63.of_Z p) r (select_minor (reduce_int_rows (Uint63.of_Z p) rows) cols).
+  nonsingular2_mod (Uint63.of_Z p) r (select_minor (reduce_int_rows (Uint63.of_Z p) rows) cols).
 
 (** The lower-bound decision every family shares: [p] usable, [r] labels in range, and the
     rows the family computed for them (mod p) have a nonsingular [r x r] minor on [cols];
