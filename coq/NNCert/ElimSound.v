@@ -6,7 +6,11 @@
       [RK] respects [0, 1, +, *] of [arith_ring rat] and [arith_mod p], and relates the
       kernel's inputs ([rats_mod], [acts_mod], [ints_mod]) to their rationals.
     - [check_minor_unit]: if [p] is prime and the fraction-free elimination of RankCore.v
-      succeeds, the [r x r] minor (entries read as residues in [Z/p]) is a unit matrix.
+      succeeds, the [r x r] minor (entries read as residues in [Z/p]) is a unit matrix;
+      the kernel's fast forms are proved to compute the same: [select_minor_eq] (the minor
+      read in one walk per row over gap-encoded columns is [minor_rows]) and
+      [nonsingular2_mod_eq] (two elimination columns per pass is [nonsingular_mod] on rows of
+      residues below [p]).
     Axioms: only the specification axioms of Coq's primitive integers (Uint63). *)
 From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank RankMeaning.

@@ -5,7 +5,11 @@
     - lower bound: the [r x r] minor on the rows of the labels [R] and the columns [C] is
       nonsingular mod p, decided here by fraction-free Gaussian elimination (no inverse is
       shipped: O(r) indices instead of r^2 residues, about r^3/3 multiply-adds instead of
-      the r^3 of an inverse-product check); det != 0 mod p gives det != 0 over Q;
+      the r^3 of an inverse-product check); det != 0 mod p gives det != 0 over Q. The VM's
+      cost is the list cell, not the arithmetic, so the minor is read in one walk per row
+      ([select_minor]) and eliminated two columns per pass ([nonsingular2_mod]); ElimSound.v
+      proves both equal to the one-entry-at-a-time definitions ([minor_rows],
+      [nonsingular_mod]) that the soundness proof is about;
     - independence of integer tangents (the upper bound at theta): a nonsingular minor mod p;
     - exactness from residues: an integer [v] with [|v| <= B] that vanishes mod pairwise
       coprime moduli whose product exceeds [B] is [0].
