@@ -66,7 +66,7 @@ def _coq(x: Lit) -> str:
     raise RenderError(f"cannot render {x!r} as a Coq literal")
 
 
-_TOK = re.compile(r"\s*(-?\d+|true|false|\[|\]|\(|\)|,|;|%nat|%uint63)")
+_TOK = re.compile(r"\s*(-?\d+|true|false|\[|\]|\(|\)|,|;|%nat|%uint63|%N\b)")
 
 
 class _Reader:
@@ -123,7 +123,7 @@ class _Reader:
 
     def _suffix(self) -> None:
         m = _TOK.match(self.text, self.pos)
-        if m and m.group(1) in ("%nat", "%uint63"):
+        if m and m.group(1) in ("%nat", "%uint63", "%N"):
             self.pos = m.end()
 
 
@@ -132,6 +132,25 @@ def read_field(text: str, field: str, start: int = 0) -> Lit:
     m = re.compile(rf"(?<![A-Za-z0-9_.']){re.escape(field)}\s*(?::[^=]*)?:=").search(text, start)
     if not m:
         raise RenderError(f"field {field!r} not found in the rendered file")
+    return _Reader(text, m.end()).value()
+
+
+def coq_coded(x: Lit, decoder: str, scope: str) -> str:
+    """A Coq literal read through a decoder function: `decoder (x)%scope`, e.g.
+    `gap_cols 0 ([1; 0; 2])%nat` or `labels_of_N ([(0, 0)])%N` (read back by read_coded)."""
+    if scope not in ("nat", "N"):
+        raise RenderError(f"no Coq literal scope {scope!r}")
+    return f"{decoder} ({_coq(x)})%{scope}"
+
+
+def read_coded(text: str, field: str, start: int, decoder: str) -> Lit:
+    """The literal after `field := decoder` (see coq_coded) at or after `start`; a field
+    without the decoder is an error (the renderer wrote it, so it must be there)."""
+    m = re.compile(
+        rf"(?<![A-Za-z0-9_.']){re.escape(field)}\s*(?::[^=]*)?:=\s*{re.escape(decoder)}(?=[\s(\[])"
+    ).search(text, start)
+    if not m:
+        raise RenderError(f"field {field!r} := {decoder} ... not found in the rendered file")
     return _Reader(text, m.end()).value()
 
 

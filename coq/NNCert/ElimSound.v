@@ -6,7 +6,11 @@
       [RK] respects [0, 1, +, *] of [arith_ring rat] and [arith_mod p], and relates the
       kernel's inputs ([rats_mod], [acts_mod], [ints_mod]) to their rationals.
     - [check_minor_unit]: if [p] is prime and the fraction-free elimination of RankCore.v
-      succeeds, the [r x r] minor (entries read as residues in [Z/p]) is a unit matrix.
+      succeeds, the [r x r] minor (entries read as residues in [Z/p]) is a unit matrix;
+      the kernel's fast forms are proved to compute the same: [select_minor_eq] (the minor
+      read in one walk per row over gap-encoded columns is [minor_rows]) and
+      [nonsingular2_mod_eq] (two elimination columns per pass is [nonsingular_mod] on rows of
+      residues below [p]).
     Axioms: only the specification axioms of Coq's primitive integers (Uint63). *)
 From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank RankMeaning.
@@ -142,6 +146,64 @@ Proof.
 Qed.
 
 (** * The relation between Q and residues on primitive integers *)
+
+(** * The one-walk minor: [select_minor] is [minor_rows]
+    ([sel_gaps] reads the entries at [gap_cols 0 gaps] in one walk; [col_gaps] recovers the
+    gaps of strictly increasing columns), so every lemma below about [minor_rows] covers the
+    kernel's [select_minor]. *)
+
+Lemma hd_skipn_nth_int (row : list int) c : hd 0%uint63 (skipn c row) = nth_int row c.
+Proof. by elim: row c => [| x row IH] [| c] //=. Qed.
+
+Lemma tl_skipn (row : list int) c : tl (skipn c row) = skipn c.+1 row.
+Proof. by elim: row c => [| x row IH] [| c] //=; rewrite IH. Qed.
+
+Lemma skipn_add (row : list int) g b : skipn g (skipn b row) = skipn (g + b) row.
+Proof.
+  elim: b row => [| b IH] [| x row] /=; rewrite ?addn0 ?addnS //=.
+  by case: (g).
+Qed.
+
+Lemma sel_gaps_skipn row gaps b :
+  sel_gaps (skipn b row) gaps = List.map (fun c => nth_int row c) (gap_cols b gaps).
+Proof.
+  elim: gaps b => [| g gs IH] b //=.
+  by rewrite skipn_add hd_skipn_nth_int tl_skipn IH.
+Qed.
+
+(** [sel_gaps row gaps = map (nth_int row) (prefix sums of the gaps)]. *)
+Lemma sel_gaps_cols row gaps :
+  sel_gaps row gaps = List.map (fun c => nth_int row c) (gap_cols 0 gaps).
+Proof. exact: (sel_gaps_skipn row gaps 0). Qed.
+
+Lemma col_gaps_cols b cols gaps : col_gaps b cols = Some gaps -> gap_cols b gaps = cols.
+Proof.
+  elim: cols b gaps => [| c cs IH] b gaps /=; first by case=> <-.
+  case H: (Nat.leb b c) => //. move/Nat.leb_le: H => Hbc.
+  case E: (col_gaps c.+1 cs) => [gs |] //; case=> <- /=.
+  by rewrite Nat.sub_add // (IH _ _ E).
+Qed.
+
+Lemma select_minor_eq rows cols : select_minor rows cols = minor_rows rows cols.
+Proof.
+  rewrite /select_minor. case E: (col_gaps 0 cols) => [gaps |] //.
+  rewrite /minor_rows -(col_gaps_cols _ _ _ E). apply: List.map_ext => row.
+  exact: sel_gaps_cols.
+Qed.
+
+(** The fused cell of [elim2_tail] is the cell of two elimination steps (integers mod p). *)
+Lemma fused_cell_mod (p a nb d e x y q : Z) : p <> 0%Z ->
+  ((((d * a) mod p * y + (d * nb) mod p * x) mod p + (p - e) * q) mod p =
+   (d * ((a * y + nb * x) mod p) + (p - e) * q) mod p)%Z.
+Proof.
+  move=> Hp. rewrite Z.add_mod_idemp_l //.
+  rewrite (Z.mod_eq (d * a)) // (Z.mod_eq (d * nb)) // (Z.mod_eq (a * y + nb * x)) //.
+  set Q1 := ((d * a) / p)%Z. set Q2 := ((d * nb) / p)%Z. set Q3 := ((a * y + nb * x) / p)%Z.
+  have -> : ((d * a - p * Q1) * y + (d * nb - p * Q2) * x + (p - e) * q =
+             d * (a * y + nb * x - p * Q3) + (p - e) * q + (d * Q3 - Q1 * y - Q2 * x) * p)%Z.
+    by ring.
+  by rewrite Z.mod_add.
+Qed.
 
 Section Residues.
 Variable p : Z.
@@ -455,6 +517,164 @@ Proof.
   - rewrite elim_block_imx //. apply: IH => //. exact: rows_ok_elim.
 Qed.
 
+(** * Two columns per pass: [nonsingular2_mod] is [nonsingular_mod] *)
+
+Definition bounded (M : list (list int)) : Prop :=
+  forall row, List.In row M -> forall x, List.In x row -> (φ x < p)%Z.
+
+Lemma elim_row_lt piv row x : List.In x (elim_row P piv row) -> (φ x < p)%Z.
+Proof. case: piv row => [| a pt] [| b rt] //=. exact: elim_tail_lt. Qed.
+
+Lemma bounded_elim piv rows : bounded (List.map (elim_row P piv) rows).
+Proof. move=> row' /List.in_map_iff [row [<- _]] x. exact: elim_row_lt. Qed.
+
+Lemma phi_muladd_mod u v w z : (φ u <= p)%Z -> (φ v <= p)%Z -> (φ w <= p)%Z -> (φ z <= p)%Z ->
+  φ (PrimInt63.mod (PrimInt63.add (PrimInt63.mul u v) (PrimInt63.mul w z)) P) =
+  ((φ u * φ v + φ w * φ z) mod p)%Z.
+Proof.
+  move=> Hu Hv Hw Hz. have := phi_nonneg u. have := phi_nonneg v. have := phi_nonneg w.
+  have := phi_nonneg z. have := p_bounds => *.
+  rewrite phi_mod phi_add_sq; rewrite ?phi_mul_le //; nia.
+Qed.
+
+Lemma phi_addmul_mod t w z : (φ t <= p * p)%Z -> (φ w <= p)%Z -> (φ z <= p)%Z ->
+  φ (PrimInt63.mod (PrimInt63.add t (PrimInt63.mul w z)) P) = ((φ t + φ w * φ z) mod p)%Z.
+Proof.
+  move=> Ht Hw Hz. have := phi_nonneg t. have := phi_nonneg w. have := phi_nonneg z.
+  have := p_bounds => *.
+  rewrite phi_mod phi_add_sq; rewrite ?phi_mul_le //; nia.
+Qed.
+
+(** One cell: [elim2_tail]'s formula is two steps of [elim_tail] (residues below [p]). *)
+Lemma elim2_cell a b d e x q y : (φ a < p)%Z -> (φ b < p)%Z -> (φ d < p)%Z ->
+  (φ e < p)%Z -> (φ x < p)%Z -> (φ q < p)%Z -> (φ y < p)%Z ->
+  PrimInt63.mod (PrimInt63.add
+    (PrimInt63.mod (PrimInt63.add (PrimInt63.mul (PrimInt63.mod (PrimInt63.mul d a) P) y)
+       (PrimInt63.mul (PrimInt63.mod (PrimInt63.mul d (PrimInt63.sub P b)) P) x)) P)
+    (PrimInt63.mul (PrimInt63.sub P e) q)) P =
+  PrimInt63.mod (PrimInt63.add
+    (PrimInt63.mul d
+       (PrimInt63.mod (PrimInt63.add (PrimInt63.mul a y) (PrimInt63.mul (PrimInt63.sub P b) x)) P))
+    (PrimInt63.mul (PrimInt63.sub P e) q)) P.
+Proof.
+  move=> Ha Hb Hd He Hx Hq Hy. have := p_bounds => Hpb.
+  have Ha0 := phi_nonneg a. have Hb0 := phi_nonneg b. have Hd0 := phi_nonneg d.
+  have He0 := phi_nonneg e. have Hx0 := phi_nonneg x. have Hq0 := phi_nonneg q.
+  have Hy0 := phi_nonneg y.
+  have Hnb := phi_sub_small b Hb. have Hne := phi_sub_small e He.
+  apply: Uint63.to_Z_inj.
+  set A := PrimInt63.mod (PrimInt63.mul d a) P.
+  set B := PrimInt63.mod (PrimInt63.mul d (PrimInt63.sub P b)) P.
+  set T := PrimInt63.mod (PrimInt63.add (PrimInt63.mul a y) (PrimInt63.mul (PrimInt63.sub P b) x)) P.
+  set U := PrimInt63.mod (PrimInt63.add (PrimInt63.mul A y) (PrimInt63.mul B x)) P.
+  have HA : φ A = ((φ d * φ a) mod p)%Z by rewrite /A phi_mod phi_mul_le; lia.
+  have HB : φ B = ((φ d * (p - φ b)) mod p)%Z by rewrite /B phi_mod phi_mul_le ?Hnb; lia.
+  have HA1 : (φ A < p)%Z by exact: phi_mod_lt. have HB1 : (φ B < p)%Z by exact: phi_mod_lt.
+  have HT1 : (φ T < p)%Z by exact: phi_mod_lt. have HU1 : (φ U < p)%Z by exact: phi_mod_lt.
+  have HT0 := phi_nonneg T. have HU0 := phi_nonneg U.
+  have HT : φ T = ((φ a * φ y + (p - φ b) * φ x) mod p)%Z.
+    by rewrite /T phi_muladd_mod ?Hnb //; lia.
+  have HU : φ U = ((φ A * φ y + φ B * φ x) mod p)%Z by rewrite /U phi_muladd_mod //; lia.
+  rewrite phi_addmul_mod ?Hne; try nia.
+  rewrite phi_muladd_mod ?Hne; try lia.
+  rewrite HU HA HB HT. apply: fused_cell_mod. lia.
+Qed.
+
+Lemma elim2_tail_eq a b d pt qt rt : (φ a < p)%Z -> (φ b < p)%Z -> (φ d < p)%Z ->
+  forall e, (φ e < p)%Z ->
+  (forall x, List.In x pt -> (φ x < p)%Z) -> (forall q, List.In q qt -> (φ q < p)%Z) ->
+  (forall y, List.In y rt -> (φ y < p)%Z) ->
+  elim2_tail P (PrimInt63.mod (PrimInt63.mul d a) P)
+    (PrimInt63.mod (PrimInt63.mul d (PrimInt63.sub P b)) P) (PrimInt63.sub P e) pt qt rt =
+  elim_tail P d e qt (elim_tail P a b pt rt).
+Proof.
+  move=> Ha Hb Hd e He.
+  elim: pt qt rt => [| x pt IH] [| q qt] [| y rt] //= Hpt Hqt Hrt.
+  rewrite IH; last first.
+  - by move=> y' H; apply: Hrt; right.
+  - by move=> q' H; apply: Hqt; right.
+  - by move=> x' H; apply: Hpt; right.
+  congr (_ :: _). apply: elim2_cell => //.
+  - exact: Hpt (or_introl erefl).
+  - exact: Hqt (or_introl erefl).
+  - exact: Hrt (or_introl erefl).
+Qed.
+
+Lemma elim2_row_eq piv q row : bounded [:: piv; q; row] ->
+  elim2_row P piv q row = elim_row P q (elim_row P piv row).
+Proof.
+  move=> Hb.
+  have Hpv := Hb piv (or_introl erefl). have Hq := Hb q (or_intror (or_introl erefl)).
+  have Hr := Hb row (or_intror (or_intror (or_introl erefl))). clear Hb.
+  case: piv Hpv => [| a [| x0 pt]] Hpv //=; first by case: q {Hq}.
+  - by case: row Hr => [| b rt] //= _; case: q {Hq}.
+  case: q Hq => [| d qt] Hq; first by case: row Hr => [| b [| y0 rt]].
+  case: row Hr => [| b [| y0 rt]] Hr //=.
+  apply: elim2_tail_eq.
+  - exact: Hpv (or_introl erefl).
+  - exact: Hr (or_introl erefl).
+  - exact: Hq (or_introl erefl).
+  - exact: phi_mod_lt.
+  - by move=> x H; apply: Hpv; right; right.
+  - by move=> x H; apply: Hq; right.
+  - by move=> x H; apply: Hr; right; right.
+Qed.
+
+Lemma pick_pivot2_map piv rows :
+  pick_pivot (List.map (elim_row P piv) rows) =
+  match pick_pivot2 P piv rows with
+  | None => None
+  | Some (q, rest) => Some (q, List.map (elim_row P piv) rest)
+  end.
+Proof.
+  elim: rows => [| row rows IH] //=.
+  case: (lead_nonzero (elim_row P piv row)) => //. rewrite IH.
+  by case: (pick_pivot2 P piv rows) => [[q rest] |].
+Qed.
+
+Lemma pick_pivot2_sub piv rows q rest : pick_pivot2 P piv rows = Some (q, rest) ->
+  (forall r, List.In r rest -> List.In r rows) /\
+  exists row, List.In row rows /\ q = elim_row P piv row.
+Proof.
+  elim: rows rest => [| row rows IH] rest //=.
+  case: (lead_nonzero (elim_row P piv row)).
+  - case=> <- <-. split; [by move=> r H; right | by exists row; split; [left |]].
+  - case E: (pick_pivot2 P piv rows) => [[q' rest'] |] //. case=> Eq <-. subst q'.
+    have [Hs [row0 [Hin Hq]]] := IH _ E. split.
+    + move=> r /= [<- | H]; [by left | by right; apply: Hs].
+    + by exists row0; split; [right |].
+Qed.
+
+Lemma nonsingular2_mod_eq n M : bounded M -> nonsingular2_mod P n M = nonsingular_mod P n M.
+Proof.
+  suff H : forall n, (forall M, bounded M -> nonsingular2_mod P n M = nonsingular_mod P n M) /\
+                     (forall M, bounded M -> nonsingular2_mod P n.+1 M = nonsingular_mod P n.+1 M).
+    by case: (H n) => H1 _; exact: H1.
+  clear n M. elim=> [| n [IH1 IH2]]; first by split.
+  split; first exact: IH2.
+  move=> M0 Hb. rewrite [LHS]/= [RHS]/=.
+  case Hpp: (pick_pivot M0) => [[piv rest] |] //.
+  have [pre [post [EM [Er _]]]] := pick_pivot_spec _ _ _ Hpp.
+  have Hpiv : forall x, List.In x piv -> (φ x < p)%Z.
+    by apply: Hb; rewrite EM; apply/In_cat; right; left.
+  have Hrest : bounded rest.
+    move=> r Hr; apply: Hb; rewrite EM; apply/In_cat.
+    by move: Hr; rewrite Er => /In_cat [H | H]; [left | right; right].
+  rewrite pick_pivot2_map.
+  case E2: (pick_pivot2 P piv rest) => [[q rest2] |] //.
+  have [Hsub [row0 [_ Hq]]] := pick_pivot2_sub _ _ _ _ E2.
+  have -> : List.map (elim2_row P piv q) rest2 =
+            List.map (elim_row P q) (List.map (elim_row P piv) rest2).
+    rewrite List.map_map. apply: List.map_ext_in => row Hrow. apply: elim2_row_eq.
+    move=> r /= [<- | [<- | [<- | []]]] //.
+    - by rewrite Hq; apply: elim_row_lt.
+    - exact: Hrest (Hsub _ Hrow).
+  apply: IH1. exact: bounded_elim.
+Qed.
+
+Lemma rows_ok_bounded n M : rows_ok n M -> bounded M.
+Proof. by move=> [_ H] row Hr; case: (H row Hr). Qed.
+
 (** * From the kernel check to the minor *)
 
 Lemma nth_int_reduce row c :
@@ -499,6 +719,7 @@ Theorem check_minor_unit n r rows cols : prime_ok p = true ->
     \in unitmx.
 Proof.
   move=> Hpr. rewrite /check_minor => /andP [/andP [/andP [/Nat.eqb_eq Hr /Nat.eqb_eq Hc] _] Hns].
+  rewrite select_minor_eq in Hns.
   rewrite length_size in Hr. rewrite length_size in Hc.
   have Hok := rows_ok_minor rows cols r Hc Hr.
   have -> : \matrix_(a < r, b < r)
@@ -508,6 +729,7 @@ Proof.
     rewrite nth_minor_rows; last by rewrite /reduce_int_rows List_map_map size_map Hr.
     rewrite nth_int_cols ?Hc // nth_reduce nth_int_reduce zr_mod; last exact: p_gt1.
     by rewrite !List_nth_nth.
+  rewrite nonsingular2_mod_eq in Hns; last exact: rows_ok_bounded Hok.
   exact: (nonsingular_mod_unit _ _ (prime_ok_prime _ Hpr) Hok Hns).
 Qed.
 

@@ -148,10 +148,103 @@ def nonsingularMod (p fuel : Nat) (M : List (List Nat)) : Bool :=
     | some (piv, rest) => nonsingularMod p f (rest.map (fun row => elimRow p piv row))
 termination_by structural fuel
 
+/-! Two columns per pass: the rows of two consecutive steps of `nonsingularMod` in one walk
+over each row (about half the list cells; Coq: ElimSound.v `nonsingular2_mod_eq` proves the
+two deciders equal). -/
+
+/-- `elim2Tail p A B C pt qt rt` is `[((A * y + B * x) % p + C * q) % p]` for the entries `x`
+of `pt`, `q` of `qt` and `y` of `rt` (over the shortest list). -/
+def elim2Tail (p A B C : Nat) (pt qt rt : List Nat) : List Nat :=
+  match pt, qt, rt with
+  | x :: pt', q :: qt', y :: rt' =>
+    (((A * y + B * x) % p + C * q) % p) :: elim2Tail p A B C pt' qt' rt'
+  | _, _, _ => []
+termination_by structural pt
+
+/-- `elim2Row p piv piv2 row` is `elimRow p piv2 (elimRow p piv row)` in one pass: with
+`piv = a :: x0 :: pt`, `piv2 = d :: qt` and `row = b :: y0 :: rt`, the first step gives
+`e :: (a rt - b pt)` with `e = a y0 - b x0`, the second `(d a) rt + (d (p - b)) pt + (p - e) qt`
+mod `p`; `[]` when a row is too short. -/
+def elim2Row (p : Nat) (piv piv2 row : List Nat) : List Nat :=
+  match piv, piv2, row with
+  | a :: x0 :: pt, d :: qt, b :: y0 :: rt =>
+    let nb := p - b
+    let e := (a * y0 + nb * x0) % p
+    elim2Tail p ((d * a) % p) ((d * nb) % p) (p - e) pt qt rt
+  | _, _, _ => []
+
+/-- `pickPivot2 p piv rows` is `(elimRow p piv row, the other rows in order)` for the first
+`row` whose eliminated row has a nonzero first entry, or `none`: `pickPivot` on the eliminated
+rows without eliminating the others. -/
+def pickPivot2 (p : Nat) (piv : List Nat) (rows : List (List Nat)) :
+    Option (List Nat × List (List Nat)) :=
+  match rows with
+  | [] => none
+  | row :: rows' =>
+    let e := elimRow p piv row
+    cond (leadNonzero e) (some (e, rows'))
+      (match pickPivot2 p piv rows' with
+        | none => none
+        | some (q, rest) => some (q, row :: rest))
+termination_by structural rows
+
+/-- `nonsingular2Mod p fuel M` is `nonsingularMod p fuel M`, two steps per pass while
+`fuel ≥ 2`. -/
+def nonsingular2Mod (p fuel : Nat) (M : List (List Nat)) : Bool :=
+  match fuel with
+  | f + 2 =>
+    match pickPivot M with
+    | none => false
+    | some (piv, rest) =>
+      match pickPivot2 p piv rest with
+      | none => false
+      | some (piv2, rest2) =>
+        nonsingular2Mod p f (rest2.map (fun row => elim2Row p piv piv2 row))
+  | f => nonsingularMod p f M
+termination_by structural fuel
+
 /-- `minorRows rows cols` is the columns `cols` of every row of `rows` (`0` past the end of a
 row): the minor `rows[:, cols]`. -/
 def minorRows (rows : List (List Nat)) (cols : List Nat) : List (List Nat) :=
   rows.map (fun row => cols.map (fun c => nthNat row c))
+
+/-- `gapCols b gaps` is the strictly increasing columns `c₀ = g₀ + b`, `cᵢ₊₁ = gᵢ₊₁ + cᵢ + 1` of
+the gaps `g` (the number of columns skipped before each). -/
+def gapCols (b : Nat) (gaps : List Nat) : List Nat :=
+  match gaps with
+  | [] => []
+  | g :: gs => (g + b) :: gapCols (g + b + 1) gs
+termination_by structural gaps
+
+/-- `colGaps b cols` is the gaps of strictly increasing columns, all `≥ b` (`gapCols b`
+inverts it), or `none` for columns out of order. -/
+def colGaps (b : Nat) (cols : List Nat) : Option (List Nat) :=
+  match cols with
+  | [] => some []
+  | c :: cs =>
+    match Nat.ble b c, colGaps (c + 1) cs with
+    | true, some gs => some ((c - b) :: gs)
+    | _, _ => none
+termination_by structural cols
+
+/-- `selGaps row gaps` is the entries of `row` at the columns `gapCols 0 gaps` (`0` past its
+end), in one walk: skip `g` entries (`dropN`, NNCert.Lists), take the next, go on from the one
+after. -/
+def selGaps (row : List Nat) (gaps : List Nat) : List Nat :=
+  match gaps with
+  | [] => []
+  | g :: gs =>
+    match dropN g row with
+    | x :: rest => x :: selGaps rest gs
+    | rest => 0 :: selGaps rest gs
+termination_by structural gaps
+
+/-- `selectMinor rows cols` is `minorRows rows cols`, by one walk per row (`selGaps`) when the
+columns are strictly increasing (Coq: ElimSound.v `select_minor_eq` proves the two equal). -/
+def selectMinor (rows : List (List Nat)) (cols : List Nat) : List (List Nat) :=
+  match colGaps 0 cols with
+  | some gaps => rows.map (fun row => selGaps row gaps)
+  | none => minorRows rows cols
 
 /-- `reduceMod p rows` is every integer entry of `rows` reduced into `[0, p)` (`x % p`, which is
 `Int.emod`), as a natural number (`Int.toNat`, exact on `[0, p)` when `p > 0`). -/
@@ -166,7 +259,7 @@ def checkMinor (p : Int) (n r : Nat) (rows : List (List Int)) (cols : List Nat) 
   Nat.beq rows.length r &&
   Nat.beq cols.length r &&
   allLt n cols &&
-  nonsingularMod p.toNat r (minorRows (reduceMod p rows) cols)
+  nonsingular2Mod p.toNat r (selectMinor (reduceMod p rows) cols)
 
 /-- `rowsInRange m dout rows` holds when every row label `(s, k)` of `rows` names a sample
 `s < m` and an output coordinate `k < dout`. -/

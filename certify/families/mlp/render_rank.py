@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from certify.checker import kernel as K
+from certify.checker import rank_core as RC
 from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
@@ -115,6 +116,31 @@ LEAN_FIELDS = {
 }
 
 
+# Coq fields written through a decoder (cheap to elaborate; RankCore.v): row labels as binary
+# N literals, strictly increasing columns as their gaps (small unary nats).
+CODED = {"rows": "labels_of_N", "cols": "gap_cols 0"}
+
+
+def coq_coded(key: str, v: Any) -> str:
+    """The Coq text of a CODED field: `labels_of_N ([(s, k); ...])%N` for the row labels;
+    `gap_cols 0 ([g0; g1; ...])%nat` for strictly increasing columns (c_0 = g_0,
+    c_(i+1) = c_i + 1 + g_(i+1): rank_core.gap_cols), the plain nat list otherwise."""
+    if key == "rows":
+        return L.coq_coded(v, "labels_of_N", "N")
+    gaps = RC.col_gaps(0, v)
+    return L.coq(v, nat=True) if gaps is None else L.coq_coded(gaps, "gap_cols 0", "nat")
+
+
+def read_coq_coded(text: str, key: str, fname: str, start: int) -> Any:
+    """A CODED field read back from the rendered text and decoded (the inverse of
+    coq_coded)."""
+    if key == "rows":
+        return [tuple(x) for x in L.read_coded(text, fname, start, "labels_of_N")]
+    if re.search(rf"{re.escape(fname)}\s*:=\s*gap_cols\b", text[start:]):
+        return RC.gap_cols(0, L.read_coded(text, fname, start, "gap_cols 0"))
+    return L.read_field(text, fname, start)
+
+
 def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in data.items():
@@ -124,6 +150,8 @@ def _printed(data: dict[str, Any], printer: Any) -> dict[str, Any]:
             out[k] = v  # plain naturals / flags, rendered by the template and read back
         elif printer is L.coq and k == "width":
             out[k] = f"{int(v)}%nat"
+        elif printer is L.coq and k in CODED:
+            out[k] = coq_coded(k, v)
         elif printer is L.coq:
             out[k] = L.coq(v, nat=k in NAT_FIELDS and not isinstance(v, int))
         else:
@@ -153,7 +181,7 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
     )
     headers = ("Definition inst", "Definition lower", "Definition upper")
     fields = {**COQ_FIELDS, "inst": RESNET_COQ_INST} if resnet else COQ_FIELDS
-    verify_roundtrip(text, data, fields, headers)
+    verify_roundtrip(text, data, fields, headers, coq=True)
     _verify_fd(text, data, True)
     sfx = "_resnet" if resnet else ""
     _verify_theorem(text, f"check_rank_lower{sfx} inst lower {data['rank_lower']}%nat = true")
@@ -214,9 +242,14 @@ def _norm(v: Any) -> Any:
 
 
 def verify_roundtrip(
-    text: str, data: dict[str, Any], fields: dict[str, dict[str, str]], headers: tuple[str, ...]
+    text: str,
+    data: dict[str, Any],
+    fields: dict[str, dict[str, str]],
+    headers: tuple[str, ...],
+    coq: bool = False,
 ) -> None:
-    """Parse every literal back from the rendered text and compare with the data."""
+    """Parse every literal back from the rendered text and compare with the data (Coq: the
+    CODED fields through their decoders)."""
     groups = {"inst": data, "lower": data, "upper": data["upper"]}
     for (group, names), header in zip(fields.items(), headers, strict=True):
         src = groups[group]
@@ -226,7 +259,11 @@ def verify_roundtrip(
             continue
         start = L.block_start(text, header)
         for key, fname in names.items():
-            got = L.read_field(text, fname, start)
+            got = (
+                read_coq_coded(text, key, fname, start)
+                if coq and key in CODED
+                else L.read_field(text, fname, start)
+            )
             if _norm(got) != _norm(src[key]):
                 raise RenderError(f"literal {group}.{fname} does not read back as rendered")
 
