@@ -26,13 +26,15 @@ basis: the pivot columns of rref(J^T), as certify.algebra.modp.maximal_minor).""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
-from certify.algebra.modp import nmod
 from certify.checker import relu_fast as RF
+from certify.checker.fast import matmul_mod_blas
+from certify.families.relu import model as M
 
 
 def _pairs(xs: Sequence[Fraction]) -> list[tuple[int, int]]:
@@ -100,55 +102,115 @@ mat_mod = RF.mat_mod
 pattern_rows_mod = RF.pattern_rows_mod
 
 
-def _rref(M: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
-    """(the nonzero rows of rref(M) mod p, their pivot columns), by FLINT."""
-    if M.shape[0] == 0 or M.shape[1] == 0:
-        return np.zeros((0, M.shape[1]), dtype=np.int64), []
-    E, r = nmod(M, p, M.shape[1]).rref()
-    vals = np.array([int(v) for v in E.entries()], dtype=np.int64).reshape(M.shape)[:r]
-    piv = [int(np.flatnonzero(vals[i])[0]) for i in range(r)]
-    return vals, piv
+SMALL_PRODUCT = 1 << 22  # below this many products, int64 (no BLAS threads to start)
+
+
+def _mm(A: np.ndarray, B: np.ndarray, p: int) -> np.ndarray:
+    """A @ B mod p exactly: small products in int64 (relu_fast.mat_mod), larger ones by float64
+    BLAS on 16-bit halves (every sum an integer below 2^53, so the result does not depend on
+    the BLAS's order of summation)."""
+    if A.shape[0] == 0 or A.shape[1] == 0 or B.shape[1] == 0:
+        return np.zeros((A.shape[0], B.shape[1]), dtype=np.int64)
+    if A.shape[0] * A.shape[1] * B.shape[1] < SMALL_PRODUCT and A.shape[1] < 1 << 15:
+        return RF.mat_mod(A, B, p)
+    return matmul_mod_blas(A, B, p)
+
+
+BLOCK = 64  # rows reduced against the basis at once
+PROBES = 2  # random probe vectors of Echelon.add(..., probe=True)
 
 
 class Echelon:
     """A reduced row echelon basis mod p of the rows added so far, over n columns.
 
-    Basis row i is e_(piv[i]) + sum_j E[i, j] e_(free[j]); `add` reduces a block of rows
-    against it (row - row[piv] @ basis), keeps the rows of the block independent of every
-    earlier row (pivot columns of the transposed reduced block, greedy in order) and extends
-    the basis by them."""
+    Basis row i is e_(piv[i]) + sum_j E[i, j] e_(free[j]). `add` takes rows in blocks: a block
+    is reduced against the basis (row - row[piv] @ basis, one exact matrix product), then
+    eliminated in row order (a row is independent of the basis and of the rows before it iff
+    it is nonzero after the earlier pivots are eliminated from it: the greedy row basis), and
+    the basis is extended by the new pivot rows, back-substituted into reduced form.
+
+    With probe=True a row is first tested against the basis by PROBES fixed pseudo-random
+    vectors w (seeded, so deterministic): its reduced form v' has v' . w = v . w' with
+    w' = (w on the free columns, -E w on the pivots), one product of length n. A row with some
+    v . w' != 0 is independent of the basis (exact); a row with all v . w' = 0 is taken as
+    dependent, wrongly only if v' != 0 is orthogonal to every probe, which has probability
+    at most p^-PROBES per row. The error is one-sided: a row may be missed (a lower rank, as a
+    rank mod p may miss rank over Q), no dependent row is ever taken; the rows kept are then
+    eliminated exactly as above."""
 
     def __init__(self, p: int, n: int) -> None:
         self.p, self.n = p, n
         self.piv: list[int] = []
         self.free = np.arange(n)
         self.E = np.zeros((0, n), dtype=np.int64)
+        rng = random.Random(f"nn-certify/echelon-probe/{p}/{n}")
+        self.W = np.array([[rng.randrange(p) for _ in range(PROBES)] for _ in range(n)],
+                          dtype=np.int64).reshape(n, PROBES)  # fmt: skip
+        self.Wp = self.W.copy()
 
     @property
     def rank(self) -> int:
         return len(self.piv)
 
-    def add(self, rows: np.ndarray) -> list[int]:
-        """Indices of the rows of `rows` (int64 residues, n columns) independent of the basis
-        and of the rows before them in the block; the basis then spans all rows added."""
+    def add(self, rows: np.ndarray, probe: bool = False) -> list[int]:
+        """Indices of the rows of `rows` (int64, n columns) independent of the basis and of
+        the rows before them; the basis then spans every row added so far (with probe=True,
+        up to the one-sided error of the class docstring)."""
+        rows = rows % self.p
+        idx = np.arange(rows.shape[0])
+        if probe and self.piv:
+            # a row orthogonal to every probe now stays in the (growing) span; the others are
+            # decided exactly below
+            idx = np.flatnonzero(_mm(rows, self.Wp, self.p).any(axis=1))
+            rows = rows[idx]
+        out: list[int] = []
+        for s in range(0, rows.shape[0], BLOCK):
+            out += [int(idx[s + i]) for i in self._add_block(rows[s : s + BLOCK])]
+        return out
+
+    def _add_block(self, rows: np.ndarray) -> list[int]:
         p = self.p
         if rows.shape[0] == 0 or self.free.size == 0:
             return []
-        rows = rows % p
         R = rows[:, self.free]
         if self.piv:
-            R = (R - mat_mod(rows[:, self.piv], self.E, p)) % p
-        _, indep = _rref(R.T.copy(), p)
+            R = (R - _mm(rows[:, self.piv], self.E, p)) % p
+        indep, qs = [], []
+        for i in range(R.shape[0]):
+            nz = np.flatnonzero(R[i])
+            if nz.size == 0:
+                continue
+            c = int(nz[0])
+            R[i] = R[i] * pow(int(R[i, c]), p - 2, p) % p
+            lam = R[i + 1 :, c].copy()
+            if lam.any():
+                R[i + 1 :] = (R[i + 1 :] - lam[:, None] * R[i] % p) % p
+            indep.append(i)
+            qs.append(c)
         if not indep:
             return []
-        F, q = _rref(R[indep], p)
+        F = R[indep]
+        for j in range(len(qs) - 1, 0, -1):  # back-substitution: F[:, qs] = I
+            lam = F[:j, qs[j]].copy()
+            if lam.any():
+                F[:j] = (F[:j] - lam[:, None] * F[j] % p) % p
         if self.piv:
-            self.E = (self.E - mat_mod(self.E[:, q], F, p)) % p
-        keep = np.setdiff1d(np.arange(self.free.size), q)
-        self.piv += [int(self.free[j]) for j in q]
+            self.E = (self.E - _mm(self.E[:, qs], F, p)) % p
+        keep = np.setdiff1d(np.arange(self.free.size), qs)
+        self.piv += [int(self.free[j]) for j in qs]
         self.E = np.vstack([self.E[:, keep], F[:, keep]])
         self.free = self.free[keep]
+        Wf = self.W[self.free]
+        self.Wp = np.zeros_like(self.W)
+        self.Wp[self.free] = Wf
+        self.Wp[self.piv] = (-_mm(self.E, Wf, p)) % p
         return indep
+
+
+def pivot_columns(rows: np.ndarray, p: int) -> list[int]:
+    """The pivot columns of rref(rows) mod p: the greedy independent columns, i.e. the
+    greedy independent rows of the transpose (Echelon, exact)."""
+    return Echelon(p, rows.shape[0]).add(np.ascontiguousarray(rows.T))
 
 
 def _inside(At: np.ndarray, at: np.ndarray, sgn: np.ndarray, X: Sequence[int], q: int) -> bool:
@@ -187,25 +249,29 @@ def region_simplex(
                 break
         if len(simplex) == n0 + 1:
             return simplex
-    # the float estimate of model.region_simplex, in the same order of operations
-    from certify.families.relu import model as M
-
+    # the float estimate of model.region_simplex with the same IEEE operations in the same
+    # order (sequential sums from 0, products then sums; numpy elementwise, no BLAS), so the
+    # same floats: g0 = |float(pre)| (int / int division rounds correctly, as Fraction's),
+    # S = |G| with G = W_l G row by row, masked by the pattern
     Xs, qs = scaled_points([x])
     X, q = Xs[0], qs[0]
     vals = At @ np.array(X, dtype=object) + at * q
-    g0 = [abs(M._float(Fraction(int(v), q * C))) for v, C in zip(vals, Cs)]
-    G = [[1.0 if i == j else 0.0 for j in range(n0)] for i in range(n0)]
-    S: list[list[float]] = []
-    pats = [[bool(b) for b in pat[o : o + d]] for o, d in _offsets(widths)]
-    for ell, (W, _) in enumerate(M.layers(widths, theta)[:-1]):
-        Wf = [[M._float(w) for w in row] for row in W]
-        G = [[sum(r[k] * G[k][j] for k in range(len(G))) for j in range(n0)] for r in Wf]
-        S.extend([abs(v) for v in row] for row in G)
-        G = [row if on else [0.0] * n0 for row, on in zip(G, pats[ell])]
+    g0 = np.array([abs(_div(int(v), q * C)) for v, C in zip(vals, Cs)])
+    G = np.eye(n0)
+    S_blocks = []
+    for (o, d), (W, _) in zip(_offsets(widths), M.layers(widths, theta)[:-1]):
+        Wf = np.array([[M._float(w) for w in row] for row in W]).reshape(d, -1)
+        acc = np.zeros((d, n0))
+        for k in range(G.shape[0]):
+            acc = acc + Wf[:, k : k + 1] * G[k : k + 1, :]
+        S_blocks.append(np.abs(acc))
+        G = np.where(pat[o : o + d, None], acc, 0.0)
+    S = np.vstack(S_blocks)
     pts = [tuple(Fraction(c) for c in x)]
     for i in range(n0):
         k = 0
-        while k < 1000 and any(4 * s[i] >= g * 2.0**k for s, g in zip(S, g0)):
+        s4 = 4 * S[:, i]
+        while k < 1000 and bool(np.any(s4 >= g0 * 2.0**k)):
             k += 1
         found = None
         while found is None:
@@ -223,6 +289,14 @@ def region_simplex(
     return pts
 
 
+def _div(a: int, b: int) -> float:
+    """a / b rounded to the nearest float (+-inf beyond the range), as model._float."""
+    try:
+        return a / b
+    except OverflowError:
+        return float("inf") if (a > 0) == (b > 0) else float("-inf")
+
+
 def _offsets(widths: Sequence[int]) -> list[tuple[int, int]]:
     """(offset, width) of every hidden layer in the flat hidden pattern."""
     out, pos = [], 0
@@ -235,11 +309,6 @@ def _offsets(widths: Sequence[int]) -> list[tuple[int, int]]:
 def split_pattern(widths: Sequence[int], pat: np.ndarray) -> tuple[tuple[bool, ...], ...]:
     """The flat hidden pattern as relu_net.pattern's tuple per hidden layer."""
     return tuple(tuple(bool(b) for b in pat[o : o + d]) for o, d in _offsets(widths))
-
-
-def pivot_columns(rows: np.ndarray, p: int) -> list[int]:
-    """The pivot columns of rref(rows) mod p."""
-    return _rref(rows, p)[1]
 
 
 def hidden_values(
@@ -266,7 +335,6 @@ def hidden_values(
 def breakpoints(widths: Sequence[int], theta: Sequence[Fraction]) -> list[Fraction]:
     """model.breakpoints (a one-dimensional network's kinks, layer by layer), with each layer's
     pre-activations at the known kinks from one exact integer pass (hidden_values)."""
-    from certify.families.relu import model as M
 
     ils = int_layers(widths, theta)
     known: set[Fraction] = set()

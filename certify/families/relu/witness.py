@@ -228,7 +228,7 @@ def region_design(
             new_rows.append(FR.pattern_rows_mod(net.widths, th_m, region_pats[-1], zms, p))  # type: ignore[arg-type]
         grown = rank
         if new_rows:
-            ech.add(np.vstack(new_rows))
+            ech.add(np.vstack(new_rows), probe=True)
             grown = ech.rank
         idle = 0 if grown > rank else idle + 1
         rank = grown
@@ -246,7 +246,7 @@ def region_design(
             zms = [[residue(c, p) for c in z] for z in regions[g]]
             blocks.append(FR.pattern_rows_mod(net.widths, th_m, region_pats[g], zms, p))  # type: ignore[arg-type]
         block = np.vstack(blocks)
-        indep = final.add(block)
+        indep = final.add(block, probe=True)
         R.extend(n * per + i for i in indep)
         kept_rows.append(block[indep])
         n += chunk
