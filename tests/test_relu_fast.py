@@ -142,7 +142,8 @@ def test_pattern_rows_mod_equals_jacobian_rows_modp(seed):
 
 
 @pytest.mark.parametrize("seed", range(15))
-def test_echelon_picks_maximal_minors_rows_block_by_block(seed):
+@pytest.mark.parametrize("probe", [False, True])
+def test_echelon_picks_maximal_minors_rows_block_by_block(seed, probe):
     rng = random.Random(f"ech/{seed}")
     p = rng.choice([P, 7, 65521])
     n = rng.randint(1, 12)
@@ -156,11 +157,32 @@ def test_echelon_picks_maximal_minors_rows_block_by_block(seed):
     got, pos = [], 0
     while pos < len(rows):
         k = rng.randint(1, 4)
-        got += [pos + i for i in ech.add(np.array(rows[pos : pos + k], dtype=np.int64))]
+        block = np.array(rows[pos : pos + k], dtype=np.int64)
+        got += [pos + i for i in ech.add(block, probe=probe)]
         pos += k
     assert got == R and ech.rank == len(R)
+    # the basis is reduced: identity on the pivots, and it spans every row added
+    assert sorted(ech.piv) == sorted(set(ech.piv))
+    for r in rows:
+        v = np.array(r, dtype=np.int64)
+        red = (v[ech.free] - FR._mm(v[ech.piv][None, :], ech.E, p)[0]) % p
+        assert not red.any()
     if R and len(R) < n:
         assert FR.pivot_columns(np.array([rows[i] for i in R], dtype=np.int64), p) == C
+
+
+def test_echelon_probe_takes_no_dependent_row_and_misses_none_here():
+    # 300 rows of rank 40 over 60 columns, in blocks: the probes keep exactly the greedy basis
+    rng = random.Random("probe")
+    base = [[rng.randrange(P) for _ in range(60)] for _ in range(40)]
+    coeffs = [[rng.randrange(3) for _ in range(rng.randint(1, 40))] for _ in range(300)]
+    rows = np.array([[sum(c * b[j] for c, b in zip(cs, base)) % P for j in range(60)]
+                     for cs in coeffs], dtype=np.int64)  # fmt: skip
+    a, b = FR.Echelon(P, 60), FR.Echelon(P, 60)
+    got_a = a.add(rows[:7]) + [7 + i for i in a.add(rows[7:])]
+    got_b = b.add(rows[:7], probe=True) + [7 + i for i in b.add(rows[7:], probe=True)]
+    assert got_a == got_b == maximal_minor(rows.tolist(), P, 60)[0]
+    assert a.rank == b.rank == 40
 
 
 def batches(rng: random.Random, widths, m: int, span: int):

@@ -102,7 +102,7 @@ mat_mod = RF.mat_mod
 pattern_rows_mod = RF.pattern_rows_mod
 
 
-SMALL_PRODUCT = 1 << 22  # below this many products, int64 (no BLAS threads to start)
+SMALL_PRODUCT = 1 << 26  # below this many products, int64 (no BLAS threads to start)
 
 
 def _mm(A: np.ndarray, B: np.ndarray, p: int) -> np.ndarray:
@@ -117,7 +117,7 @@ def _mm(A: np.ndarray, B: np.ndarray, p: int) -> np.ndarray:
 
 
 BLOCK = 64  # rows reduced against the basis at once
-PROBES = 2  # random probe vectors of Echelon.add(..., probe=True)
+PROBE_BITS = 62  # Echelon.add(..., probe=True) misses a row with probability <= 2^-62
 
 
 class Echelon:
@@ -129,13 +129,14 @@ class Echelon:
     it is nonzero after the earlier pivots are eliminated from it: the greedy row basis), and
     the basis is extended by the new pivot rows, back-substituted into reduced form.
 
-    With probe=True a row is first tested against the basis by PROBES fixed pseudo-random
-    vectors w (seeded, so deterministic): its reduced form v' has v' . w = v . w' with
-    w' = (w on the free columns, -E w on the pivots), one product of length n. A row with some
-    v . w' != 0 is independent of the basis (exact); a row with all v . w' = 0 is taken as
-    dependent, wrongly only if v' != 0 is orthogonal to every probe, which has probability
-    at most p^-PROBES per row. The error is one-sided: a row may be missed (a lower rank, as a
-    rank mod p may miss rank over Q), no dependent row is ever taken; the rows kept are then
+    With probe=True a row is first tested against the basis by m = ceil(PROBE_BITS / log2 p)
+    (at least 2) fixed pseudo-random vectors w (seeded, so deterministic): its reduced form v'
+    has v' . w = v . w' with w' = (w on the free columns, -E w on the pivots), one product of
+    length n. A row with some v . w' != 0 is independent of the basis (exact); a row with all
+    v . w' = 0 is taken as dependent, wrongly only if v' != 0 is orthogonal to every probe,
+    which has probability p^-m <= 2^-PROBE_BITS per row. The error is one-sided: a row may be
+    missed (a lower rank, as a rank mod p may miss rank over Q), no dependent row is ever
+    taken; the rows kept are then
     eliminated exactly as above."""
 
     def __init__(self, p: int, n: int) -> None:
@@ -144,8 +145,9 @@ class Echelon:
         self.free = np.arange(n)
         self.E = np.zeros((0, n), dtype=np.int64)
         rng = random.Random(f"nn-certify/echelon-probe/{p}/{n}")
-        self.W = np.array([[rng.randrange(p) for _ in range(PROBES)] for _ in range(n)],
-                          dtype=np.int64).reshape(n, PROBES)  # fmt: skip
+        m = max(2, -(-PROBE_BITS // max(1, p.bit_length() - 1)))
+        self.W = np.array([[rng.randrange(p) for _ in range(m)] for _ in range(n)],
+                          dtype=np.int64).reshape(n, m)  # fmt: skip
         self.Wp = self.W.copy()
 
     @property
@@ -157,15 +159,20 @@ class Echelon:
         the rows before them; the basis then spans every row added so far (with probe=True,
         up to the one-sided error of the class docstring)."""
         rows = rows % self.p
-        idx = np.arange(rows.shape[0])
-        if probe and self.piv:
-            # a row orthogonal to every probe now stays in the (growing) span; the others are
-            # decided exactly below
-            idx = np.flatnonzero(_mm(rows, self.Wp, self.p).any(axis=1))
-            rows = rows[idx]
+        k = rows.shape[0]
         out: list[int] = []
-        for s in range(0, rows.shape[0], BLOCK):
-            out += [int(idx[s + i]) for i in self._add_block(rows[s : s + BLOCK])]
+        pos = 0
+        while pos < k and self.free.size:
+            b = BLOCK if 2 * self.rank < self.n else BLOCK // 4
+            win = np.arange(pos, min(k, pos + 4 * b))
+            if probe and self.piv:
+                # rows orthogonal to every probe lie in the span of the basis (which holds the
+                # rows before them) and are dropped; the first b others are decided exactly
+                win = win[_mm(rows[win], self.Wp, self.p).any(axis=1)]
+            head = win[:b]
+            pos = int(head[-1]) + 1 if head.size == b else min(k, pos + 4 * b)
+            if head.size:
+                out += [int(head[i]) for i in self._add_block(rows[head])]
         return out
 
     def _add_block(self, rows: np.ndarray) -> list[int]:
