@@ -30,7 +30,8 @@ from certify.families.relu import witness as W
 from certify.families.relu.spec import ReLUNet
 
 P = 2147483647
-SHAPES = [(2, 3, 2), (2, 3, 3, 1), (3, 4, 2), (3, 5, 5, 2), (4, 6, 6, 3), (2, 1, 3, 2)]
+SHAPES = [(2, 3, 2), (2, 3, 3, 1), (3, 4, 2), (3, 5, 5, 2), (4, 6, 6, 3), (2, 1, 3, 2),
+          (2, 1), (3, 2), (2, 1, 1)]  # fmt: skip
 
 
 def rand_rat(rng: random.Random, span: int, dens: tuple[int, ...] = (1, 1, 2, 3, 4)) -> Fraction:

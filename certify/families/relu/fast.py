@@ -93,8 +93,9 @@ def affine_of_pattern(
         As.append(A_l)
         as_.append(a_l)
         pos += len(b)
-    if not As:
-        return np.zeros((0, 0), dtype=object), np.zeros(0, dtype=object), []
+    if not As:  # no hidden layer
+        n0 = len(ils[0][0][0]) if ils and ils[0][0] else 0
+        return np.zeros((0, n0), dtype=object), np.zeros(0, dtype=object), []
     return np.vstack(As), np.concatenate(as_), Cs
 
 
