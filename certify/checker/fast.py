@@ -10,7 +10,9 @@ What is vectorised, and what is not:
   row with a nonzero first entry; the other rows keep their order; fraction-free update);
 - the Jacobian rows mod p of the MLP and ResNet families are the reverse passes of
   `kernel.net_back` / `kernel_resnet.resnet_back`, batched over sample points;
-- the shape guards, the exact rational arithmetic (denominator inverses, ReLU patterns,
+- the ReLU checks' exact parts (the zero test, the patterns, the rows mod p, the tangents'
+  exact orthogonality) run relu_fast's integer-scaled, batched forms of the twin's functions;
+- the shape guards, the other exact rational arithmetic (denominator inverses, the MLP's
   rational tangent checks) and the integer bounds run the twin's own functions.
 Tests compare every function here with its twin on many random instances.
 """
@@ -23,6 +25,7 @@ from certify.checker import kernel as K
 from certify.checker import kernel_relu as KL
 from certify.checker import kernel_resnet as KR
 from certify.checker import rank_core as RC
+from certify.checker import relu_fast as RF
 
 Mat = np.ndarray
 
@@ -398,37 +401,39 @@ def check_rank_upper_resnet(inst: KR.ResNetInstance, w: K.UpperWitness, u: int) 
 
 
 def check_relu_rank_lower(inst: KL.ReluInstance, w: KL.ReluLowerWitness, r: int) -> bool:
-    """kernel_relu.check_relu_rank_lower: the twin's rows (exact patterns), numpy elimination."""
+    """kernel_relu.check_relu_rank_lower: exact patterns and the zero test in integers and the
+    rows mod p batched (relu_fast), numpy elimination."""
     p, n = w.p, len(inst.theta)
     if not (
         KL.relu_shape_ok(inst.widths, inst.theta, w.batch)
         and K.p_ok(p)
         and K.rats_inv_ok(p, inst.theta, w.theta_inv)
         and K.acts_inv_ok(p, w.batch, w.batch_inv)
-        and KL.batch_nonzero(inst.widths, inst.theta, w.batch)
+        and RF.batch_nonzero(inst.widths, inst.theta, w.batch)
         and len(w.rows) == r
         and RC.rows_in_range(len(w.batch), K.last_width(inst.widths), w.rows)
     ):
         return False
-    rows = KL.relu_rows_mod(
-        p, inst.widths, KL.batch_patterns(inst.widths, inst.theta, w.batch),
+    rows = RF.relu_rows_mod(
+        p, inst.widths, RF.batch_patterns(inst.widths, inst.theta, w.batch),
         K.rats_mod(p, inst.theta, w.theta_inv), K.acts_mod(p, w.batch, w.batch_inv), w.rows,
     )  # fmt: skip
-    return check_minor_np(p, n, r, as_mod(rows, p, n), w.cols)
+    return check_minor_np(p, n, r, rows, w.cols)
 
 
 def check_relu_rank_upper(
     inst: KL.ReluInstance, batch: list[list[K.Rat]], w: K.UpperWitness, u: int
 ) -> bool:
-    """kernel_relu.check_relu_rank_upper with the independence minor eliminated by numpy."""
+    """kernel_relu.check_relu_rank_upper: the zero test and the exact orthogonality of the
+    tangents in integers on the whole batch (relu_fast), the independence minor by numpy."""
     n, s = len(inst.theta), len(w.tangents)
     return (
         KL.relu_shape_ok(inst.widths, inst.theta, batch)
-        and KL.batch_nonzero(inst.widths, inst.theta, batch)
+        and RF.batch_nonzero(inst.widths, inst.theta, batch)
         and u + s == n
         and K.rows_len(n, w.tangents)
         and not w.moduli
-        and KL.tangents_vanish_relu(inst, batch, w.tangents)
+        and RF.tangents_vanish(inst.widths, inst.theta, batch, w.tangents)
         and independent_np(w.p, n, w.tangents, w.cols)
     )
 

@@ -26,9 +26,8 @@ from certify.checker.ir import (
 )
 from certify.checker.relu_net import (
     SearchExhausted,
+    count_patterns,
     find_symmetry,
-    forward,
-    pattern,
     regions_spanned,
     scaling_tangents,
 )
@@ -151,7 +150,7 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
         return ["witness.cover: check_relu_cover rejects it (the batch misses a linear piece)"]
     batch = [fractions(z) for z in lw.batch]
     th = fractions(inst.theta)
-    pats = len({pattern(forward(net.widths, th, z)[1]) for z in batch})
+    pats = count_patterns(net.widths, th, batch)
     spanned = regions_spanned(net.widths, th, batch)
     expect = rank_result(net, r, u, len(batch), pats, cuts is not None, kind, spanned)
     problems += mismatch(cert.get("result"), expect, "result",

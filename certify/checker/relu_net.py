@@ -190,6 +190,30 @@ def regions_spanned(
     """Whether the batch points of every activation pattern met span an affine space of
     dimension n0 (n0 + 1 affinely independent points in the region of every pattern)."""
     groups: dict = {}
-    for z in batch:
-        groups.setdefault(pattern(forward(widths, theta, z)[1]), []).append(z)
+    for z, pat in zip(batch, batch_pattern_keys(widths, theta, batch)):
+        groups.setdefault(pat, []).append(z)
     return bool(groups) and all(affine_rank(g) == widths[0] for g in groups.values())
+
+
+def batch_pattern_keys(
+    widths: Sequence[int], theta: Sequence[Fraction], batch: Sequence[Sequence[Fraction]]
+) -> list[bytes]:
+    """Per batch point, a key of its activation pattern (equal keys iff equal
+    pattern(forward(...))), from the signs of the exact integer-scaled pre-activations
+    (relu_fast.batch_signs)."""
+    from certify.checker.relu_fast import batch_signs
+
+    def pairs(xs: Sequence[Fraction]) -> list[tuple[int, int]]:
+        return [(Fraction(v).numerator, Fraction(v).denominator) for v in xs]
+
+    if not batch:
+        return []
+    S = batch_signs(widths, pairs(theta), [pairs(z) for z in batch])
+    return [row.tobytes() for row in S > 0]
+
+
+def count_patterns(
+    widths: Sequence[int], theta: Sequence[Fraction], batch: Sequence[Sequence[Fraction]]
+) -> int:
+    """The number of distinct activation patterns pattern(forward(...)) of the batch."""
+    return len(set(batch_pattern_keys(widths, theta, batch)))

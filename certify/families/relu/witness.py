@@ -13,11 +13,13 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, nmod, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
 from certify.checker.ir import envelope
-from certify.checker.relu_net import regions_spanned
+from certify.checker.relu_net import count_patterns, regions_spanned
 from certify.errors import CertifyError
 from certify.families.mlp.witness_rank import independent_minor
 from certify.families.relu import model as M
@@ -89,7 +91,7 @@ MAX_LINES = 64
 MAX_REGION_POINTS = 4096
 
 
-def region_design(
+def region_design_reference(
     net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str
 ) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
     """Input width n0 >= 2: a region-aware batch, and the rows and columns of a maximal
@@ -154,6 +156,106 @@ def region_design(
     regions = [regions[g] for g in order]
     rows = [rows[g * per + j] for g in order for j in range(per)]
     R, C = maximal_minor(rows, p, D) if rows else ([], [])
+    kept = sorted({i // per for i in R})
+    new_index = {g: n for n, g in enumerate(kept)}
+    points = [z for g in kept for z in regions[g]]
+    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
+    info = {"candidates": tried, "rounds": lines, "regions_met": len(seen),
+            "batch_size": len(points), "patterns": len(kept)}  # fmt: skip
+    return points, labels, C, info
+
+
+def region_design(
+    net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str
+) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
+    """region_design_reference, vectorised, with the same candidates, decisions and output.
+
+    Patterns and the zero test of every round's candidates come from one integer forward pass
+    (fast.hidden_signs); a new region's simplex is decided on its forced affine maps
+    (fast.region_simplex); its n0 + 1 points' Jacobian rows mod p come from one vectorised
+    pass with the pattern fixed (fast.pattern_rows_mod); the rank after each round is kept by
+    an incremental echelon basis (fast.Echelon) instead of a new elimination of every row; the
+    final maximal minor takes, as maximal_minor does, the first independent rows in the sorted
+    order (the greedy row basis), stopping once they reach the rank, then the pivot columns of
+    those rows."""
+    from certify.families.relu import fast as FR
+
+    D, target = net.n_params, net.n_params - net.n_hidden
+    n0, dout = net.widths[0], net.widths[-1]
+    th_m = [residue(t, p) for t in theta]
+    if any(t is None for t in th_m):
+        raise CertifyError(f"the prime {p} divides a denominator of theta")
+    ils = FR.int_layers(net.widths, theta)
+    rng = random.Random(f"nn-certify/relu-lines/{tag}")
+    seen: set = set()
+    regions: list[list[tuple[Fraction, ...]]] = []
+    region_pats: list[tuple[tuple[bool, ...], ...]] = []
+    ech = FR.Echelon(p, D)
+    rank, idle, lines, tried = 0, 0, 0, 0
+    n_box = 2 * -(-target // ((n0 + 1) * dout)) + 8
+    while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
+        if not regions and lines == 0:
+            cands = _candidates(net, n_box, tag, 1)
+        else:
+            x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+            d = [Fraction(0)] * n0
+            while all(c == 0 for c in d):
+                d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+            lw = (1, *net.widths[1:])
+            ts = M.line_points(FR.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
+            cands = [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
+        lines += 1
+        X, q = FR.scaled_points(cands)
+        signs = FR.hidden_signs(ils, X, q)
+        new_rows = []
+        for x, sg in zip(cands, signs):
+            tried += 1
+            if not sg.all():  # a hidden pre-activation vanishes (signs are -1, 0, 1)
+                continue
+            pat = sg > 0
+            key = pat.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            simplex = FR.region_simplex(ils, net.widths, theta, x, pat)
+            if (len(regions) + 1) * (n0 + 1) > MAX_REGION_POINTS:
+                continue
+            zms = [[residue(c, p) for c in z] for z in simplex]
+            if any(c is None for zm in zms for c in zm):
+                continue
+            regions.append(simplex)
+            region_pats.append(FR.split_pattern(net.widths, pat))
+            new_rows.append(FR.pattern_rows_mod(net.widths, th_m, region_pats[-1], zms, p))  # type: ignore[arg-type]
+        grown = rank
+        if new_rows:
+            ech.add(np.vstack(new_rows), probe=True)
+            grown = ech.rank
+        idle = 0 if grown > rank else idle + 1
+        rank = grown
+    per = (n0 + 1) * dout  # rows of a region
+    order = sorted(range(len(regions)), key=lambda g: max(c.denominator for z in regions[g]
+                                                          for c in z))  # fmt: skip
+    final = FR.Echelon(p, D)
+    R: list[int] = []
+    kept_rows = []
+    chunk = 1  # regions per block: doubling, so few eliminations and little excess work
+    n = 0
+    while n < len(order) and final.rank < rank:
+        blocks = []
+        for g in order[n : n + chunk]:
+            zms = [[residue(c, p) for c in z] for z in regions[g]]
+            blocks.append(FR.pattern_rows_mod(net.widths, th_m, region_pats[g], zms, p))  # type: ignore[arg-type]
+        block = np.vstack(blocks)
+        indep = final.add(block, probe=True)
+        R.extend(n * per + i for i in indep)
+        kept_rows.append(block[indep])
+        n += chunk
+        chunk *= 2
+    if R and len(R) < D:
+        C = FR.pivot_columns(np.vstack(kept_rows), p)
+    else:
+        C = list(range(D)) if R else []
+    regions = [regions[g] for g in order]
     kept = sorted({i // per for i in R})
     new_index = {g: n for n, g in enumerate(kept)}
     points = [z for g in kept for z in regions[g]]
@@ -394,7 +496,7 @@ def generate_rank(spec: Spec, req: CertRequest) -> dict[str, Any]:
             upper = {"kind": kind, "bound": D - len(tangents), "prime": p,
                      "tangents": tangents, "cols": tcols}  # fmt: skip
     u = D if not tangents else (None if upper is None else upper["bound"])
-    pats = len({M.pattern(M.forward(net.widths, theta, z)[1]) for z in batch})
+    pats = count_patterns(net.widths, theta, batch)
     cover = None if cuts is None else [rat_str(c) for c in cuts]
     spanned = regions_spanned(net.widths, theta, batch)
     result = rank_result(net, r, u, len(batch), pats, cover is not None, kind, spanned)
