@@ -39,10 +39,23 @@ from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.provers import lean as leanp
-from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
+from certify.provers.common import (
+    FAILED,
+    NOT_RUN,
+    PASSED,
+    TIMEOUT,
+    Verdict,
+    kill_all,
+    resume,
+)
 from certify.referee import architecture, referee_files, tool_sources
 from certify.render.env import render
-from certify.report import common_prover_notes, quoted, report_md  # noqa: F401  (re-exported)
+from certify.report import (  # noqa: F401  (re-exported)
+    DIMENSIONS_PNG,
+    common_prover_notes,
+    quoted,
+    report_md,
+)
 from certify.resources import resource_dir
 from certify.scratch import scratch_dir
 from certify.spec import Spec
@@ -51,7 +64,6 @@ from certify.tool_sdist import NO_SOURCE_TREE, build_sdist
 MANIFEST_SCHEMA = "nn-certify-manifest/1"
 COQ_LIBRARY_FILES = [f"NNCert/{m}.v" for m in coqp.LIBRARY]
 LEAN_PROJECT_FILES = ["lakefile.toml", "lean-toolchain", "lake-manifest.json", "NNCert.lean"]
-PROVERS = ("coq", "lean")
 BUILD_PRODUCTS = (".vo", ".vok", ".vos", ".glob", ".aux")
 
 
@@ -1194,9 +1206,6 @@ def figures_for(
     if results is not None and any(table.is_rank_row(r) for r in results):
         out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
     return out
-
-
-DIMENSIONS_PNG = "dimensions.png"
 
 
 def write_results(dest: Path, results: list[dict[str, Any]], timings: dict[str, Any]) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from certify import __version__
-from certify.bundle import PROVERS, Options, build, unmet_requirements
+from certify.bundle import Options, build, unmet_requirements
 from certify.errors import CertifyError, InputError, OutputError
 from certify.lean_cost import DEFAULT_LEAN_MAX_GIB, DEFAULT_LEAN_MAX_SECONDS
-from certify.provers.common import kill_all
+from certify.provers.common import PROVERS, kill_all
 from certify.spec import Spec, load_specs
 
 EXIT_CODES = """exit codes:

@@ -17,16 +17,16 @@ import json
 import re
 from typing import Any
 
-from certify.provers.common import FAILED, NOT_RUN, TIMEOUT
+from certify.provers.common import FAILED, NOT_RUN, PROVERS, TIMEOUT
 from certify.referee import STORED_VERDICTS
 from certify.summary import summary_line
+
+DIMENSIONS_PNG = "dimensions.png"  # the rank figure's file name in a bundle
 
 _SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z])")
 
 
 def _provers() -> tuple[str, ...]:
-    from certify.bundle import PROVERS  # late: certify.bundle imports this module
-
     return PROVERS
 
 
@@ -217,8 +217,6 @@ def _kind_section(
 
 def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = None) -> str:
     """report.md: a function of the manifest and the results table (table.rows)."""
-    from certify.bundle import DIMENSIONS_PNG  # late: certify.bundle imports this module
-
     entries = manifest["certificates"]
     lines = [
         "# nn-certify report",

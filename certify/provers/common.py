@@ -14,6 +14,7 @@ from pathlib import Path
 
 PASSED, FAILED, NOT_RUN, TIMEOUT = "passed", "failed", "not-run", "timeout"
 VERDICTS = (PASSED, FAILED, NOT_RUN, TIMEOUT)
+PROVERS = ("coq", "lean")  # the provers a bundle can hold verdicts of
 
 
 @dataclass
