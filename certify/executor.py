@@ -18,6 +18,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -185,11 +186,36 @@ def _dask_local(
                 client.register_plugin(StopProversOnClose())
             yield from _on_client(client, fn, tasks)
         finally:
-            if client is not None:
-                client.close()
-            if cluster is not None:
-                cluster.close()
+            with _signals_deferred():
+                if client is not None:
+                    client.close(timeout=_CLOSE_SECONDS)
+                if cluster is not None:
+                    cluster.close(timeout=_CLOSE_SECONDS)
             quiet.setLevel(level)
+
+
+_CLOSE_SECONDS = 20  # a worker that does not stop in this time is left to its nanny's end
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (delivered on exit) while the cluster shuts down.
+
+    Why: a KeyboardInterrupt (or the CLI's SIGTERM twin) raised inside `Client.close` or
+    `LocalCluster.close` abandons the shutdown half-way, with the event-loop thread and the
+    nannies still alive, and the interpreter then waits for them at exit: a run stopped just
+    as its last task finished hung for over an hour. Blocking the signals keeps the shutdown
+    whole; a signal that arrived meanwhile is delivered when they are unblocked, so the run
+    still stops as asked (and its clean-up runs)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _dask(
@@ -207,7 +233,8 @@ def _dask(
     try:
         yield from _on_client(client, fn, tasks)
     finally:
-        client.close()
+        with _signals_deferred():
+            client.close(timeout=_CLOSE_SECONDS)
 
 
 def _on_client(
@@ -237,7 +264,9 @@ def _on_client(
                 ) from None
             yield index[f.key], res
     finally:
-        client.cancel(futures) if "futures" in locals() else None
+        if "futures" in locals():
+            with _signals_deferred():
+                client.cancel(futures)
 
 
 def _call_pickled(payload: bytes) -> bytes:

@@ -266,7 +266,11 @@ def report_md(manifest: dict[str, Any], results: list[dict[str, Any]] | None = N
                 "",
                 "Each rank certificate: the certified dimension (the functional dimension "
                 "where the certificate pins it, else the certified lower bound rank_lower) "
-                "against the expected dimension; points below the diagonal are marked.",
+                "against the expected dimension (log axes when they span a factor of 10 or "
+                "more); points below the diagonal are numbered and the table beside the atlas "
+                "names them. Below the atlas, one panel per sweep of a hidden width (three or "
+                "more rank certificates of one family that differ in that width alone) plots "
+                "both dimensions against the width and writes each gap above it.",
                 "",
             ]
             continue

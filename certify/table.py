@@ -189,11 +189,15 @@ def seconds_rows(table: list[dict[str, Any]], timings: dict[str, Any]) -> list[d
 def load_rows(path: Path, seconds: bool = False) -> list[dict[str, Any]]:
     """The rows of a written bundle: its results.json (a bundle written before results.json
     existed: computed from its manifest and certificates), with the seconds columns if
-    asked. BundleError (exit 1, as for certify check) if `path` is not a readable bundle."""
+    asked. InputError (exit 2) if `path` is not a directory, BundleError (exit 1, as for
+    certify check) if it is not a readable bundle."""
     from certify import certificate
-    from certify.errors import BundleError
+    from certify.errors import BundleError, InputError
 
     path = Path(path)
+    if not path.is_dir():  # a wrong argument, not a damaged bundle: bad input (exit 2)
+        what = "not a directory" if path.exists() else "no such directory"
+        raise InputError(f"BUNDLE {path}: {what} (expected an nn-certify bundle)")
     try:
         rp = path / "results.json"
         if rp.is_file():

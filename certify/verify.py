@@ -60,7 +60,7 @@ from certify.bundle import (
     written_record,
 )
 from certify.checker import check_certificate, cross_check
-from certify.errors import BundleError, CertifyError
+from certify.errors import BundleError, CertifyError, InputError
 from certify.executor import run_tasks
 from certify.progress import Progress
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict
@@ -171,8 +171,9 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
     in `entries`."""
     res = CheckResult()
     path = Path(path)
-    if not path.is_dir():
-        raise BundleError(f"{path}: not a directory (not an nn-certify bundle)")
+    if not path.is_dir():  # a wrong argument, not a damaged bundle: bad input (exit 2)
+        what = "not a directory" if path.exists() else "no such directory"
+        raise InputError(f"BUNDLE {path}: {what} (expected an nn-certify bundle)")
     manifest = _read_manifest(path)
     problems, notes = res.problems, res.notes
     tree, dirs = _check_tree(path, problems)

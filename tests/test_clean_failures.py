@@ -189,6 +189,10 @@ BAD = {  # subcommand + bad arguments -> a word the message must contain
     "demo-out-unmakeable": (["demo", "--out", UNMAKEABLE], "--out"),
     "check-timeout": (["check", "{d}/a-dir", "--timeout", "-1"], "--timeout"),
     "table-format": (["table", "{d}/a-dir", "--format", "xls"], "--format"),
+    "check-missing-bundle": (["check", "{d}/missing"], "BUNDLE"),
+    "check-bundle-a-file": (["check", "{d}/a-file"], "BUNDLE"),
+    "table-missing-bundle": (["table", "{d}/missing"], "BUNDLE"),
+    "table-bundle-a-file": (["table", "{d}/a-file"], "BUNDLE"),
     "bounds-k": (["bounds", "--k", "0", "--m", "2"], "--k"),
     "bounds-widths": (
         ["bounds", "--k", "2", "--m", "2", "--widths", "2,x,1", "--r", "2"],

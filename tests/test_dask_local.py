@@ -134,3 +134,45 @@ def test_workers_without_a_local_dask_cluster_is_bad_input(tmp_path):
                     "2", *extra)  # fmt: skip
         assert r.returncode == 2 and "--workers" in r.stderr and "Traceback" not in r.stderr
         assert not (tmp_path / "b").exists()
+
+
+# A SIGTERM that lands while the local cluster shuts down (just after the last task) must not
+# leave the interpreter waiting for a half-closed cluster: it once hung for over an hour.
+# The child runs trivial tasks through run_tasks under the CLI's own SIGTERM handler and has
+# a timer thread signal it `delay` seconds after the last result, inside the shutdown window.
+_SHUTDOWN_CHILD = """
+import os, signal, sys, threading, time
+from certify import cli, executor
+signal.signal(signal.SIGTERM, cli._on_sigterm)
+delay = float(sys.argv[1])
+try:
+    for n, (i, r) in enumerate(executor.run_tasks(abs, [(-k,) for k in range(3)], 2, "dask",
+                                                  workers=2), 1):
+        if n == 3:  # the last result: the generator's shutdown runs when the loop goes on
+            threading.Timer(delay, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    time.sleep(30)  # the signal arrives here if the shutdown was quicker than `delay`
+except cli.Terminated:
+    sys.exit(143)
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.3])
+def test_sigterm_during_the_local_clusters_shutdown_ends_the_process(tmp_path, delay):
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir))
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.Popen([sys.executable, "-c", _SHUTDOWN_CHILD, str(delay)], cwd=ROOT, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        out, err = p.communicate(timeout=240)  # a liveness bound, not a speed budget
+    except subprocess.TimeoutExpired:
+        kids = _children(p.pid)
+        p.kill()
+        for k in kids:
+            os.kill(k, signal.SIGKILL)
+        pytest.fail("the process hung after a SIGTERM during the cluster's shutdown")
+    assert p.returncode == 143, err
+    assert "Traceback" not in err
+    assert sorted(os.listdir(tmpdir)) == []
