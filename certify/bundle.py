@@ -883,6 +883,22 @@ def audit_tasks(
 def _build(
     specs: list[Spec], guard: OutputGuard, opts: Options, prog: Progress, t0: float
 ) -> dict[str, Any]:
+    """The bundle in `guard.tmp`; the manifest. `private` (removed when the run ends) holds
+    the NNCert library compiled for this run when there is no usable cache (--no-cache, an
+    unwritable cache): the tasks and the audit take it from there, so the library is
+    compiled once per run, not once per task and once more for the audit."""
+    with scratch_dir("nn-certify-runlib-") as private:
+        return _build_in(specs, guard, opts, prog, t0, private)
+
+
+def _build_in(
+    specs: list[Spec],
+    guard: OutputGuard,
+    opts: Options,
+    prog: Progress,
+    t0: float,
+    private: Path,
+) -> dict[str, Any]:
     out, tmp = Path(guard.shown), guard.tmp
     assert tmp is not None
     srcs = ", ".join(sorted({s.source for s in specs}))
@@ -895,12 +911,24 @@ def _build(
     if opts.run_coq and coqp.coqc_path() is not None:
         # Once here, so that the tasks find it in the cache (a remote worker without this
         # cache prepares its own).
+        remote = opts.executor == "dask" and bool(opts.scheduler)
         with prog.phase("coq library NNCert") as ph:
             with scratch_dir("nn-certify-lib-") as td, _kill_on_error():
-                lib = coqp.prepare_library(resource_dir("coq"), td, cache, opts.timeout)
-                if lib.cache not in ("hit", "built"):
-                    cache = None  # no usable cache: each task compiles in its own scratch
-        prog.timings["library"]["coq"] = _library_timing(ph.seconds, lib)
+                if cache is None and not remote:  # --no-cache: compiled afresh, for this run
+                    lib = coqp.prepare_library(resource_dir("coq"), td, private, opts.timeout)
+                    shown = coqp.Library(lib.verdict, None, "disabled")
+                    cache = private if lib.cache == "built" else None
+                else:
+                    lib = shown = coqp.prepare_library(resource_dir("coq"), td, cache, opts.timeout)
+                    if lib.cache not in ("hit", "built") and not remote:
+                        # the cache is unusable: the run's own copy (compiled once more)
+                        again = coqp.prepare_library(
+                            resource_dir("coq"), td / "private", private, opts.timeout
+                        )
+                        cache = private if again.cache == "built" else None
+                    elif lib.cache not in ("hit", "built"):
+                        cache = None  # each remote task compiles in its own scratch
+        prog.timings["library"]["coq"] = _library_timing(ph.seconds, shown)
     tasks = [(spec, req, opts.run_coq, opts.timeout, None if cache is None else str(cache))
              for spec, req in requests]  # fmt: skip
     outcomes: list[TaskOutcome | None] = [None] * len(tasks)

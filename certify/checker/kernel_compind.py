@@ -203,10 +203,25 @@ def add_term(t: Term, acc: list[Term]) -> list[Term]:
 
 
 def normalize(ts: list[Term]) -> list[Term]:
-    """Like terms combined (one term per exponent vector); folds from the right."""
+    """Like terms combined (one term per exponent vector); folds from the right.
+
+    The value of the Coq/Lean definition, the right fold of `add_term` (each term added into
+    the accumulated list: to the term with the same exponents, else at the end), computed
+    with an index from exponent vector to position instead of `add_term`'s linear search:
+    the same additions (qadd, unnormalised) in the same order, so the same list, in time
+    linear in len(ts) instead of quadratic (tests/test_kernel_compind_normalize.py compares
+    it with the fold)."""
     acc: list[Term] = []
+    where: dict[tuple[int, ...], int] = {}
     for t in reversed(ts):
-        acc = add_term(t, acc)
+        key = tuple(t[1])
+        i = where.get(key)
+        if i is None:
+            where[key] = len(acc)
+            acc.append(t)
+        else:
+            u = acc[i]
+            acc[i] = (ARITH_Q.add(u[0], t[0]), u[1])
     return acc
 
 
