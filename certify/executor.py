@@ -227,7 +227,9 @@ def _dask(
     if not scheduler:
         raise ExecutorError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     try:
-        client = Client(scheduler, timeout=30, set_as_default=False)
+        # the connect timeout is Dask's own setting, distributed.comm.timeouts.connect
+        # (default 30 s; e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s)
+        client = Client(scheduler, set_as_default=False)
     except OSError as e:
         raise ExecutorError(f"--scheduler {scheduler}: cannot connect ({e})") from None
     try:

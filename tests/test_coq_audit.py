@@ -322,18 +322,12 @@ def test_certify_check_rejects_an_edited_library(bundle: Path, tmp_path: Path) -
     assert any("Lists.v" in p for p in problems)
 
 
-def test_build_sh_passes_the_bundle_and_rejects_a_rehashed_shadowing(
-    bundle: Path, tmp_path: Path
-) -> None:
-    """Two full builds (library included): the faithful bundle passes; with rank_lower
-    stated through a local `<=` (and SHA256SUMS rewritten) the driver does not typecheck."""
+def test_build_sh_rejects_a_rehashed_shadowing(bundle: Path, tmp_path: Path) -> None:
+    """A full build (library included): with rank_lower stated through a local `<=` (and
+    SHA256SUMS rewritten) the driver does not typecheck. (build.sh passing a faithful
+    bundle, with its audit line: tests/test_cache.py, which runs the bundle's `make`.)"""
     coq = tmp_path / "coq"
     shutil.copytree(bundle / "coq", coq)
-    r = _build(coq)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert "assume only primitive integers" in r.stderr
-    for p in coq.rglob("*.vo*"):
-        p.unlink()
     (coq / REL).write_text(TAMPERS["shadow_le"]((coq / REL).read_text()))
     _sums(coq)
     r = _build(coq)

@@ -184,7 +184,10 @@ def test_a_worker_killed_mid_task_without_retries_leaves_no_bundle(cluster, tmp_
 def test_dask_with_a_dead_scheduler_is_a_clear_error(tmp_path):
     # (without --scheduler the run starts a local cluster: tests/test_dask_local.py)
     (tmp_path / "s.toml").write_text(SPEC)
-    r = run_cli("run", str(tmp_path / "s.toml"), "--out", str(tmp_path / "b"), "--executor",
-                "dask", "--scheduler", "tcp://127.0.0.1:9")  # fmt: skip
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s")  # Dask's setting
+    r = subprocess.run([sys.executable, "-m", "certify.cli", "run", str(tmp_path / "s.toml"),
+                        "--out", str(tmp_path / "b"), "--executor", "dask", "--scheduler",
+                        "tcp://127.0.0.1:9"], capture_output=True, text=True, env=env)  # fmt: skip
     assert r.returncode == 1 and "cannot connect" in r.stderr and "Traceback" not in r.stderr
+    assert "2s" in r.stderr or "2 s" in r.stderr or "Timed out" in r.stderr, r.stderr
     assert not (tmp_path / "b").exists()
