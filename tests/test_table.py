@@ -146,7 +146,10 @@ def test_certify_table_prints_markdown_or_csv_and_merges_bundles(bundle: Path, t
         (str(other), "ktb-2-2-1"),
     ]  # fmt: skip
     assert list(got[0])[-5:] == list(table.SECONDS_COLUMNS)
-    r = run_cli("table", str(tmp_path / "missing"))
+    r = run_cli("table", str(tmp_path / "missing"))  # a wrong argument: bad input
+    assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
+    (tmp_path / "empty").mkdir()  # a directory that is not a bundle: as certify check, exit 1
+    r = run_cli("table", str(tmp_path / "empty"))
     assert r.returncode == 1 and "not a readable nn-certify bundle" in r.stderr
     assert "Traceback" not in r.stderr
 
