@@ -30,6 +30,9 @@ widths = [[3, 4, 1], [2, 3, 1], [3, 5, 1]]
 [[certificate]]
 kind = "rank"
 """
+# Tasks of a few seconds of coqc each (as tests/test_dask.py's): a Ctrl-C lands mid-task.
+SLOW_SPEC = SPEC.replace("[[3, 4, 1], [2, 3, 1], [3, 5, 1]]", "[[4, 8, 1], [4, 9, 1], [4, 10, 1]]")
+assert SLOW_SPEC != SPEC
 pytestmark = pytest.mark.slow
 
 
@@ -99,14 +102,14 @@ def _coqc_of(tmpdir: Path) -> list[int]:
 
 
 def test_ctrl_c_on_a_local_dask_run_stops_the_cluster_and_leaves_nothing(tmp_path):
-    (tmp_path / "dl.toml").write_text(SPEC)
+    (tmp_path / "dl.toml").write_text(SLOW_SPEC)
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     p = _popen(["run", str(tmp_path / "dl.toml"), "--out", str(tmp_path / "b"), "--no-lean",
-                "--executor", "dask", "--workers", "2", "--no-cache"], tmpdir)  # fmt: skip
+                "--executor", "dask", "--workers", "2"], tmpdir)  # fmt: skip
     deadline = time.monotonic() + 300
-    # Wait until a worker runs a task (its scratch directory appears; with --no-cache each
-    # task compiles the Coq library, so it is busy in coqc for a while after that).
+    # Wait until a worker runs a task (its scratch directory appears; each task of SLOW_SPEC
+    # is a few seconds of coqc, so it is still busy a second later).
     while time.monotonic() < deadline and p.poll() is None:
         if any(n.startswith("nn-certify-task-") for n in os.listdir(tmpdir)):
             break
