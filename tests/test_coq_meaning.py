@@ -94,7 +94,10 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     r = cert["witness"]["lower"]["rank"]
     stmt = STATEMENTS[family(cert)].replace("R", str(r), 1)
     assert re.search(stmt, text), stmt
-    ends = ("(* audited: rank_lower *)", "(* audited: rank_upper *)")
+    ends = ("(* audited: rank_lower *)", "(* audited: rank_upper *)",
+            # an MLP with a functional dimension: its theorems, derived from those two
+            "(* audited: functional_dimension_le_rank *)",
+            "(* audited: functional_dimension_ge_rank_upper *)")  # fmt: skip
     assert text.rstrip().endswith(ends)
     assert "rank_lower_check p_prime" in text  # derived from the kernel's own check
     v = audited(coq.proj, f"Meaning_{key.replace('-', '_')}", cert, text)

@@ -82,7 +82,8 @@ def test_a_functional_dimension_claimed_without_a_pin_is_rejected():
 
 def test_coqc_checks_the_functional_dimension_against_the_kernel_bounds(quadratic, coq):
     text = render_coq(quadratic, certificate.sha256(quadratic))
-    assert "Lemma functional_dimension_check : (Nat.eqb functional_dimension 5%nat && " in text
+    assert "Theorem functional_dimension_le_rank :\n  (functional_dimension <= \\rank" in text
+    assert "Theorem functional_dimension_ge_rank_upper :" in text  # pinned by the tangents
     v = coq.verdict(quadratic)
     assert v.status == "passed", v.message
 
@@ -96,18 +97,15 @@ def test_coqc_rejects_a_changed_functional_dimension(quadratic, coq, fd):
     assert v.status != "passed"
 
 
-def test_the_lean_file_states_the_same_tie(quadratic):
+def test_the_lean_file_states_no_functional_dimension_theorem_and_says_coq_proves_it(quadratic):
     text = render_lean(quadratic, certificate.sha256(quadratic))
-    assert "def functionalDimension : Nat := 5" in text
-    assert (
-        "theorem functional_dimension_check : "
-        "(Nat.beq functionalDimension 5 && Nat.beq functionalDimension 5) = true "
-        ":= by decide +kernel"
-    ) in text
+    assert "functionalDimension" not in text and "functional_dimension_check" not in text
+    assert "result.functional_dimension` (5): Lean checks the computations" in text
+    assert "proved in Coq (`functional_dimension_le_rank`" in text
 
 
 def test_without_a_functional_dimension_no_lemma_is_rendered():
     cert = make_cert([4, 3, 1], "t^2 + t")
     assert cert["result"]["functional_dimension"] is None
-    assert "functional_dimension_check" not in render_coq(cert, "0" * 64)
-    assert "functionalDimension" not in render_lean(cert, "0" * 64)
+    assert "functional_dimension" not in render_coq(cert, "0" * 64)
+    assert "functional_dimension" not in render_lean(cert, "0" * 64)

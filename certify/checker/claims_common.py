@@ -16,7 +16,7 @@ def coq_rank_lower(r: int, jacobian: str) -> str:
         f"proof shows that the kernel's reverse mode mod p computes these derivatives and that "
         f"a minor nonsingular mod the prime p has a nonzero rational determinant, and assumes "
         f"only the specification axioms of Coq's primitive 63-bit integers. In Lean that step "
-        f"is cited ({LOWER_CITE})."
+        f"is cited ({LOWER_CITE}), and that p is prime is checked in Coq only (p_prime)."
     )
 
 

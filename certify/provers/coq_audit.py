@@ -112,7 +112,9 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     """The statements of a rank certificate's `rank_lower` and `rank_upper` (the templates'
     theorems), r <= rank J and rank J' <= u, J the Jacobian of NNCert/RankMeaning.v at the
     certificate's instance: the samples for the lower bound; for MLP and ResNet the lattice
-    {x in N^d : |x| <= D} for the upper bound, for ReLU its batch."""
+    {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
+    functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
+    its upper bound is made of the symmetry tangents, rank J' <= fd."""
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -130,6 +132,17 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         )
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
+        # result.functional_dimension, where the certificate states one, bounds the same ranks
+        fd = cert["result"].get("functional_dimension")
+        if fd is not None:
+            fd = int(fd)
+            out["functional_dimension_le_rank"] = _le(
+                f"{fd}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)")
+            )
+            if up is not None and up.get("kind") in ("scaling", "symmetry"):
+                out["functional_dimension_ge_rank_upper"] = _le(
+                    rank.format(f"{jac} {lattice}"), f"{fd}"
+                )
     elif fam == "resnet":
         jac = f"NNCert.RankMeaning.resnet_jacobian {mod}.inst"
         out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)"))

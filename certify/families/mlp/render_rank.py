@@ -62,7 +62,8 @@ def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
 
 def functional_dimension(cert: dict[str, Any]) -> int | None:
     """result.functional_dimension (a natural number or null) of an MLP certificate, which the
-    rendered lemma functional_dimension_check ties to the kernel-checked bounds (ResNet files,
+    rendered Coq theorems functional_dimension_le_rank (and functional_dimension_ge_rank_upper)
+    tie to the rank theorems (ResNet files,
     rendered by their own templates, do not state it: None; the Python checker rebuilds it)."""
     if (cert.get("instance") or {}).get("network", {}).get("family") == "resnet":
         return None
@@ -72,21 +73,8 @@ def functional_dimension(cert: dict[str, Any]) -> int | None:
     return fd
 
 
-def fd_statement(data: dict[str, Any], coq: bool) -> str | None:
-    """The statement of functional_dimension_check: the result's functional dimension equals
-    the kernel-checked lower bound (and the upper bound at theta when symmetry tangents pin
-    it); None without a functional dimension."""
-    if data["functional_dimension"] is None:
-        return None
-    name, eqb, nat = (
-        ("functional_dimension", "Nat.eqb", "%nat")
-        if coq
-        else ("functionalDimension", "Nat.beq", "")
-    )
-    parts = [f"{eqb} {name} {data['rank_lower']}{nat}"]
-    if data["fd_upper"]:
-        parts.append(f"{eqb} {name} {data['upper']['bound']}{nat}")
-    return "(" + " && ".join(parts) + (")%bool = true" if coq else ") = true")
+FD_LE_RANK = "(functional_dimension <= \\rank (mlp_jacobian inst (lw_samples lower)))%N"
+FD_GE_RANK_UPPER = "<= functional_dimension)%N"
 
 
 NAT_FIELDS = {"widths", "rows", "cols", "rank_lower", "bound"}
@@ -177,7 +165,6 @@ def render_coq(cert: dict[str, Any], sha: str) -> str:
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.coq),
-        fd_statement=fd_statement(data, True),
     )
     headers = ("Definition inst", "Definition lower", "Definition upper")
     fields = {**COQ_FIELDS, "inst": RESNET_COQ_INST} if resnet else COQ_FIELDS
@@ -202,7 +189,6 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
         sha256=sha,
         claim=L.comment_safe(cert["claim"]["text"]),
         **_printed(data, L.lean),
-        fd_statement=fd_statement(data, False),
     )
     fields = {**LEAN_FIELDS, "inst": RESNET_LEAN_INST} if resnet else LEAN_FIELDS
     verify_roundtrip(text, data, fields, ("def inst", "def lower", "def upper"))
@@ -216,18 +202,25 @@ def render_lean(cert: dict[str, Any], sha: str) -> str:
 
 
 def _verify_fd(text: str, data: dict[str, Any], coq: bool) -> None:
-    """The functional dimension reads back, and its lemma states fd_statement (or, without
-    one, neither is rendered)."""
-    stmt = fd_statement(data, coq)
-    name = "functional_dimension" if coq else "functionalDimension"
-    header = ("Definition " if coq else "def ") + name
-    if stmt is None:
+    """Coq: the functional dimension reads back and its theorems state it bounds the rank
+    (functional_dimension_le_rank, and functional_dimension_ge_rank_upper when the upper
+    bound pins it), or, without one, neither is rendered. Lean states no theorem of it (its
+    meaning is proved in Coq; the Lean file says so in a comment)."""
+    fd = data["functional_dimension"]
+    if not coq:
+        if "functionalDimension" in text or "functional_dimension_check" in text:
+            raise RenderError("the Lean file states a functional-dimension theorem")
+        return
+    header = "Definition functional_dimension"
+    if fd is None:
         if header in text:
             raise RenderError(f"{header!r} rendered although there is no functional dimension")
         return
-    if L.read_field(text, name, L.block_start(text, header)) != data["functional_dimension"]:
-        raise RenderError(f"literal {name} does not read back as rendered")
-    _verify_theorem(text, stmt)
+    if L.read_field(text, "functional_dimension", L.block_start(text, header)) != fd:
+        raise RenderError("literal functional_dimension does not read back as rendered")
+    _verify_theorem(text, "Theorem functional_dimension_le_rank :\n  " + FD_LE_RANK)
+    if data["fd_upper"]:
+        _verify_theorem(text, FD_GE_RANK_UPPER)
 
 
 def _verify_theorem(text: str, statement: str) -> None:
@@ -282,14 +275,10 @@ def kernel_objects(
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    """The lower-bound theorem, and the upper-bound one when the certificate has one."""
+    """The Lean theorems: the lower-bound check, and the upper-bound one when the certificate
+    has one (the meaning theorems, and those of the functional dimension, are Coq's)."""
     upper = cert["witness"].get("upper") is not None
-    fd = functional_dimension(cert) is not None
-    return (
-        ["rank_lower_check"]
-        + (["rank_upper_check"] if upper else [])
-        + (["functional_dimension_check"] if fd else [])
-    )
+    return ["rank_lower_check"] + (["rank_upper_check"] if upper else [])
 
 
 def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, str]:
