@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,7 +48,12 @@ def _env(**extra: str) -> dict[str, str]:
 class Cluster:
     def __init__(self, tmp: Path, allowed_failures: int) -> None:
         self.file = tmp / "scheduler.json"
-        env = _env(DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=str(allowed_failures))
+        # The workers' TMPDIR: a worker SIGKILLed mid-task cannot remove its task's scratch
+        # directory, so it is left here (removed by close) and not in the machine's /tmp.
+        # Short (under /tmp, not tmp_path): sockets in it must fit AF_UNIX's 108 bytes.
+        self.tmpdir = Path(tempfile.mkdtemp(prefix="nnc-dask-"))
+        env = _env(DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=str(allowed_failures),
+                   TMPDIR=str(self.tmpdir))  # fmt: skip
         common = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
         self.procs = [
             subprocess.Popen(
@@ -103,6 +110,7 @@ class Cluster:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 p.kill()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
 
     def kill_a_busy_worker(self, timeout: float = 120) -> bool:
         """SIGKILL the process of a worker while it runs an nn-certify task."""
