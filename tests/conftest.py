@@ -119,7 +119,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(pytest.mark.quick)
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`python -m certify.cli ARGS` in a subprocess; `env` is added to this environment;
+    `timeout` a hang guard (subprocess.TimeoutExpired), not a speed budget."""
     import sys
 
     return subprocess.run(
@@ -127,8 +134,30 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=None if env is None else dict(os.environ, **env),
+        timeout=timeout,
         check=False,
     )
+
+
+def small_rank_spec(name: str) -> str:
+    """A spec of one rank certificate that takes well under a second: MLP (2, 2, 1), t^2."""
+    return (
+        f'name = "{name}"\n[network]\nfamily = "mlp"\nwidths = [2, 2, 1]\nactivation = "t^2"\n'
+        'bias = false\n[parameters]\nseed = 0\n[[certificate]]\nkind = "rank"\n'
+    )
+
+
+def fake_coqc(tmp_path: Path, body: str) -> str:
+    """A PATH whose coqc answers --version as a fake Coq and otherwise runs the shell `body`."""
+    fake = tmp_path / "fake-bin"
+    fake.mkdir()
+    (fake / "coqc").write_text(
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "The Coq Proof Assistant, version '
+        f'0.0-fake"; exit 0; fi\n{body}\n'
+    )
+    (fake / "coqc").chmod(0o755)
+    return f"{fake}:/usr/bin:/bin"
 
 
 # ---------------------------------------------------------------- bundles, built once

@@ -20,25 +20,14 @@ import pytest
 
 from certify import scratch
 from certify.errors import InputError
+from tests.conftest import fake_coqc, run_cli, small_rank_spec
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = """name = "cf"
-[network]
-family = "mlp"
-widths = [2, 2, 1]
-activation = "t^2"
-bias = false
-[parameters]
-seed = 0
-[[certificate]]
-kind = "rank"
-"""
+SPEC = small_rank_spec("cf")
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "certify.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=dict(os.environ, **(env or {})),
-                          timeout=600)  # fmt: skip
+    return run_cli(*args, cwd=ROOT, env=env, timeout=600)
 
 
 # ------------------------------------------------------------------ Ctrl-C, no scratch left
@@ -46,15 +35,9 @@ def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 def _fake_coqc(tmp_path: Path, mark: Path) -> str:
     """A coqc whose library build returns at once and whose certificate compiles hang."""
-    fake = tmp_path / "fake-bin"
-    fake.mkdir()
-    (fake / "coqc").write_text(
-        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "The Coq Proof Assistant, version '
-        f'0.0-fake"; exit 0; fi\ncase "$*" in *Certificates/*) touch {mark}; sleep 60;; esac\n'
-        "exit 0\n"
+    return fake_coqc(
+        tmp_path, f'case "$*" in *Certificates/*) touch {mark}; sleep 60;; esac\nexit 0'
     )
-    (fake / "coqc").chmod(0o755)
-    return f"{fake}:/usr/bin:/bin"
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import fake_coqc
 from tests.test_bundle import SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,17 +51,6 @@ def no_provers(tmp_path: Path) -> str:
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     return str(empty)
-
-
-def _fake_coqc(tmp_path: Path, body: str) -> str:
-    fake = tmp_path / "fake-bin"
-    fake.mkdir()
-    (fake / "coqc").write_text(
-        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "The Coq Proof Assistant, version '
-        f'0.0-fake"; exit 0; fi\n{body}\n'
-    )
-    (fake / "coqc").chmod(0o755)
-    return f"{fake}:/usr/bin:/bin"
 
 
 def _leftovers(parent: Path) -> list[str]:
@@ -124,7 +114,7 @@ def test_nonpositive_timeout_or_jobs_is_exit_2(spec, tmp_path, flag, value):
 
 
 def test_a_prover_timeout_is_verdict_timeout_not_failed(spec, tmp_path):
-    path = _fake_coqc(tmp_path, "sleep 30")
+    path = fake_coqc(tmp_path, "sleep 30")
     out = tmp_path / "o"
     args = ("run", str(spec), "--out", str(out), "--no-lean", "--timeout", "1")
     r = cli(*args, path=path, cache=tmp_path / "cache")
@@ -219,7 +209,7 @@ def _running_under(tmp_path: Path) -> list[str]:
 def _interrupt(
     tmp_path: Path, specs: list[Path], coqc_body: str, wait_for: str, marker: Path | None = None
 ) -> tuple:
-    path = _fake_coqc(tmp_path, coqc_body)
+    path = fake_coqc(tmp_path, coqc_body)
     out = tmp_path / "o"
     env = dict(os.environ, PATH=path, NN_CERTIFY_CACHE=str(tmp_path / "cache"))
     args = [sys.executable, "-m", "certify.cli", "run", *map(str, specs), "--out", str(out)]

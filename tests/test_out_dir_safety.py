@@ -23,31 +23,15 @@ from certify import bundle
 from certify.bundle import Options, build, claim_output, unowned_files
 from certify.errors import InputError, OutputError
 from certify.spec import load_specs
+from tests.conftest import run_cli, small_rank_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = ("--no-coq", "--no-lean", "--quiet")
-SPEC = """name = "safe"
-[network]
-family = "mlp"
-widths = [2, 2, 1]
-activation = "t^2"
-bias = false
-[parameters]
-seed = 0
-[[certificate]]
-kind = "rank"
-"""
+SPEC = small_rank_spec("safe")
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "certify.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=dict(os.environ, **(env or {})),
-        timeout=600,
-    )
+    return run_cli(*args, cwd=ROOT, env=env, timeout=600)
 
 
 def snapshot(root: Path) -> dict[str, bytes | None]:

@@ -9,19 +9,9 @@ import pytest
 
 from certify.algebra.poly import parse_univariate
 from certify.errors import PolynomialSyntaxError
-from tests.conftest import run_cli
+from tests.conftest import run_cli, small_rank_spec
 
-GOOD = """name = "ok"
-[network]
-family = "mlp"
-widths = [2, 2, 1]
-activation = "t^2"
-bias = false
-[parameters]
-seed = 0
-[[certificate]]
-kind = "rank"
-"""
+GOOD = small_rank_spec("ok")
 
 BAD_SPECS = {
     "toml syntax": ("name = ", "<file>", "valid TOML"),
