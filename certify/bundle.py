@@ -39,15 +39,7 @@ from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.provers import lean as leanp
-from certify.provers.common import (
-    FAILED,
-    NOT_RUN,
-    PASSED,
-    TIMEOUT,
-    Verdict,
-    kill_all,
-    resume,
-)
+from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict, kill_all, resume
 from certify.referee import architecture, referee_files, tool_sources
 from certify.render.env import render
 from certify.report import (  # noqa: F401  (re-exported)
