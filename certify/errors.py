@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class CertifyError(Exception):
     """Base class; the CLI turns it into a message and a non-zero exit code."""
@@ -50,3 +52,11 @@ class OutputError(CertifyError):
 
 class BundleError(CertifyError):
     """A bundle is incomplete or inconsistent (certify check)."""
+
+
+def require_bundle_dir(path: Path) -> None:
+    """InputError (exit 2) when the BUNDLE argument names no directory: a wrong argument, not
+    a damaged bundle (that is the caller's BundleError, exit 1)."""
+    if not path.is_dir():
+        what = "not a directory" if path.exists() else "no such directory"
+        raise InputError(f"BUNDLE {path}: {what} (expected an nn-certify bundle)")

@@ -192,12 +192,10 @@ def load_rows(path: Path, seconds: bool = False) -> list[dict[str, Any]]:
     asked. InputError (exit 2) if `path` is not a directory, BundleError (exit 1, as for
     certify check) if it is not a readable bundle."""
     from certify import certificate
-    from certify.errors import BundleError, InputError
+    from certify.errors import BundleError, require_bundle_dir
 
     path = Path(path)
-    if not path.is_dir():  # a wrong argument, not a damaged bundle: bad input (exit 2)
-        what = "not a directory" if path.exists() else "no such directory"
-        raise InputError(f"BUNDLE {path}: {what} (expected an nn-certify bundle)")
+    require_bundle_dir(path)
     try:
         rp = path / "results.json"
         if rp.is_file():

@@ -60,7 +60,7 @@ from certify.bundle import (
     written_record,
 )
 from certify.checker import check_certificate, cross_check
-from certify.errors import BundleError, CertifyError, InputError
+from certify.errors import BundleError, CertifyError, require_bundle_dir
 from certify.executor import run_tasks
 from certify.progress import Progress
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict
@@ -171,9 +171,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
     in `entries`."""
     res = CheckResult()
     path = Path(path)
-    if not path.is_dir():  # a wrong argument, not a damaged bundle: bad input (exit 2)
-        what = "not a directory" if path.exists() else "no such directory"
-        raise InputError(f"BUNDLE {path}: {what} (expected an nn-certify bundle)")
+    require_bundle_dir(path)
     manifest = _read_manifest(path)
     problems, notes = res.problems, res.notes
     tree, dirs = _check_tree(path, problems)
