@@ -27,12 +27,17 @@ times SECONDS_PER_REDUCTION. Counts per operation:
   (unfold, matcher, two `casesOn` onto `ofNat`/`negSucc`, beta, the `Nat` primitive: 6, +2
   for `Int.add`'s `subNatNat`), then `% p` (dispatch 5 + `Int.emod` body 6): R_INT_MUL = 24,
   R_INT_ADD = 26, so one Int multiply-add mod p is R_INT_MULADD = 50;
-- an elimination entry (`elimTail`: `(a * y + (p - b) * x) % p`, five `Nat` operations, one
-  two-list cell): R_ELIM = 5 R_NAT_OP + R_CELL2 = 36;
+- an elimination entry of the kernel's decider `nonsingular2Mod` (two columns per pass):
+  `elim2Tail`'s `((A * y + B * x) % p + C * q) % p`, seven `Nat` operations in one cell of a
+  three-list recursion (R_CELL3 = R_CELL2 + 1, one more `casesOn`): R_ELIM2 = 7 R_NAT_OP +
+  R_CELL3 = 47 per entry, and an entry stands for two steps of the one-column `elimTail`
+  (`(a * y + (p - b) * x) % p`: R_ELIM = 5 R_NAT_OP + R_CELL2 = 36, still used by `pickPivot2`
+  for the second pivot of each pass);
 - a `dotMod` term (`(x * y + dotMod ...) % q`, three `Nat` operations, one two-list cell):
   R_DOT = 3 R_NAT_OP + R_CELL2 = 26;
-- a cell skipped by `nthNat` while reading a minor (two-scrutinee cell plus the literal ->
-  `Nat.succ` view): R_NTH = R_CELL2 + 1 = 12;
+- a cell walked by `dropN` while `selGaps` reads a minor row (the minor is read in one walk per
+  row, `selectMinor`, since the gap encoding): a two-scrutinee cell plus the literal ->
+  `Nat.succ` view, R_NTH = R_CELL2 + 1 = 12, and one `selGaps` cell (R_CELL1) per entry taken;
 - a `reduceMod` entry (`List.map` cell 10, beta 1, `Int` `%` dispatch 5 + `Int.emod` 6,
   `Int.toNat` 2): R_REDUCE = 24;
 - a (Jacobian row, parameter) of the reverse pass (NNCert.Net `layerVals`/`backRows`/
@@ -69,8 +74,10 @@ Model, with r the minor size (= the number of row labels), n the number of param
 number of tangents, L the lattice size (the batch size for ReLU), d the output width and m the
 number of moduli (m = 0: exact rational rows):
 
-    work = ELIM (r^3 + s^3) / 3                 elimination entries (sum of k^2)
-         + NTH (r^2 + s^2) n / 2                reading the minors (nthNat on a row of length n)
+    work = ELIM2 (r^3 + s^3) / 6                elimination entries, two columns per pass
+                                                (sum of (k - 2)^2 over k = r, r - 2, ...)
+         + ELIM (r^2 + s^2) / 4                 the second pivot of each pass (pickPivot2)
+         + NTH (r + s) n + CELL1 (r^2 + s^2)    reading the minors (one walk per row)
          + (ROW + REDUCE) r n                   the r Jacobian rows and their residues
          + L d (ROW n + REDUCE n + DOT s n) P   the upper bound on the lattice
          + [m >= 1] d (ROW n + DOT s n)         the bound pass (absolute values, killBound)
@@ -91,17 +98,20 @@ R_CELL2 = 11  # one cell of a structural recursion matching two lists
 R_NAT_OP = 5  # a Nat `+ - * %` through its instance (HMul.hMul, instHMul, Mul.mul, ..., GMP)
 R_NAT_DIRECT = 1  # `Nat.mul a b` called directly: the GMP step only
 R_INT_MULADD = 50  # an Int multiply-add mod p through arithMod (24 for mul, 26 for add)
+R_CELL3 = R_CELL2 + 1  # one cell of a structural recursion matching three lists
 R_ELIM = 5 * R_NAT_OP + R_CELL2  # elimTail entry: (a * y + (p - b) * x) % p
+R_ELIM2 = 7 * R_NAT_OP + R_CELL3  # elim2Tail entry: ((A * y + B * x) % p + C * q) % p
 R_DOT = 3 * R_NAT_OP + R_CELL2  # dotMod term: (x * y + acc) % q
-R_NTH = R_CELL2 + 1  # a cell skipped by nthNat (list and Nat index)
+R_NTH = R_CELL2 + 1  # a cell walked by dropN (list and Nat index) while selGaps reads a row
 R_REDUCE = 24  # a reduceMod entry: Int.toNat (x % p) in a List.map cell
 R_ROW = 3 * (R_INT_MULADD + R_CELL2) + 2 * R_CELL1  # (row, parameter) of the reverse pass
 R_HEX_TERM = 7  # hex Packed.dotNat term: List.rec, beta, match, casesOn, beta, Nat.mul, Nat.add
 
 # --- retained results per operation (values materialised and kept by the whnf caches) ---
 M_ELIM = 7  # five Nat results, the cons cell, the recursive call
+M_ELIM2 = 9  # seven Nat results, the cons cell, the recursive call
 M_DOT = 4  # three Nat results, the recursive call
-M_NTH = 2  # the recursive call and the index view
+M_NTH = 2  # the recursive call and the index view (a dropN cell or a selGaps cell)
 M_REDUCE = 3  # Int.emod result, Int.toNat result, the cons cell
 M_ROW = 23  # three Int multiply-adds (mul, emod, add, emod, two Int constructors, cell) + 2
 M_HEX_TERM = 3  # Nat.mul result, Nat.add result, the recursive call
@@ -127,11 +137,14 @@ def _work(r: int, n: int, lattice: int, dout: int, tangents: int, moduli: int, u
     """The model of the module docstring in reductions (`unit` "R") or retained results ("M")."""
     _check_counts(r=r, n=n, lattice=lattice, dout=dout, tangents=tangents, moduli=moduli)
     if unit == "R":
-        elim, nth, row, red, dot = R_ELIM, R_NTH, R_ROW, R_REDUCE, R_DOT
+        elim2, elim, nth, cell = R_ELIM2, R_ELIM, R_NTH, R_CELL1
+        row, red, dot = R_ROW, R_REDUCE, R_DOT
     else:
-        elim, nth, row, red, dot = M_ELIM, M_NTH, M_ROW, M_REDUCE, M_DOT
+        elim2, elim, nth, cell = M_ELIM2, M_ELIM, M_NTH, M_NTH
+        row, red, dot = M_ROW, M_REDUCE, M_DOT
     s = tangents
-    work = elim * (r**3 + s**3) / 3 + nth * (r**2 + s**2) * n / 2 + (row + red) * r * n
+    work = elim2 * (r**3 + s**3) / 6 + elim * (r**2 + s**2) / 4
+    work += nth * (r + s) * n + cell * (r**2 + s**2) + (row + red) * r * n
     if s > 0:
         per_point = dout * (row * n + red * n + dot * s * n)
         passes = float(moduli) if moduli else EXACT_Q_PASSES

@@ -42,14 +42,16 @@ COST MODEL of `decide +kernel` on a rank certificate: `certify/lean_cost.py`, de
 docs/lean-kernel.md (an estimate, not a measurement: no Lean toolchain was available). The unit
 is one kernel reduction (delta, beta, iota, projection, or one GMP `Nat` primitive), and each
 operation of this file is priced by counting its reductions here:
-- `elimTail`, per entry: five `Nat` operations written with `*`/`+`/`-`/`%`, each 5
-  reductions through its instance (`HMul.hMul`, `instHMul`, `Mul.mul`, `instMulNat`, then
-  `Nat.mul`; the closed instances are cached after first use), plus one two-list cell of the
-  structural recursion (unfold, `List.brecOn`, `List.rec`, beta, the `below` projections,
-  the matcher, two `casesOn`, beta: 11) = 36 reductions, 7 retained results;
+- `elim2Tail`, per entry (two columns of `nonsingular2Mod`'s pass): seven `Nat` operations
+  written with `*`/`+`/`%`, each 5 reductions through its instance (`HMul.hMul`, `instHMul`,
+  `Mul.mul`, `instMulNat`, then `Nat.mul`; the closed instances are cached after first use),
+  plus one three-list cell of the structural recursion (unfold, `List.brecOn`, `List.rec`,
+  beta, the `below` projections, the matcher, three `casesOn`, beta: 12) = 47 reductions, 9
+  retained results; about `r³ / 6` entries; `elimTail` (the second pivot of each pass): five
+  operations and a two-list cell (11) = 36;
 - `dotMod`, per term: three `Nat` operations and one two-list cell = 26 reductions;
-- `nthNat` (NNCert.Lists), per skipped cell: a two-scrutinee cell and the literal's
-  `Nat.succ` view = 12 reductions; `minorRows` skips about `r² n / 2` cells;
+- `dropN` (NNCert.Lists), per cell `selGaps` walks: a two-scrutinee cell and the literal's
+  `Nat.succ` view = 12 reductions; `selectMinor` walks each row once, `r n` cells;
 - `reduceMod`, per entry: a `List.map` cell (10), beta, `Int` `%` (5 + `Int.emod` 6),
   `Int.toNat` (2) = 24 reductions;
 - a (row, parameter) of a family's reverse pass through `arithMod` (NNCert.Arith, NNCert.Net):
@@ -67,12 +69,12 @@ copy equal to the model):
 <!-- begin: python -m certify.lean_cost -->
 | certificate | r | n | L | s | m | reductions | time | memory | packed design: time (largest block memory) |
 |---|---|---|---|---|---|---|---|---|---|
-| (3, 2, 1) t², lower + upper | 5 | 8 | 10 | 3 | 1 | 3.92e+04 | 0.234 s | 0.00476 GiB | 0.0281 s (0.118 MiB) |
-| r = 101, n = 120, lower only | 101 | 120 | 0 | 0 | 0 | 2.25e+07 | 2.2 min | 3.76 GiB | 2.94 s (1.85 MiB) |
-| (10, 20, 10, 1) t², lower only | 335 | 410 | 0 | 0 | 0 | 7.58e+08 | 1.3 h | 131 GiB | 33.1 s (6.3 MiB) |
-| (10, 20, 10, 1) t², lower + upper | 335 | 410 | 1001 | 75 | 2 | 2.57e+09 | 4.2 h | 389 GiB | 3.3 min (6.3 MiB) |
-| 10³ parameters, r = 1000, lower only | 1000 | 1000 | 0 | 0 | 0 | 1.82e+10 | 30.2 h | 3.2e+03 GiB | 4.2 min (15.9 MiB) |
-| 10³ parameters, r = 900, s = 100, L = 1001, m = 2 | 900 | 1000 | 1001 | 100 | 2 | 1.95e+10 | 32.4 h | 3.24e+03 GiB | 10.3 min (15.6 MiB) |
+| (3, 2, 1) t², lower + upper | 5 | 8 | 10 | 3 | 1 | 3.83e+04 | 0.228 s | 0.00462 GiB | 0.0281 s (0.118 MiB) |
+| r = 101, n = 120, lower only | 101 | 120 | 0 | 0 | 0 | 1.12e+07 | 1.1 min | 1.83 GiB | 2.94 s (1.85 MiB) |
+| (10, 20, 10, 1) t², lower only | 335 | 410 | 0 | 0 | 0 | 3.29e+08 | 32.7 min | 57.8 GiB | 33.1 s (6.3 MiB) |
+| (10, 20, 10, 1) t², lower + upper | 335 | 410 | 1001 | 75 | 2 | 2.12e+09 | 3.5 h | 314 GiB | 3.3 min (6.3 MiB) |
+| 10³ parameters, r = 1000, lower only | 1000 | 1000 | 0 | 0 | 0 | 8.09e+09 | 13.4 h | 1.46e+03 GiB | 4.2 min (15.9 MiB) |
+| 10³ parameters, r = 900, s = 100, L = 1001, m = 2 | 900 | 1000 | 1001 | 100 | 2 | 1.16e+10 | 19.2 h | 1.89e+03 GiB | 10.3 min (15.6 MiB) |
 
 | hex plain `checkRankList`, full rank | measured | model |
 |---|---|---|
@@ -85,7 +87,7 @@ encoding priced above). A 10³-parameter rank check fits the kernel with hex's t
 (HexRank/Kernel.lean, HexMatrix/Packed.lean): `Nat.mul`/`Nat.add`/`Nat.mod` called directly in
 loops that apply `List.rec` directly (no `brecOn`, no instance dispatch) and rows computed on
 `Nat` residues instead of `Int` through `arithMod`; the minor read by one walk per row against
-strictly increasing columns (no `nthNat`); a triangular `B · V ≡ L (mod p)` certificate
+strictly increasing columns (implemented: `selectMinor`); a triangular `B · V ≡ L (mod p)` certificate
 instead of elimination; each dot product packed into one big GMP `Nat.mul` (slot width `W`
 with `r · p² < 2^W`, read back by `Nat.shiftRight` and `Nat.land`); one theorem per block
 (a row, a row of the check, a lattice point per modulus), since the kernel's caches are per
