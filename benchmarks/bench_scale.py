@@ -315,7 +315,9 @@ def main() -> None:
     ap.add_argument("--sizes", default="1e2,1e3")
     ap.add_argument("--coq-max-rank", type=int, default=1200)
     ap.add_argument("--checker-max-rank", type=int, default=9000)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results-scale.json"))
+    ap.add_argument("--out", default=None,
+                    help="results file (default: results-scale.json for --sizes, "
+                    "results-scale-cases.json for --cases)")  # fmt: skip
     ap.add_argument("--cases", default=None,
                     help=f"named cases, comma-separated, or 'all': {', '.join(NAMED)}")  # fmt: skip
     ap.add_argument("--no-coq", action="store_true", help="named cases: skip the coqc phase")
@@ -324,7 +326,8 @@ def main() -> None:
     if a.cases:
         names = list(NAMED) if a.cases == "all" else a.cases.split(",")
         rows = run_named(names, not a.no_coq, a.timeout)
-        Path(a.out).write_text(json.dumps(rows, indent=1) + "\n")
+        out = a.out or str(ROOT / "benchmarks" / "results-scale-cases.json")
+        Path(out).write_text(json.dumps(rows, indent=1) + "\n")
         return
     rows = []
     for size in a.sizes.split(","):
@@ -338,7 +341,9 @@ def main() -> None:
                 row["ratio_generate"] = round(cert["generate_cpu_s"] / max(base["cpu_s"], 1e-3), 1)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    Path(a.out).write_text(json.dumps(rows, indent=1) + "\n")
+    Path(a.out or str(ROOT / "benchmarks" / "results-scale.json")).write_text(
+        json.dumps(rows, indent=1) + "\n"
+    )
 
 
 if __name__ == "__main__":
