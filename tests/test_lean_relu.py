@@ -127,7 +127,8 @@ def test_the_recursion_lint_sees_the_recursive_relu_defs():
     recursive = {d.name for d in relu_defs() if calls(d.body, d.name)}
     assert recursive == {
         "reluVecQ", "reluForward", "allNonzeroQ", "presNonzero", "batchNonzero",
-        "maskVals", "reluBack", "reluRowsMod", "gradKills", "outputsKill", "tangentsVanishRelu",
+        "maskVals", "reluBack", "reluRowsMod", "dotNz", "gradKills", "outputsKill",
+        "tangentsVanishRelu",
         "layerSideOk", "presSideOk", "pairsOk", "lastPairOk", "sameOutputs",
         "strictlyIncreasing", "onesQ", "allPosQ", "permsOk",
         "gatherRow", "symLayer", "applySym", "coverPoints",

@@ -200,7 +200,25 @@ RANK_TAMPERS = {
         0, c["witness"]["upper"]["tangents"][0][0] + 1
     ),
     "the upper bound": lambda c: c["witness"]["upper"].__setitem__("bound", 1),
+    # the kernel's dot product skips a tangent's zero entries (dot_nz): one made nonzero
+    "a zero entry of a scaling tangent": lambda c: c["witness"]["upper"]["tangents"][0].__setitem__(
+        c["witness"]["upper"]["tangents"][0].index(0), 1
+    ),
 }
+
+
+@given(
+    st.lists(st.tuples(st.integers(-50, 50), st.integers(1, 30)), max_size=12),
+    st.lists(st.integers(-3, 3), max_size=12),
+)
+def test_the_kernel_dot_skipping_zero_tangent_entries_is_the_rational_dot(g, t):
+    from certify.checker.kernel import ARITH_Q, dot, ints_q
+    from certify.checker.kernel_relu import dot_nz
+
+    n, d = dot_nz(g, t)
+    full = dot(ARITH_Q, g, ints_q(t))
+    assert d > 0 and Fraction(n, d) == Fraction(full[0], full[1])
+    assert Fraction(n, d) == sum((Fraction(a, b) * y for (a, b), y in zip(g, t)), Fraction(0))
 
 
 @pytest.mark.parametrize("what", RANK_TAMPERS)

@@ -178,12 +178,24 @@ def checkReluRankLower (inst : ReluInstance) (w : ReluLowerWitness) (r : Nat) : 
       (ratsMod w.p inst.theta w.thetaInv) (actsMod w.p w.batch w.batchInv) w.rows)
     w.cols r
 
+/-- `dotNz g t` is `g · t` over the unnormalised pairs with the entries where `t` is `0`
+skipped: the same rational as `dot arithQ g (intsQ t)` with far smaller pairs (a sum multiplies
+the denominators of every term it adds; a scaling tangent is nonzero on one neuron's weights
+only). No new core name: `cond` and `decide` on an `Int` equality are used as in this file's
+other definitions, `qadd`/`qmul` are NNCert.Arith's. -/
+def dotNz (g : List (Int × Int)) (t : List Int) : Int × Int :=
+  match g, t with
+  | x :: g', y :: t' =>
+    cond (decide (y = 0)) (dotNz g' t') (qadd (qmul x (y, 1)) (dotNz g' t'))
+  | _, _ => (0, 1)
+termination_by structural g
+
 /-- `gradKills g ts` holds when every tangent `t` of `ts` is orthogonal to the exact gradient
 `g`: `g · t = 0` over `ℚ`. -/
 def gradKills (g : List (Int × Int)) (ts : List (List Int)) : Bool :=
   match ts with
   | [] => true
-  | t :: ts' => decide ((dot arithQ g (intsQ t)).1 = 0) && gradKills g ts'
+  | t :: ts' => decide ((dotNz g t).1 = 0) && gradKills g ts'
 termination_by structural ts
 
 /-- `outputsKill inst pats x ts k count` is `gradKills` for the exact gradients (reverse mode
