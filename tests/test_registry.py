@@ -102,3 +102,52 @@ def test_the_checker_rejects_a_wrong_family_kind_or_field_set_naming_the_field(d
             problems = check_certificate(bad)
             assert problems, (cert["name"], label)
             assert any(label in p or "instance.network" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("entry", registry.KINDS, ids=lambda k: f"{k.family}-{k.kind}")
+def test_every_registry_line_names_its_summary_and_cross_check_functions(entry):
+    assert entry.summary, "every kind describes its result in one line"
+    assert len(inspect.signature(registry.resolve(entry.summary_path)).parameters) == 1
+    if entry.cross_check:
+        assert len(inspect.signature(registry.resolve(entry.cross_check_path)).parameters) == 1
+
+
+def test_every_demo_certificate_gets_its_kinds_summary_line(demo_certs):
+    from certify.summary import summary_line
+
+    for c in demo_certs:
+        line = summary_line(c)
+        assert isinstance(line, str) and line and "does not know" not in line, c["name"]
+
+
+def test_a_kind_the_registry_does_not_know_gets_a_line_not_a_key_error():
+    from certify.summary import summary_line
+
+    line = summary_line({"family": "mlp", "kind": "no-such-kind", "result": {}})
+    assert line == "mlp/no-such-kind: a kind this nn-certify does not know"
+
+
+HUBS = ("summary.py", "checker/__init__.py", "families/__init__.py")
+
+
+@pytest.mark.parametrize("hub", HUBS)
+def test_a_hub_names_no_family_or_kind_it_reads_from_the_registry(hub):
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[1] / "certify" / hub).read_text())
+    docstrings = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Module | ast.FunctionDef | ast.ClassDef)
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
+    names = {k.kind for k in registry.KINDS} | set(registry.FAMILIES)
+    literal = {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+    }
+    assert not literal & names, f"{hub} names {sorted(literal & names)}"

@@ -13,17 +13,17 @@ from certify.checker.nats import nat_problems
 
 ENVELOPE = {"schema", "family", "kind", "name", "instance", "witness", "result", "claim",
             "generator"}  # fmt: skip
-# Families whose certificates are not about a network table (instance.network absent).
-NO_NETWORK = {("compind", k) for k in registry.kinds_of("compind")} | {("tanh", "affsym")}
+# The kinds whose certificates are not about a network table (instance.network absent).
+NO_NETWORK = {(k.family, k.kind) for k in registry.KINDS if not k.network}
 
 
 def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Problems between certificates of one bundle (attached certificates), by name."""
-    from certify.checker import compind, critical
-
-    out = compind.cross_check(certs)
-    for name, probs in critical.cross_check(certs).items():
-        out[name] = out.get(name, []) + probs
+    """Problems between certificates of one bundle (attached certificates), by name: every
+    registry line's `cross_check`, each run once, in registry order."""
+    out: dict[str, list[str]] = {}
+    for path in dict.fromkeys(k.cross_check_path for k in registry.KINDS if k.cross_check):
+        for name, probs in registry.resolve(path)(certs).items():
+            out[name] = out.get(name, []) + probs
     return out
 
 

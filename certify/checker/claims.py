@@ -560,3 +560,26 @@ def explicit_family(sigma: list[Fraction], k: int) -> str | None:
     if sigma == ex37 and r >= k * k - 1:
         return "Ex. 3.7"
     return None
+
+
+def summary_mlp_identifiable(r: dict[str, Any]) -> str:
+    """One line of what an mlp-identifiable certificate established."""
+    return (
+        f"not a subnetwork; applicable result: {r['theorem']}; rank >= {r['rank_lower']} "
+        f"({r['rank_certificate']})"
+    )
+
+
+def summary_prop21(r: dict[str, Any]) -> str:
+    """One line of what a Prop. 2.1 / 3.3 certificate established."""
+    return f"Prop. {r['proposition']} hypothesis holds (degree {r['degree']})"
+
+
+def summary_compind(r: dict[str, Any]) -> str:
+    """One line of what a composition-independence (or Newman-Slater) certificate
+    established."""
+    line = f"{r['status']} (k = {r['k']}, degree {r['degree']}"
+    line += ", generic sigma)" if r.get("generic") else ")"
+    if r.get("least_degree") is not None:
+        line += f", least degree {r['least_degree']}"
+    return line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
 
 
@@ -32,3 +34,27 @@ def coq_rank_upper(u: int, jacobian: str, lattice: bool) -> str:
     if lattice:
         return text + " (that the lattice is unisolvent is cited, design.md §6)."
     return text + "."
+
+
+def summary_rank(r: dict[str, Any]) -> str:
+    """One line of what a rank certificate established (every family's rank kind): the
+    certified bounds, the paper's expected dimension, and the generic rank mod p when the
+    search fell short of it."""
+    up = r["rank_upper_at_point"]
+    line = (
+        f"rank >= {r['rank_lower']}"
+        + (f", <= {up} at theta" if up is not None else "")
+        + f" (#params {r['params']}, expected {r['expected_dim']}"
+    )
+    if r.get("dim_after_symmetries") is not None:
+        line += f", {r['dim_after_symmetries']} after symmetries"
+    line += ")"
+    if r.get("functional_dimension") is not None and r.get("defect") is not None:
+        line += f"; functional dimension {r['functional_dimension']}, defect {r['defect']}"
+    g = r.get("generic_rank_mod_p")
+    if g is not None and not r.get("target_reached"):
+        line += (
+            f"; TARGET NOT REACHED: generic rank mod p {g}, best {r['rank_lower']}"
+            " (a special theta: the spec's own, or the search fell short)"
+        )
+    return line

@@ -303,3 +303,10 @@ def equiv_claim(net: Any, result: dict[str, Any]) -> dict[str, Any]:
             "leaves its scaling free, or the node bound was reached)."
         )
     return {"text": " ".join(parts), "cites": cites}
+
+
+def summary_equiv(r: dict[str, Any]) -> str:
+    """One line of what a ReLU equivalence certificate established."""
+    if not r["equivalent"]:
+        return f"not equivalent (they differ at x = {r['x']})"
+    return f"equivalent on R ({r['pieces']} pieces); symmetry: {r['symmetry']}"

@@ -299,3 +299,25 @@ def critical_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
         "text": f"{text} {diag}" + (f" {coeffs}" if coeffs else ""),
         "cites": ["math.md §2 (polynomial ResNets)"],
     }
+
+
+def summary_orbit(r: dict[str, Any]) -> str:
+    """One line of what a ResNet orbit certificate established."""
+    return (
+        f"{r['field']} orbit of size {r['orbit_size']} in the fiber ({r['generators']} generators)"
+    )
+
+
+def summary_critical(r: dict[str, Any]) -> str:
+    """One line of what a ResNet critical-point certificate established."""
+    if r["critical"]:
+        return (
+            f"critical: rank <= {r['rank_upper_at_theta']} at theta < "
+            f"{r['generic_rank_lower']} generically"
+        )
+    return f"not critical: rank {r['rank_lower_at_theta']} at theta = {r['rank_bound']}"
+
+
+def summary_implicit(r: dict[str, Any]) -> str:
+    """One line of what a ResNet implicit-equation certificate established."""
+    return f"{r['equation']} = 0 on the image (degree {r['degree']})"

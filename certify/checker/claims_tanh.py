@@ -222,17 +222,21 @@ def equiv_claim(
     return {"text": " ".join(parts), "cites": cites}
 
 
-def summary(kind: str, r: dict[str, Any]) -> str:
-    """One line of what a tanh certificate established (CLI and report)."""
-    if kind == "affsym":
-        size = f"order {r['order']}" if r["order"] is not None else r["type"]
-        done = "complete" if r["complete"] else "completeness not proved"
-        return f"affine symmetry group: {size}, {r['proved']}/{r['elements']} proved ({done})"
-    if kind == "orbit":
-        size = r["orbit_size"] if r["orbit_size"] is not None else "not computed"
-        free = r["free"] or r["orbit_size"] == r["group_order"]
-        return f"group order {r['group_order']}, orbit size {size}" + (
-            " (free action)" if free else ""
-        )
+def summary_affsym(r: dict[str, Any]) -> str:
+    """One line of what an affine-symmetry-group certificate established."""
+    size = f"order {r['order']}" if r["order"] is not None else r["type"]
+    done = "complete" if r["complete"] else "completeness not proved"
+    return f"affine symmetry group: {size}, {r['proved']}/{r['elements']} proved ({done})"
+
+
+def summary_orbit(r: dict[str, Any]) -> str:
+    """One line of what a tanh-type orbit certificate established."""
+    size = r["orbit_size"] if r["orbit_size"] is not None else "not computed"
+    free = r["free"] or r["orbit_size"] == r["group_order"]
+    return f"group order {r['group_order']}, orbit size {size}" + (" (free action)" if free else "")
+
+
+def summary_equiv(r: dict[str, Any]) -> str:
+    """One line of what a tanh-type equivalence certificate established."""
     word = "equivalent (explicit group element)" if r["equivalent"] else "not related by the group"
     return word + (", same function iff related (cited theorem)" if r["theorem_applies"] else "")

@@ -33,6 +33,9 @@ class Kind:
     fields: tuple[str, ...] = ()
     many: bool = False
     options: str = ""  # "module:function" under certify.families parsing the kind's fields
+    summary: str = ""  # "module:function" under certify.checker: result -> one line
+    network: bool = True  # instance.network is a network table (not an activation/polynomials)
+    cross_check: str = ""  # "module:function" under certify.checker: certs -> {name: problems}
 
     @property
     def options_path(self) -> str:
@@ -50,49 +53,64 @@ class Kind:
     def render_path(self) -> str:
         return f"certify.families.{self.render}:render_files"
 
+    @property
+    def summary_path(self) -> str:
+        return f"certify.checker.{self.summary}"
+
+    @property
+    def cross_check_path(self) -> str:
+        return f"certify.checker.{self.cross_check}"
+
 
 RANK = ("prime", "upper", "max_grid", "attempts")
+RANK_LINE = "claims_common:summary_rank"  # one summary line for every family's rank kind
+COMPIND_LINE = "claims:summary_compind"
 COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "generic_degree",
            "origin", "bias", "search", "max_degree", "power")  # fmt: skip
 
 KINDS: tuple[Kind, ...] = (
     # family, kind, checker (under certify.checker), generator and renderer (certify.families)
-    Kind("mlp", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK),
+    Kind("mlp", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
+         summary=RANK_LINE),
     Kind("mlp", "mlp-identifiable", "compind:check", "mlp.witness_identifiable:generate",
-         "compind.render", RANK, many=True),
-    Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK),
+         "compind.render", RANK, many=True, summary="claims:summary_mlp_identifiable",
+         cross_check="compind:cross_check"),
+    Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
+         summary=RANK_LINE),
     Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
          "resnet.render_orbit", ("field",),
-         options="resnet.spec:orbit_options"),
+         options="resnet.spec:orbit_options", summary="claims_resnet:summary_orbit"),
     Kind("resnet", "critical", "critical:check", "resnet.witness_critical:generate",
          "resnet.render_critical", ("prime", "max_grid", "attempts", "locus"), many=True,
-         options="resnet.spec:critical_options"),
+         options="resnet.spec:critical_options", summary="claims_resnet:summary_critical",
+         cross_check="critical:cross_check"),
     Kind("resnet", "implicit", "implicit:check", "resnet.witness_implicit:generate",
          "resnet.render_implicit", ("equation", "bias"),
-         options="resnet.spec:implicit_options"),
+         options="resnet.spec:implicit_options", summary="claims_resnet:summary_implicit"),
     Kind("relu", "rank", "relu:check_rank", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
-         options="relu.spec:batch_options"),
+         options="relu.spec:batch_options", summary=RANK_LINE),
     Kind("relu", "equiv", "relu:check_equiv", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
-         options="relu.spec:batch_options"),
+         options="relu.spec:batch_options", summary="claims_relu:summary_equiv"),
     Kind("tanh", "affsym", "tanh:check_affsym", "tanh.witness:generate_affsym", "tanh.render",
          (*RANK, "activation"),
-         options="tanh.spec:affsym_options"),
+         options="tanh.spec:affsym_options", summary="claims_tanh:summary_affsym", network=False),
     Kind("tanh", "orbit", "tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
          ("field",),
-         options="resnet.spec:orbit_options"),
+         options="resnet.spec:orbit_options", summary="claims_tanh:summary_orbit"),
     Kind("tanh", "equiv", "tanh:check_equiv", "tanh.witness:generate_equiv", "tanh.render",
-         (*RANK, "weights", "biases")),
+         (*RANK, "weights", "biases"), summary="claims_tanh:summary_equiv"),
     Kind("compind", "compind", "compind:check", "compind.witness:generate", "compind.render",
          COMPIND,
-         options="compind.spec:compind_options"),
+         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False),
     Kind("compind", "prop21", "compind:check", "compind.witness:generate", "compind.render",
          COMPIND,
-         options="compind.spec:compind_options"),
+         options="compind.spec:compind_options", summary="claims:summary_prop21",
+         network=False),
     Kind("compind", "newman-slater", "compind:check", "compind.witness:generate",
          "compind.render", COMPIND,
-         options="compind.spec:compind_options"),
+         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False),
 )  # fmt: skip
 
 

@@ -13,12 +13,11 @@ if TYPE_CHECKING:  # certify.spec imports the family spec parsers, which import 
 
 
 def request_family(spec: Spec, req: CertRequest) -> str:
-    """The family a request belongs to: its network's, or "compind" for the kinds about an
-    activation and polynomials rather than a network."""
-    if registry.lookup("compind", req.kind) is not None:
-        return "compind"
-    if req.kind == "affsym":  # about an activation of the tanh family, no network
-        return "tanh"
+    """The family a request belongs to: that of the registry line of its kind that is about
+    no network (an activation or polynomials), else its network's."""
+    for entry in registry.KINDS:
+        if entry.kind == req.kind and not entry.network:
+            return entry.family
     return str(getattr(spec.network, "family", None))
 
 
