@@ -30,7 +30,12 @@ SWEEP_COLUMNS = 4
 
 
 def is_rank_row(r: dict[str, Any]) -> bool:
-    return r["kind"] == "rank" and isinstance(r["expected_dim"], int)
+    """A results row of a kind whose result carries the dimension columns (the registry
+    line's `dimensions`), with an expected dimension to draw against."""
+    from certify.checker import registry
+
+    entry = registry.lookup(r.get("family"), r.get("kind"))
+    return entry is not None and entry.dimensions and isinstance(r["expected_dim"], int)
 
 
 def certified_dimension(r: dict[str, Any]) -> int:
@@ -53,9 +58,8 @@ STYLE = {  # status -> (legend label, marker, colour)
 
 
 def layered_widths(r: dict[str, Any]) -> tuple[int, ...] | None:
-    """d_0, ..., d_L of an mlp or relu row (its `widths` cell "2-3-1"), else None."""
-    if r.get("family") not in ("mlp", "relu"):
-        return None
+    """d_0, ..., d_L of a layered network's row (its `widths` cell "2-3-1"), else None (a
+    ResNet's cell reads "width 2, depth 3", a DAG's counts its nodes)."""
     parts = str(r.get("widths") or "").split("-")
     if len(parts) < 3 or not all(p.isdigit() for p in parts):
         return None

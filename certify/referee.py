@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from certify.checker import registry
 from certify.resources import resource_dir
 from certify.summary import COLUMN_NOTES, summary_line
 
@@ -54,69 +55,13 @@ def lean_toolchain() -> str:
 # --------------------------------------------------------------------------- architecture
 
 
-def _widths(ws: list[Any]) -> str:
-    return "-".join(str(w) for w in ws)
-
-
-def _acts(net: dict[str, Any]) -> str:
-    texts = net.get("activations_text") or []
-    if texts and all(t == texts[0] for t in texts):
-        return f"sigma = {texts[0]}"
-    return "sigma per layer: " + ", ".join(texts)
-
-
 def architecture(cert: dict[str, Any]) -> str:
-    """One line: family, widths (or width/depth, or graph size), activation, bias."""
-    inst = cert.get("instance", {})
-    net = inst.get("network")
-    if not isinstance(net, dict):
-        if cert.get("kind") == "affsym":
-            return f"activation {inst.get('activation')}"
-        polys = inst.get("polynomials_text") or []
-        var = ", ".join(inst.get("variables") or [])
-        if inst.get("activation") is not None:
-            from fractions import Fraction
-
-            from certify.checker.ir import format_univariate
-
-            try:
-                coeffs = [Fraction(str(c)) for c in inst["activation"]]
-                sig = "sigma = " + format_univariate(coeffs, "z")
-            except Exception:  # a format the printer does not know: say so, do not guess
-                sig = "sigma given by coefficients"
-        elif inst.get("search"):
-            sig = "sigma searched by degree"
-        elif inst.get("generic_degree") is not None:
-            sig = f"generic sigma of degree {inst['generic_degree']}"
-        else:
-            sig = "sigma = z^" + str(inst.get("power"))
-        if not polys:
-            return sig + (", origin-passing" if inst.get("origin") else "")
-        return (
-            f"{len(polys)} polynomials in {var or 'x'}, {sig}"
-            + (", origin-passing" if inst.get("origin") else "")
-            + (", with the constant 1" if inst.get("bias") else "")
-        )
-    fam = net.get("family")
-    if fam == "mlp":
-        return f"MLP {_widths(net['widths'])}, {_acts(net)}, " + (
-            "with biases" if net.get("bias") else "no biases"
-        )
-    if fam == "resnet":
-        kind = "x + V sigma(Wx + b)" if net.get("outer") else "x + sigma(Wx + b)"
-        return f"ResNet width {net['width']}, depth {net['depth']} ({kind}), {_acts(net)}"
-    if fam == "relu":
-        return f"ReLU MLP {_widths(net['widths'])}, with biases"
-    if fam == "tanh":
-        act = net.get("activation")
-        if net.get("widths"):
-            return f"{act} MLP {_widths(net['widths'])}, with biases"
-        edges = len((inst.get("parameters") or {}).get("edges", []))
-        return (
-            f"{act} DAG: {net.get('inputs')} inputs, {net.get('hidden')} hidden, "
-            f"{net.get('outputs')} output(s), {edges} edges, with biases"
-        )
-    return f"{fam} network"
+    """One line: family, widths (or width/depth, or graph size), activation, bias; the
+    family's describe module writes it (certify/families/<family>/describe.py)."""
+    entry = registry.lookup(cert.get("family"), cert.get("kind"))
+    if entry is None:
+        return f"{cert.get('family')} network"
+    return str(registry.resolve(entry.describe_path("architecture"))(cert))
 
 
 # ----------------------------------------------------------------------------- citations

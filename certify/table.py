@@ -31,6 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from certify.checker import registry
 from certify.referee import architecture
 from certify.summary import COLUMN_NOTES
 
@@ -45,46 +46,11 @@ SECONDS_COLUMNS = tuple(f"seconds_{p}" for p in PHASES)
 RESULTS_SCHEMA = "nn-certify-results/1"
 
 
-def _shape(cert: dict[str, Any]) -> str:
-    net = (cert.get("instance") or {}).get("network")
-    if not isinstance(net, dict):
-        return ""
-    if net.get("family") == "resnet":
-        return f"width {net.get('width')}, depth {net.get('depth')}"
-    if net.get("widths"):
-        return "-".join(str(w) for w in net["widths"])
-    if net.get("family") == "tanh":
-        edges = len(((cert.get("instance") or {}).get("parameters") or {}).get("edges", []))
-        return (
-            f"{net.get('inputs')} inputs, {net.get('hidden')} hidden, {net.get('outputs')} "
-            f"outputs, {edges} edges"
-        )
-    return ""
-
-
-def _activation(cert: dict[str, Any]) -> str:
-    inst = cert.get("instance") or {}
-    net = inst.get("network")
-    if not isinstance(net, dict):
-        act = inst.get("activation")
-        return "" if act is None else str(act)
-    texts = net.get("activations_text")
-    if texts:
-        return texts[0] if all(t == texts[0] for t in texts) else "; ".join(texts)
-    if net.get("family") == "relu":
-        return "relu"
-    return str(net.get("activation") or "")
-
-
-def _bias(cert: dict[str, Any]) -> Any:
-    net = (cert.get("instance") or {}).get("network")
-    if not isinstance(net, dict):
-        return ""
-    if "bias" in net:
-        return bool(net["bias"])
-    if net.get("family") in ("relu", "tanh"):
-        return True  # these families always carry biases (referee.architecture)
-    return ""
+def _described(cert: dict[str, Any], what: str, default: Any = "") -> Any:
+    """A table cell the family's describe module writes (certify/families/<family>/
+    describe.py): shape, activation or bias; `default` for a kind the registry lacks."""
+    entry = registry.lookup(cert.get("family"), cert.get("kind"))
+    return default if entry is None else registry.resolve(entry.describe_path(what))(cert)
 
 
 def _cell(v: Any) -> Any:
@@ -113,9 +79,9 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
         "family": entry.get("family"),
         "kind": entry.get("kind"),
         "architecture": architecture(cert),
-        "widths": _shape(cert),
-        "activation": _activation(cert),
-        "bias": _bias(cert),
+        "widths": _described(cert, "shape"),
+        "activation": _described(cert, "activation"),
+        "bias": _described(cert, "bias"),
         "params": r.get("params"),
         "rank_lower": r.get("rank_lower"),
         "rank_upper_at_point": r.get("rank_upper_at_point"),
@@ -223,13 +189,10 @@ def load_rows(path: Path, seconds: bool = False) -> list[dict[str, Any]]:
 
 
 def is_rank_row(r: dict[str, Any]) -> bool:
-    return r["kind"] == "rank" and isinstance(r["expected_dim"], int)
+    """A row of a kind with the dimension columns (its registry line's `dimensions`)."""
+    from certify.dimension_figure import is_rank_row as rank_row
 
-
-def certified_dimension(r: dict[str, Any]) -> int:
-    """The functional dimension where pinned, else the certified lower bound rank_lower."""
-    fd = r["functional_dimension"]
-    return fd if isinstance(fd, int) else r["rank_lower"]
+    return rank_row(r)
 
 
 def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:

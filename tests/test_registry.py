@@ -127,7 +127,14 @@ def test_a_kind_the_registry_does_not_know_gets_a_line_not_a_key_error():
     assert line == "mlp/no-such-kind: a kind this nn-certify does not know"
 
 
-HUBS = ("summary.py", "checker/__init__.py", "families/__init__.py")
+HUBS = (
+    "summary.py",
+    "checker/__init__.py",
+    "families/__init__.py",
+    "referee.py",
+    "table.py",
+    "dimension_figure.py",
+)
 
 
 @pytest.mark.parametrize("hub", HUBS)
@@ -151,3 +158,18 @@ def test_a_hub_names_no_family_or_kind_it_reads_from_the_registry(hub):
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
     }
     assert not literal & names, f"{hub} names {sorted(literal & names)}"
+
+
+@pytest.mark.parametrize("family", registry.FAMILIES)
+def test_every_family_has_a_describe_module_for_the_hubs(family):
+    entry = next(k for k in registry.KINDS if k.family == family)
+    for what in ("architecture", "shape", "activation", "bias"):
+        assert len(inspect.signature(registry.resolve(entry.describe_path(what))).parameters) == 1
+
+
+def test_the_kinds_with_dimension_columns_are_the_rank_kinds(demo_certs):
+    for c in demo_certs:
+        entry = registry.lookup(c["family"], c["kind"])
+        assert entry.dimensions == (c["kind"] == "rank"), c["name"]
+        if entry.dimensions:
+            assert {"expected_dim", "rank_lower", "rank_upper_at_point"} <= set(c["result"])

@@ -8,7 +8,9 @@ under certify/families) and its renderer to Coq and Lean (a module of certify/fa
 resolving a `check` path never imports a generator (tests/test_import_contract.py).
 
 A new kind for an existing family is: its generator, checker and renderer in their places,
-its templates, and one line below."""
+its templates, and one line below. The hubs that describe certificates (summary, referee,
+results table, figures) read the line's `summary`, `network`, `cross_check` and `dimensions`
+and the family's `certify/families/<family>/describe.py`, never a kind's name."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ class Kind:
     summary: str = ""  # "module:function" under certify.checker: result -> one line
     network: bool = True  # instance.network is a network table (not an activation/polynomials)
     cross_check: str = ""  # "module:function" under certify.checker: certs -> {name: problems}
+    dimensions: bool = False  # the result has the dimension columns (figures/dimensions.png)
 
     @property
     def options_path(self) -> str:
@@ -61,6 +64,11 @@ class Kind:
     def cross_check_path(self) -> str:
         return f"certify.checker.{self.cross_check}"
 
+    def describe_path(self, what: str) -> str:
+        """The function `what` (architecture, shape, activation, bias) of the family's
+        `describe` module: how a certificate's instance reads in one line."""
+        return f"certify.families.{self.family}.describe:{what}"
+
 
 RANK = ("prime", "upper", "max_grid", "attempts")
 RANK_LINE = "claims_common:summary_rank"  # one summary line for every family's rank kind
@@ -71,12 +79,12 @@ COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "gener
 KINDS: tuple[Kind, ...] = (
     # family, kind, checker (under certify.checker), generator and renderer (certify.families)
     Kind("mlp", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
-         summary=RANK_LINE),
+         summary=RANK_LINE, dimensions=True),
     Kind("mlp", "mlp-identifiable", "compind:check", "mlp.witness_identifiable:generate",
          "compind.render", RANK, many=True, summary="claims:summary_mlp_identifiable",
          cross_check="compind:cross_check"),
     Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
-         summary=RANK_LINE),
+         summary=RANK_LINE, dimensions=True),
     Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
          "resnet.render_orbit", ("field",),
          options="resnet.spec:orbit_options", summary="claims_resnet:summary_orbit"),
@@ -89,7 +97,7 @@ KINDS: tuple[Kind, ...] = (
          options="resnet.spec:implicit_options", summary="claims_resnet:summary_implicit"),
     Kind("relu", "rank", "relu:check_rank", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
-         options="relu.spec:batch_options", summary=RANK_LINE),
+         options="relu.spec:batch_options", summary=RANK_LINE, dimensions=True),
     Kind("relu", "equiv", "relu:check_equiv", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
          options="relu.spec:batch_options", summary="claims_relu:summary_equiv"),
