@@ -9,8 +9,13 @@ from typing import Any
 from certify.families.describe import activation_column, bias_column, network, widths_text
 
 
-def _edges(cert: dict[str, Any]) -> int:
-    return len(((cert.get("instance") or {}).get("parameters") or {}).get("edges", []))
+def _dag(cert: dict[str, Any], net: dict[str, Any], outputs: str) -> str:
+    """A DAG's node and edge counts (`outputs`: the word for its output nodes)."""
+    edges = len(((cert.get("instance") or {}).get("parameters") or {}).get("edges", []))
+    return (
+        f"{net.get('inputs')} inputs, {net.get('hidden')} hidden, {net.get('outputs')} "
+        f"{outputs}, {edges} edges"
+    )
 
 
 def architecture(cert: dict[str, Any]) -> str:
@@ -20,22 +25,14 @@ def architecture(cert: dict[str, Any]) -> str:
     act = net.get("activation")
     if net.get("widths"):
         return f"{act} MLP {widths_text(net['widths'])}, with biases"
-    return (
-        f"{act} DAG: {net.get('inputs')} inputs, {net.get('hidden')} hidden, "
-        f"{net.get('outputs')} output(s), {_edges(cert)} edges, with biases"
-    )
+    return f"{act} DAG: {_dag(cert, net, 'output(s)')}, with biases"
 
 
 def shape(cert: dict[str, Any]) -> str:
     net = network(cert)
     if net is None:
         return ""
-    if net.get("widths"):
-        return widths_text(net["widths"])
-    return (
-        f"{net.get('inputs')} inputs, {net.get('hidden')} hidden, {net.get('outputs')} "
-        f"outputs, {_edges(cert)} edges"
-    )
+    return widths_text(net["widths"]) if net.get("widths") else _dag(cert, net, "outputs")
 
 
 def activation(cert: dict[str, Any]) -> str:
