@@ -1218,12 +1218,13 @@ def figures_for(
     """The pictures that help read these certificates (file name -> drawing function):
     Figure 1 for its implicit certificate; dimensions.png (table.draw_dimensions) for a
     bundle with rank certificates."""
+    from certify.dimension_figure import is_rank_row
     from certify.families.resnet.figure import draw_resnet_quadratic
 
     out: dict[str, Callable[[Path], None]] = {}
     if any(is_figure_one(it.cert) for it in items):
         out["resnet-quadratic.png"] = draw_resnet_quadratic
-    if results is not None and any(table.is_rank_row(r) for r in results):
+    if results is not None and any(is_rank_row(r) for r in results):
         out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
     return out
 

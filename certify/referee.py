@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from certify.checker import registry
+from certify.families.describe import described
 from certify.resources import resource_dir
 from certify.summary import COLUMN_NOTES, summary_line
 
@@ -58,10 +58,7 @@ def lean_toolchain() -> str:
 def architecture(cert: dict[str, Any]) -> str:
     """One line: family, widths (or width/depth, or graph size), activation, bias; the
     family's describe module writes it (certify/families/<family>/describe.py)."""
-    entry = registry.lookup(cert.get("family"), cert.get("kind"))
-    if entry is None:
-        return f"{cert.get('family')} network"
-    return str(registry.resolve(entry.describe_path("architecture"))(cert))
+    return str(described(cert, "architecture", f"{cert.get('family')} network"))
 
 
 # ----------------------------------------------------------------------------- citations

@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from certify.checker import registry
+from certify.families.describe import described
 from certify.referee import architecture
 from certify.summary import COLUMN_NOTES
 
@@ -44,13 +44,6 @@ COLUMNS = (
 PHASES = ("generate", "checker", "render", "coq", "lean")
 SECONDS_COLUMNS = tuple(f"seconds_{p}" for p in PHASES)
 RESULTS_SCHEMA = "nn-certify-results/1"
-
-
-def _described(cert: dict[str, Any], what: str, default: Any = "") -> Any:
-    """A table cell the family's describe module writes (certify/families/<family>/
-    describe.py): shape, activation or bias; `default` for a kind the registry lacks."""
-    entry = registry.lookup(cert.get("family"), cert.get("kind"))
-    return default if entry is None else registry.resolve(entry.describe_path(what))(cert)
 
 
 def _cell(v: Any) -> Any:
@@ -79,9 +72,9 @@ def row(entry: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
         "family": entry.get("family"),
         "kind": entry.get("kind"),
         "architecture": architecture(cert),
-        "widths": _described(cert, "shape"),
-        "activation": _described(cert, "activation"),
-        "bias": _described(cert, "bias"),
+        "widths": described(cert, "shape"),
+        "activation": described(cert, "activation"),
+        "bias": described(cert, "bias"),
         "params": r.get("params"),
         "rank_lower": r.get("rank_lower"),
         "rank_upper_at_point": r.get("rank_upper_at_point"),
@@ -186,13 +179,6 @@ def load_rows(path: Path, seconds: bool = False) -> list[dict[str, Any]]:
         for r, s in zip(table, seconds_rows(table, timings), strict=True):
             r.update({k: s[k] for k in SECONDS_COLUMNS})
     return table
-
-
-def is_rank_row(r: dict[str, Any]) -> bool:
-    """A row of a kind with the dimension columns (its registry line's `dimensions`)."""
-    from certify.dimension_figure import is_rank_row as rank_row
-
-    return rank_row(r)
 
 
 def draw_dimensions(table: list[dict[str, Any]], out: Path) -> None:

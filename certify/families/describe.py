@@ -7,6 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def described(cert: dict[str, Any], what: str, default: Any = "") -> Any:
+    """`what` (architecture, shape, activation or bias) of the certificate, written by its
+    family's describe module through its registry line; `default` for a (family, kind) the
+    registry does not know."""
+    from certify.checker import registry
+
+    entry = registry.lookup(cert.get("family"), cert.get("kind"))
+    return default if entry is None else registry.resolve(entry.describe_path(what))(cert)
+
+
 def network(cert: dict[str, Any]) -> dict[str, Any] | None:
     """The certificate's network table, or None for the kinds about no network."""
     net = (cert.get("instance") or {}).get("network")
