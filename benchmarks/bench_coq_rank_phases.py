@@ -23,7 +23,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from certify.families.mlp.render_rank import render_coq
+from certify.families.polynomial.render_rank import render_coq
 
 PHASES = """
 Definition P := Uint63.of_Z (lw_p lower).

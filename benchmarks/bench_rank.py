@@ -66,7 +66,7 @@ def case_sympy(widths: list[int]) -> dict:
     from sympy.polys.domains import QQ
     from sympy.polys.matrices import DomainMatrix
 
-    from certify.families.mlp.model import jacobian_rows
+    from certify.families.polynomial.mlp_model import jacobian_rows
 
     spec = spec_for(widths)
     mlp = spec.network
@@ -93,7 +93,7 @@ def case_coq(widths: list[int]) -> dict:
     from certify import certificate
     from certify.checker import check_certificate
     from certify.families import generate_certificate
-    from certify.families.mlp.render_rank import render_coq
+    from certify.families.polynomial.render_rank import render_coq
     from certify.provers import coq as coqp
     from certify.resources import resource_dir
 

@@ -113,7 +113,7 @@ def certified(
     from certify import certificate
     from certify.checker import check_certificate
     from certify.families import generate_certificate
-    from certify.families.mlp.render_rank import render_coq
+    from certify.families.polynomial.render_rank import render_coq
     from certify.spec import parse_spec
 
     spec = parse_spec(
@@ -249,7 +249,7 @@ def certified_named(name: str, coq: bool, timeout: float) -> dict:
 
         render_files(cert, certificate.sha256(cert))
     else:
-        from certify.families.mlp.render_rank import render_coq
+        from certify.families.polynomial.render_rank import render_coq
 
         render_coq(cert, certificate.sha256(cert))
     c3 = _cpu()

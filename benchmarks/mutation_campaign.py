@@ -78,7 +78,7 @@ mutants that change the claim-bearing part and whose rendered Coq text, without 
 with the certificate hash blanked, differs from the base's (mutants the renderer refuses, and
 "coq-blind" ones whose Coq text is the base's -- e.g. the claim text, which the Coq file only
 quotes in a comment -- are left out and counted). Rendering is the tests' `coq` fixture's
-(MLP/ResNet rank certificates by certify.families.mlp.render_rank, the others by
+(MLP/ResNet rank certificates by certify.families.polynomial.render_rank, the others by
 certify.bundle.render_certificate); each mutant is one .v file compiled and audited by
 certify.provers.coq.check_file (theorems from coq_audit.theorems_of) against the NNCert
 library compiled once (cached), `--workers` files at a time. (No batching of several mutants
@@ -636,10 +636,10 @@ def run_checker(
 # ---------------------------------------------------------------- coqc
 def render(cert: dict[str, Any]) -> tuple[str, str, list[Any]]:
     """(module, Coq text, theorems to audit) as the tests' `coq` fixture renders: MLP/ResNet
-    rank certificates by certify.families.mlp.render_rank, the others by the bundle's
+    rank certificates by certify.families.polynomial.render_rank, the others by the bundle's
     renderer (its registry line)."""
     from certify.bundle import render_certificate
-    from certify.families.mlp.render_rank import module_name, render_coq
+    from certify.families.polynomial.render_rank import module_name, render_coq
     from certify.provers import coq_audit
 
     net = cert.get("instance", {}).get("network") or {}

@@ -10,7 +10,6 @@ import json
 import os
 import stat
 import tomllib
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,8 @@ from certify.families.resnet.spec import (
     check_implicit,
     parse_resnet_network,
 )
+from certify.request import CertRequest as CertRequest
+from certify.request import Spec as Spec
 from certify.spec_values import (
     MAX_DIGITS as MAX_DIGITS,
 )
@@ -100,40 +101,6 @@ MAX_PRIME = 2**31
 # Caps on every field that drives an allocation, checked before anything is allocated (each
 # a SpecError naming the field; docs/architecture.md, "Caps").
 MAX_CERTIFICATES = 256  # [[certificate]] tables in one spec
-
-
-@dataclass(frozen=True)
-class CertRequest:
-    """One [[certificate]] table: the fields every kind has, and `options`, the kind's own
-    fields as parsed by its families' option parsers (registry.Kind.options), e.g. "field"
-    (orbit), "equation" and "bias" (implicit), "batch" (ReLU), "compind", "activation"
-    (affsym), "other" (the second network of a tanh equiv request)."""
-
-    kind: str
-    name: str
-    prime: int
-    upper: bool
-    max_grid: int
-    attempts: int
-    attempts_given: bool = False  # the spec set `attempts` (ReLU: else a family default)
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Spec:
-    name: str
-    source: str
-    network: Any  # MLP | ResNet | certify.families.tanh.dag.TanhNet | None
-    seed: int | None
-    theta: tuple[Fraction, ...]
-    param_range: int
-    certificates: tuple[CertRequest, ...] = field(default=())
-    other: tuple[Fraction, ...] | None = None  # ReLU equiv: the second parameter vector
-    raw: bytes | None = None  # the spec file's bytes (copied into the bundle's specs/)
-    sweep: str | None = None  # the name of the sweep this spec is an instance of (sweep.py)
-    # The decoded spec (the whole [sweep] spec for a sweep instance): what the bundle's
-    # specs/ holds, as canonical JSON, for a spec not read from a file (bundle.spec_file).
-    data: Any = field(default=None, compare=False, repr=False)
 
 
 MAX_SPEC_BYTES = 64 * 2**20  # a spec file larger than this is refused before it is read

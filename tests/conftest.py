@@ -31,7 +31,7 @@ import pytest
 
 from certify import certificate
 from certify.families import generate_certificate
-from certify.families.mlp.render_rank import module_name, render_coq
+from certify.families.polynomial.render_rank import module_name, render_coq
 from certify.provers import coq as coqp
 from certify.resources import resource_dir
 from certify.spec import parse_spec

@@ -21,7 +21,7 @@ from certify.checker.claims_tanh import affsym_claim, affsym_result, equiv_claim
 from certify.checker.tanh_sym import rational_table
 from certify.errors import SpecError
 from certify.families import generate_certificate
-from certify.families.mlp import witness_rank
+from certify.families.polynomial import witness_rank
 from certify.spec import parse_spec
 from tests.conftest import make_cert, run_cli
 

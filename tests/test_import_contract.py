@@ -129,7 +129,8 @@ def test_no_trusted_source_file_names_a_generator_module_even_in_a_function():
 
 def test_the_contract_sees_a_generator_module_loaded_by_a_fresh_interpreter():
     """The check can fail: a generator module, once imported, shows in sys.modules."""
-    code = "import sys, json, certify.families.mlp.model; print(json.dumps(sorted(sys.modules)))"
+    mod = "certify.families.polynomial.mlp_model"
+    code = f"import sys, json, {mod}; print(json.dumps(sorted(sys.modules)))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert any(_forbidden(m) for m in json.loads(r.stdout))
 
@@ -258,3 +259,70 @@ def test_every_certify_module_imports_first_in_a_fresh_interpreter():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "", r.stdout
+
+
+# ------------------------------------------------------------ package knots (issue 26, item 2)
+FAMILIES_DIR = ROOT / "certify" / "families"
+
+
+def _family_packages() -> list[str]:
+    return sorted(p.name for p in FAMILIES_DIR.iterdir() if (p / "__init__.py").is_file())
+
+
+def test_no_family_module_imports_the_spec_parser():
+    """certify.spec calls the families' parsers; the families read the request types from
+    certify.request (below both), so no family module imports certify.spec, even lazily."""
+    offenders = {
+        str(p.relative_to(ROOT)): sorted(
+            m for m in _imports(p) if m.split(".")[:2] == ["certify", "spec"]
+        )
+        for p in sorted(FAMILIES_DIR.rglob("*.py"))
+    }
+    assert not {k: v for k, v in offenders.items() if v}
+
+
+def test_the_request_types_import_no_other_certify_module():
+    assert not {m for m in _imports(ROOT / "certify" / "request.py") if m.startswith("certify")}
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the directed graph `edges` (as the path that closes it), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def walk(p: str, path: list[str]) -> list[str] | None:
+        state[p] = 1
+        for q in sorted(edges.get(p, ())):
+            if state.get(q) == 1:
+                return [*path, p, q]
+            if q not in state and (found := walk(q, [*path, p])):
+                return found
+        state[p] = 2
+        return None
+
+    for p in sorted(edges):
+        if p not in state and (found := walk(p, [])):
+            return found
+    return None
+
+
+def test_the_family_packages_import_each_other_without_a_cycle():
+    """The graph `A -> B` (a module of certify/families/A imports one of B) is acyclic: what
+    MLPs and ResNets share lives in certify/families/polynomial, which both import."""
+    packages = _family_packages()
+    assert {"mlp", "resnet", "polynomial"} <= set(packages)
+    edges: dict[str, set[str]] = {p: set() for p in packages}
+    for pkg in packages:
+        for path in (FAMILIES_DIR / pkg).rglob("*.py"):
+            for m in _imports(path):
+                parts = m.split(".")
+                if parts[:2] == ["certify", "families"] and len(parts) > 2:
+                    if parts[2] in edges and parts[2] != pkg:
+                        edges[pkg].add(parts[2])
+    assert _cycle(edges) is None, " -> ".join(_cycle(edges) or [])
+    assert "polynomial" in edges["mlp"] and "polynomial" in edges["resnet"], edges
+
+
+def test_the_cycle_check_sees_a_cycle():
+    """The check above can fail: it finds the cycle of a graph that has one."""
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None

@@ -9,7 +9,7 @@ import pytest
 
 from certify import certificate
 from certify.checker import check_certificate
-from certify.families.mlp.render_rank import render_coq, render_lean
+from certify.families.polynomial.render_rank import render_coq, render_lean
 from tests.conftest import make_cert
 
 

@@ -19,7 +19,7 @@ from certify import certificate
 from certify.checker import kernel as K
 from certify.checker import rank_core as RC
 from certify.errors import RenderError
-from certify.families.mlp import render_rank as R
+from certify.families.polynomial import render_rank as R
 from certify.provers import coq as coqp
 from tests.conftest import make_cert
 

@@ -192,7 +192,7 @@ def test_changed_activation_coefficient_is_rejected_by_checker_and_coqc(rational
 
 def test_a_name_that_would_inject_prover_syntax_is_rejected(defective):
     from certify.errors import RenderError
-    from certify.families.mlp.render_rank import render_coq, render_lean
+    from certify.families.polynomial.render_rank import render_coq, render_lean
 
     bad = copy.deepcopy(defective)
     bad["name"] = 'x *) Notation "check_rank_lower a b c" := true. (*'
@@ -204,7 +204,7 @@ def test_a_name_that_would_inject_prover_syntax_is_rejected(defective):
 
 
 def test_claim_text_cannot_break_out_of_prover_comments(defective, coq):
-    from certify.families.mlp.render_rank import render_coq, render_lean
+    from certify.families.polynomial.render_rank import render_coq, render_lean
 
     odd = copy.deepcopy(defective)
     odd["claim"]["text"] += ' *) (* -/ /- "quoted'

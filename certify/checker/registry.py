@@ -71,6 +71,8 @@ class Kind:
 
 
 RANK = ("prime", "upper", "max_grid", "attempts")
+# MLPs and ResNets share one rank generator (certify/families/polynomial)
+POLY_RANK = "polynomial.witness_rank:generate"
 RANK_LINE = "claims_common:summary_rank"  # one summary line for every family's rank kind
 COMPIND_LINE = "claims:summary_compind"
 COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "generic_degree",
@@ -78,12 +80,12 @@ COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "gener
 
 KINDS: tuple[Kind, ...] = (
     # family, kind, checker (under certify.checker), generator and renderer (certify.families)
-    Kind("mlp", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
+    Kind("mlp", "rank", "rank:check", POLY_RANK, "polynomial.render_rank", RANK,
          summary=RANK_LINE, dimensions=True),
     Kind("mlp", "mlp-identifiable", "compind:check", "mlp.witness_identifiable:generate",
          "compind.render", RANK, many=True, summary="claims:summary_mlp_identifiable",
          cross_check="compind:cross_check"),
-    Kind("resnet", "rank", "rank:check", "mlp.witness_rank:generate", "mlp.render_rank", RANK,
+    Kind("resnet", "rank", "rank:check", POLY_RANK, "polynomial.render_rank", RANK,
          summary=RANK_LINE, dimensions=True),
     Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
          "resnet.render_orbit", ("field",),

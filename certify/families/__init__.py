@@ -3,13 +3,11 @@ through the one registry (certify/checker/registry.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from certify.checker import registry
 from certify.errors import CertifyError
-
-if TYPE_CHECKING:  # certify.spec imports the family spec parsers, which import this package
-    from certify.spec import CertRequest, Spec
+from certify.request import CertRequest, Spec
 
 
 def request_family(spec: Spec, req: CertRequest) -> str:

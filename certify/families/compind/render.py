@@ -6,11 +6,10 @@ import re
 from typing import Any
 
 from certify.checker.compind import decode_polys, decode_sigma
-from certify.checker.ir import as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
+from certify.checker.ir import NAME_RE, as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
-from certify.spec import NAME_RE
 
 PREFIX = {
     "compind": "Compind_",

@@ -17,10 +17,11 @@ from certify.algebra.modp import integer_nullspace, inverse_mod, nmod, previous_
 from certify.algebra.poly import Poly, compose, power
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import compind_claim, compind_result
-from certify.checker.ir import envelope, format_univariate
+from certify.checker.ir import envelope, format_univariate, rat_str
 from certify.errors import CertifyError
-from certify.families.mlp.model import primitive
-from certify.spec import CertRequest, CompindSpec, Spec, rat_str
+from certify.families.compind.spec import CompindSpec
+from certify.families.polynomial.mlp_model import primitive
+from certify.request import CertRequest, Spec
 
 POINT_RANGE = 50
 GENERIC_RANGE = 9

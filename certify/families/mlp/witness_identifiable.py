@@ -10,10 +10,10 @@ from typing import Any
 from certify import __version__
 from certify.checker import kernel_compind as KC
 from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
-from certify.checker.ir import envelope
+from certify.checker.ir import envelope, network_json, rat_str
 from certify.errors import CertifyError
-from certify.families.mlp import witness_rank as rank_witness
-from certify.spec import CertRequest, Spec, network_json, rat_str
+from certify.families.polynomial import witness_rank as rank_witness
+from certify.request import CertRequest, Spec
 
 
 def why_subnetwork(widths: list[int], th: list[int]) -> str:

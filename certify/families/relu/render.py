@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.ir import as_list, as_nats, as_rat
+from certify.checker.ir import NAME_RE, as_list, as_nats, as_rat
 from certify.checker.relu import (
     _rats,
     decode_cover,
@@ -18,7 +18,6 @@ from certify.checker.relu import (
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
-from certify.spec import NAME_RE
 
 
 def module_name(kind: str, cert_name: str) -> str:

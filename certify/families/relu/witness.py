@@ -18,13 +18,14 @@ import numpy as np
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, nmod, residue
 from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
-from certify.checker.ir import envelope
+from certify.checker.ir import envelope, network_json, rat_str
 from certify.checker.relu_net import count_patterns, regions_spanned
 from certify.errors import CertifyError
-from certify.families.mlp.witness_rank import independent_minor
+from certify.families.polynomial.witness_rank import independent_minor
 from certify.families.relu import model as M
 from certify.families.relu.spec import ReLUNet
-from certify.spec import CertRequest, Spec, network_json, random_theta, rat_str
+from certify.request import CertRequest, Spec
+from certify.spec_values import random_theta
 
 SAMPLE_RANGE = 12
 ROUNDS = 4  # batch design rounds per attempt: integer points, then halves, quarters, eighths

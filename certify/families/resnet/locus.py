@@ -20,7 +20,7 @@ from typing import Any
 import flint
 import sympy as sp
 
-from certify.spec import ResNet
+from certify.checker.ir import ResNet
 
 MAX_MINORS = 10  # the kernel expands every g x g minor by cofactors
 MAX_POWER = 3  # try P^(k-1) for k - 1 = 1 .. MAX_POWER

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.ir import as_rat
+from certify.checker.ir import NAME_RE, as_rat
 from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L
 from certify.render.env import prover_files, render
-from certify.spec import NAME_RE
 
 
 def module_name(cert_name: str) -> str:

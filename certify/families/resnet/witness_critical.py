@@ -24,12 +24,13 @@ from certify.checker.claims_resnet import (
     diagnostics,
     locus_result,
 )
-from certify.checker.ir import envelope
+from certify.checker.ir import ResNet, envelope, network_json, rat_str
 from certify.errors import CertifyError
-from certify.families.mlp import model as M
-from certify.families.mlp import witness_rank as rank_witness
+from certify.families.polynomial import mlp_model as M
+from certify.families.polynomial import witness_rank as rank_witness
 from certify.families.resnet.locus import MAX_MINORS, MAX_POWER, locus_witness
-from certify.spec import CertRequest, ResNet, Spec, network_json, random_theta, rat_str
+from certify.request import CertRequest, Spec
+from certify.spec_values import random_theta
 
 GENERIC_SEED = 7919  # the generic point's seed offset (any fixed value: results are pinned)
 

@@ -19,11 +19,11 @@ from certify.checker.claims_resnet import (
     instance_of,
     parameter_names,
 )
-from certify.checker.ir import envelope, format_polynomial
+from certify.checker.ir import ResNet, envelope, format_polynomial, network_json, rat_str
 from certify.checker.kernel_compind import normalize
 from certify.checker.rank import network_of
 from certify.errors import CertifyError
-from certify.spec import CertRequest, ResNet, Spec, network_json, rat_str
+from certify.request import CertRequest, Spec
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:

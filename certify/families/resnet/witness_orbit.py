@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from certify import __version__
-from certify.checker.ir import envelope
+from certify.checker.ir import ResNet, envelope, network_json, rat_str
 from certify.checker.orbits import flip, orbit_claim, orbit_result, root_action, symmetries
 from certify.errors import CertifyError
-from certify.spec import CertRequest, ResNet, Spec, network_json, rat_str
+from certify.request import CertRequest, Spec
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:

@@ -11,10 +11,10 @@ from typing import Any
 
 from certify.checker import kernel_tanh as KT
 from certify.checker import tanh as CT
+from certify.checker.ir import NAME_RE
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
-from certify.spec import NAME_RE
 
 PREFIX = {"affsym": "Affsym_", "orbit": "TanhOrbit_", "equiv": "Equiv_"}
 COQ_INST = {"n_in": "ti_n_in", "n_out": "ti_n_out", "adj": "ti_adj", "weights": "ti_weights",

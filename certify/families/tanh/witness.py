@@ -20,12 +20,13 @@ from certify.checker.claims_tanh import (
     orbit_result,
     theorem_applies,
 )
+from certify.checker.ir import rat_str
 from certify.checker.tanh_orbit import MAX_ENUMERATE
 from certify.checker.tanh_sym import rational_table
 from certify.errors import CertifyError
 from certify.families.tanh import dag as D
 from certify.families.tanh.spec import rho_aff, rho_group
-from certify.spec import CertRequest, Spec, rat_str
+from certify.request import CertRequest, Spec
 
 
 def _envelope(req: CertRequest, kind: str, claim: dict[str, Any], inst: dict[str, Any],

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certify.families.mlp.model import Num, _poly
-from certify.spec import ResNet
+from certify.checker.ir import ResNet
+from certify.families.polynomial.mlp_model import Num, _poly
 
 
 def _layer_params(rn: ResNet, theta: Sequence[Num], ell: int) -> tuple[list, list, list | None]:

@@ -7,12 +7,12 @@ from typing import Any
 
 from certify.checker import kernel as K
 from certify.checker import rank_core as RC
+from certify.checker.ir import NAME_RE
 from certify.checker.kernel_resnet import ResNetInstance
 from certify.checker.rank import decode_instance, decode_lower, decode_upper
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
-from certify.spec import NAME_RE
 
 
 def module_name(cert_name: str) -> str:

@@ -33,9 +33,10 @@ from certify.checker import kernel as K
 from certify.checker import kernel_resnet as KR
 from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
 from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
-from certify.families.mlp import model as M
-from certify.families.resnet import model as R
-from certify.spec import CertRequest, Spec, random_theta
+from certify.families.polynomial import mlp_model as M
+from certify.families.polynomial import resnet_model as R
+from certify.request import CertRequest, Spec
+from certify.spec_values import random_theta
 
 SAMPLE_RANGE = 20
 
