@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
-from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -285,19 +284,12 @@ def lean_memory_estimate(cert: dict[str, Any]) -> float | None:
 
 
 def _lean_shape(cert: dict[str, Any]) -> tuple[int, int, int, int, int, int] | None:
-    """(r, n, lattice, dout, tangents, moduli) of a rank certificate, None for other kinds."""
-    if cert.get("kind") != "rank":
+    """(r, n, lattice, dout, tangents, moduli) of a certificate whose kind has a Lean cost
+    model (registry: Kind.lean_shape, the rank kinds), None for other kinds."""
+    line = registry.lookup(cert.get("family"), cert.get("kind"))
+    if line is None or not line.lean_shape:
         return None
-    w, res, net = cert["witness"], cert["result"], cert["instance"]["network"]
-    up = w.get("upper") or {}
-    tangents, moduli = len(up.get("tangents", [])), len(up.get("moduli", []))
-    if net.get("family") == "relu":
-        lattice, dout = len(w["lower"]["batch"]), net["widths"][-1]
-    else:
-        grid = up.get("grid") or {"dim": 0, "degree": 0}
-        lattice = comb(grid["dim"] + grid["degree"], grid["degree"])
-        dout = net["width"] if net.get("family") == "resnet" else net["widths"][-1]
-    return (res["rank_lower"], res["params"], lattice, dout, tangents, moduli)
+    return registry.resolve(line.lean_shape_path)(cert)
 
 
 @contextmanager
@@ -1194,36 +1186,20 @@ def install(guard: OutputGuard, force: bool = False) -> Path | None:
     return keep
 
 
-FIGURE_ONE_EQUATION = "-4*c2*c3*c4 + c3^3 + 8*c4^2"  # canonical text of c3^3 - 4 c2 c3 c4 + 8 c4^2
-
-
-def is_figure_one(cert: dict[str, Any]) -> bool:
-    """An implicit certificate about Figure 1's network (bias-free scalar quadratic, depth 2)."""
-    if cert.get("kind") != "implicit":
-        return False
-    net = cert["instance"]["network"]
-    return (
-        net.get("width") == 1
-        and net.get("depth") == 2
-        and not net.get("outer")
-        and all(a == ["0", "0", "1"] for a in net.get("activations", []))
-        and cert["result"].get("fixed_at_zero") == ["b1", "b2"]
-        and cert["result"].get("equation") == FIGURE_ONE_EQUATION
-    )
-
-
 def figures_for(
     items: list[Rendered], results: list[dict[str, Any]] | None = None
 ) -> dict[str, Callable[[Path], None]]:
     """The pictures that help read these certificates (file name -> drawing function):
-    Figure 1 for its implicit certificate; dimensions.png (table.draw_dimensions) for a
-    bundle with rank certificates."""
+    those of each certificate's kind (registry: Kind.figures, e.g. Figure 1 for its implicit
+    certificate); dimensions.png (table.draw_dimensions) for a bundle with rank
+    certificates."""
     from certify.dimension_figure import is_rank_row
-    from certify.families.resnet.figure import draw_resnet_quadratic
 
     out: dict[str, Callable[[Path], None]] = {}
-    if any(is_figure_one(it.cert) for it in items):
-        out["resnet-quadratic.png"] = draw_resnet_quadratic
+    for it in items:
+        line = registry.lookup(it.cert.get("family"), it.cert.get("kind"))
+        if line is not None and line.figures:
+            out.update(registry.resolve(line.figures_path)(it.cert))
     if results is not None and any(is_rank_row(r) for r in results):
         out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
     return out

@@ -6,6 +6,7 @@ Every error names the file, the field and what was expected (SpecError, exit cod
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import stat
@@ -15,87 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from certify.checker import registry
-from certify.checker.ir import (
-    MLP as MLP,
-)
-from certify.checker.ir import (
-    NAME_RE as NAME_RE,
-)
-from certify.checker.ir import (
-    VAR_RE as VAR_RE,
-)
-from certify.checker.ir import (
-    ReLUNet as ReLUNet,
-)
-from certify.checker.ir import (
-    ResNet as ResNet,
-)
-from certify.checker.ir import (
-    degree_product as degree_product,
-)
-from certify.checker.ir import (
-    network_json as network_json,
-)
-from certify.checker.ir import (
-    parse_rat_str as parse_rat_str,
-)
-from certify.checker.ir import (
-    rat_str as rat_str,
-)
+from certify.checker.ir import MLP as MLP
+from certify.checker.ir import NAME_RE as NAME_RE
+from certify.checker.ir import ReLUNet as ReLUNet
+from certify.checker.ir import ResNet as ResNet
+from certify.checker.ir import network_json as network_json
+from certify.checker.ir import parse_rat_str as parse_rat_str
+from certify.checker.ir import rat_str as rat_str
 from certify.errors import SpecError
-from certify.families.compind.spec import (
-    MAX_POLYNOMIALS as MAX_POLYNOMIALS,
-)
-from certify.families.compind.spec import (
-    MAX_VARIABLES as MAX_VARIABLES,
-)
-from certify.families.compind.spec import (
-    CompindSpec as CompindSpec,
-)
-from certify.families.mlp.spec import check_identifiable_network
-from certify.families.resnet.spec import (
-    MAX_RESNET_DEGREE as MAX_RESNET_DEGREE,
-)
-from certify.families.resnet.spec import (
-    check_implicit,
-    parse_resnet_network,
-)
 from certify.request import CertRequest as CertRequest
 from certify.request import Spec as Spec
-from certify.spec_values import (
-    MAX_DIGITS as MAX_DIGITS,
-)
-from certify.spec_values import (
-    MAX_PARAMS as MAX_PARAMS,
-)
-from certify.spec_values import (
-    MAX_POLY_CHARS as MAX_POLY_CHARS,
-)
-from certify.spec_values import (
-    RANK_KINDS,
-    check_rank_memory,
-    explicit_theta,
-    int_field,
-    parameters_table,
-    polynomial_activation,
-    required,
-)
-from certify.spec_values import (
-    check_params as check_params,
-)
-from certify.spec_values import (
-    random_theta as random_theta,
-)
+from certify.spec_values import check_rank_memory, int_field, required
+from certify.spec_values import random_theta as random_theta
 
-# Kinds and families come from the one registry (certify/checker/registry.py).
+# Kinds and families come from the one registry (certify/checker/registry.py); each family's
+# network table and its kinds' settings are checked by its spec module (family_path).
 KINDS = tuple(dict.fromkeys(k.kind for k in registry.KINDS))
-NETWORK_FAMILIES = tuple(f for f in registry.FAMILIES if f != "compind")
-NETWORK_KINDS = tuple(dict.fromkeys(k.kind for k in registry.KINDS if k.family != "compind"
-                                    and k.kind != "affsym"))  # fmt: skip
-RESNET_KINDS = tuple(k for k in registry.kinds_of("resnet") if k != "rank")
-COMPIND_KINDS = tuple(registry.kinds_of("compind"))
-MAX_WIDTH = 10_000
-MAX_LAYERS = 64
+NETWORK_FAMILIES = registry.NETWORK_FAMILIES
 DEFAULT_PRIME = 2147483647  # 2^31 - 1: a 31-bit prime, so products fit Coq's 63-bit integers
 MAX_PRIME = 2**31
 # Caps on every field that drives an allocation, checked before anything is allocated (each
@@ -235,135 +172,109 @@ def parse_spec(data: Any, src: str = "<spec>") -> Spec:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise SpecError(src, "name", "a name of letters, digits, '_', '-', '.' (max 64)", name)
 
-    certs_raw = data.get("certificate", [{"kind": "rank"}] if "network" in data else None)
+    certs_raw = data.get("certificate")
+    if "certificate" in data or "network" not in data:
+        _check_tables(certs_raw, src)
+    family: str | None = None
+    network: Any = None
+    theta: tuple[Fraction, ...] = ()
+    seed: int | None = None
+    prange = 5
+    if "network" in data:
+        family, network, seed, theta, prange = _network(data, src)
+        if "certificate" not in data:  # the family's default kind (registry: Kind.default)
+            certs_raw = [{"kind": registry.default_kind(family)}]
+    elif "parameters" in data and not any(
+        isinstance(c, dict) and registry.network_free(c.get("kind")) is None for c in certs_raw
+    ):
+        raise SpecError(src, "parameters", "only together with a [network] table")
+    certs = [_cert_request(c, src, i, name, len(certs_raw)) for i, c in enumerate(certs_raw)]
+    for i, req in enumerate(certs):
+        _check_family(req, certs_raw[i], i, family, src)
+    other = None
+    if family is not None:
+        check = registry.resolve(registry.family_path(family, "spec", "check_requests"))
+        certs, other = check(data, network, theta, certs_raw, certs, src)
+        for req in certs:
+            line = registry.lookup(family, req.kind)
+            if line is not None and line.jacobian and hasattr(network, "n_params"):
+                check_rank_memory(network.n_params, src, "network")
+    for top in ("other",):
+        if top in data and top not in _top_fields(family):
+            readers = [f for f in registry.NETWORK_FAMILIES if top in _top_fields(f)]
+            raise SpecError(src, top, f"only with a network of family {_or(readers)}")
+    names = [c.name for c in certs]
+    if len(set(names)) != len(names):
+        raise SpecError(src, "certificate.name", "distinct certificate names", names)
+    return Spec(name, src, network, seed, theta, prange, tuple(certs), other, data=data)
+
+
+def _check_tables(certs_raw: Any, src: str) -> None:
     if not isinstance(certs_raw, list) or not certs_raw:
         raise SpecError(src, "certificate", "a non-empty array of [[certificate]] tables")
     if len(certs_raw) > MAX_CERTIFICATES:
         raise SpecError(
             src, "certificate", f"at most {MAX_CERTIFICATES} [[certificate]] tables", len(certs_raw)
         )
-    kinds = [c.get("kind") if isinstance(c, dict) else None for c in certs_raw]
-    mlp: MLP | None = None
-    theta: tuple[Fraction, ...] = ()
-    seed: int | None = None
-    prange = 5
-    if "network" in data:
-        mlp, seed, theta, prange = _network(data, src)
-    elif any(k in NETWORK_KINDS for k in kinds):
-        raise SpecError(src, "network", "a [network] table (certificate kind rank needs one)")
-    elif "parameters" in data:
-        raise SpecError(src, "parameters", "only together with a [network] table")
-    certs: list[CertRequest] = []
-    for i, c in enumerate(certs_raw):
-        certs.append(_cert_request(c, src, i, name, len(certs_raw)))
-    if "network" in data and data["network"].get("family") == "tanh":
-        from certify.families.tanh import spec as spec_tanh
-
-        certs = spec_tanh.attach(certs, certs_raw, mlp, data["network"], src)
-    for i, req in enumerate(certs):
-        if req.kind == "mlp-identifiable":
-            check_identifiable_network(mlp, theta, src, i)
-        is_tanh = getattr(mlp, "family", None) == "tanh"
-        if req.kind in RESNET_KINDS and not isinstance(mlp, ResNet):
-            if not (req.kind == "orbit" and is_tanh):
-                raise SpecError(src, "network.family", f"resnet (certificate kind {req.kind})")
-        if req.kind == "orbit" and not is_tanh and any(len(a) - 1 < 2 for a in mlp.activations):  # type: ignore[union-attr]
-            raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
-        if req.kind in RESNET_KINDS and isinstance(mlp, ResNet):
-            if mlp.degree_bound() > MAX_RESNET_DEGREE:
-                raise SpecError(
-                    src, "network.activation",
-                    f"activation degrees whose product (the degree of F) is at most "
-                    f"{MAX_RESNET_DEGREE} (certificate kind {req.kind})", mlp.degree_bound(),
-                )  # fmt: skip
-        if req.kind == "implicit":
-            check_implicit(mlp, req, src, i)  # type: ignore[arg-type]
-        if req.kind in RANK_KINDS and not is_tanh and hasattr(mlp, "n_params"):
-            check_rank_memory(mlp.n_params, src, "network")  # type: ignore[union-attr]
-    names = [c.name for c in certs]
-    if len(set(names)) != len(names):
-        raise SpecError(src, "certificate.name", "distinct certificate names", names)
-    from certify.families.relu.spec import ReLUNet, check_relu_requests
-
-    other = None
-    if isinstance(mlp, ReLUNet):
-        other = check_relu_requests(data, mlp, theta, certs_raw, certs, src)
-    elif any(req.options.get("batch") is not None for req in certs):
-        raise SpecError(src, "network.family", "relu (a certificate with a batch)")
-    elif isinstance(mlp, (MLP, ResNet)) and "equiv" in kinds:
-        raise SpecError(src, "network.family", "relu or tanh (certificate kind equiv)")
-    elif isinstance(mlp, (MLP, ResNet)) and "other" in data:
-        raise SpecError(src, "other", "only with a network of family relu")
-    return Spec(name, src, mlp, seed, theta, prange, tuple(certs), other, data=data)
 
 
-def _network(data: dict[str, Any], src: str) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
+def _or(xs: list[str]) -> str:
+    """ "a", "a or b", "a, b or c"."""
+    return xs[0] if len(xs) == 1 else f"{', '.join(xs[:-1])} or {xs[-1]}"
+
+
+def _top_fields(family: str | None) -> tuple[str, ...]:
+    """The top-level tables the family's spec module reads (its TOP_FIELDS)."""
+    if family is None:
+        return ()
+    module = importlib.import_module(registry.family_path(family, "spec", "").partition(":")[0])
+    return tuple(getattr(module, "TOP_FIELDS", ()))
+
+
+def _check_family(req: CertRequest, raw: Any, i: int, family: str | None, src: str) -> None:
+    """The request's kind is one the network's family has (a kind about no network, an
+    activation or polynomials, goes with any network or none), and its table sets only the
+    fields of that family's kind (registry.KINDS)."""
+    free = registry.network_free(req.kind)
+    if family is None:
+        if free is None:
+            raise SpecError(
+                src, "network", f"a [network] table (certificate kind {req.kind} needs one)"
+            )
+        return
+    line = registry.lookup(family, req.kind) or free
+    if line is None:
+        have = [f for f in registry.NETWORK_FAMILIES if registry.lookup(f, req.kind)]
+        mine = _or(registry.kinds_of(family))
+        raise SpecError(
+            src, "network.family",
+            f"{_or(have)} (certificate kind {req.kind}; family {family} has {mine})", family,
+        )  # fmt: skip
+    for k in raw:
+        if k not in {"kind", "name", *line.fields}:
+            have = [f for f in registry.FAMILIES if k in getattr(
+                registry.lookup(f, req.kind), "fields", ())]  # fmt: skip
+            raise SpecError(
+                src, "network.family",
+                f"{_or(have)} (a certificate of kind {req.kind} with the field {k})", family,
+            )  # fmt: skip
+
+
+def _network(
+    data: dict[str, Any], src: str
+) -> tuple[str, Any, int | None, tuple[Fraction, ...], int]:
+    """The family, network, seed, point theta and range of the [network] (and [parameters])
+    tables, parsed by the family's spec module."""
     net = required(data, "network", src, "", "a [network] table")
     if not isinstance(net, dict):
         raise SpecError(src, "network", "a [network] table", net)
-    if net.get("family") == "tanh":
-        from certify.families.tanh import spec as spec_tanh
-
-        return spec_tanh.parse_network(data, net, src), None, (), 5
-    if net.get("family") not in ("resnet", "relu"):
-        for k in net:
-            if k not in {"family", "widths", "activation", "bias"}:
-                raise SpecError(
-                    src, f"network.{k}", "family, widths, activation or bias", "unknown"
-                )
-    family = required(net, "family", src, "network.", f"one of {list(NETWORK_FAMILIES)}")
+    families = list(NETWORK_FAMILIES)
+    family = required(net, "family", src, "network.", f"one of {families}")
     if family not in NETWORK_FAMILIES:
-        raise SpecError(src, "network.family", f"one of {list(NETWORK_FAMILIES)}", family)
-    if family == "resnet":
-        return parse_resnet_network(data, net, src)
-    if family == "relu":
-        from certify.families.relu.spec import parse_relu_network
-
-        return parse_relu_network(data, net, src)  # type: ignore[return-value]
-    widths = required(net, "widths", src, "network.", "a list of at least two positive integers")
-    if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
-        raise SpecError(
-            src, "network.widths", f"a list of 2 to {MAX_LAYERS + 1} positive integers", widths
-        )
-    widths_t = tuple(
-        int_field(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
-    )
-    n_hidden = len(widths_t) - 2
-    act = required(net, "activation", src, "network.", "a polynomial string or a list of them")
-    if isinstance(act, list):
-        if len(act) != n_hidden:
-            raise SpecError(
-                src,
-                "network.activation",
-                f"one activation per hidden layer ({n_hidden} for widths {list(widths_t)})",
-                act,
-            )
-        acts = tuple(
-            polynomial_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act)
-        )
-    else:
-        one = polynomial_activation(act, src, "network.activation")
-        acts = tuple(one for _ in range(n_hidden))
-    bias = net.get("bias", False)
-    if not isinstance(bias, bool):
-        raise SpecError(src, "network.bias", "true or false", bias)
-    mlp = MLP(widths_t, acts, bias)
-    check_params(mlp.n_params, src, "network.widths")
-
-    params = parameters_table(data, src, ("seed", "range", "weights", "biases"))
-    prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
-    if "weights" in params:
-        if "seed" in params:
-            raise SpecError(src, "parameters", "either seed or explicit weights, not both")
-        theta = explicit_theta(params, mlp, src)
-        seed = None
-    else:
-        seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)
-        if "biases" in params:
-            raise SpecError(src, "parameters.biases", "only together with parameters.weights")
-        theta = random_theta(mlp, seed, prange)
-
-    return mlp, seed, theta, prange
+        raise SpecError(src, "network.family", f"one of {families}", family)
+    parse = registry.resolve(registry.family_path(family, "spec", "parse_network"))
+    network, seed, theta, prange = parse(data, net, src)
+    return family, network, seed, theta, prange
 
 
 def _cert_request(c: Any, src: str, i: int, spec_name: str, count: int) -> CertRequest:

@@ -63,7 +63,6 @@ def check_params(n: int, src: str, fld: str) -> None:
 
 
 MAX_RANK_BYTES = 2**32  # memory estimate of one rank computation (check_rank_memory)
-RANK_KINDS = ("rank", "critical", "mlp-identifiable")  # kinds that compute a Jacobian rank
 
 
 def rank_memory_estimate(n_params: int) -> int:

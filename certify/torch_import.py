@@ -37,11 +37,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from certify.checker import registry
 from certify.errors import CertifyError, InputError
 
 ACTIVATIONS = {"tanh": "tanh", "sigmoid": "logistic"}  # family tanh: module -> activation
 FAMILY = {"relu": "relu", "tanh": "tanh", "sigmoid": "tanh"}  # activation module -> family
-DEFAULT_KIND = {"relu": "rank", "tanh": "orbit"}
 NAMES = {"linear": "Linear", "relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid"}
 MAX_PRECISION = 30
 
@@ -249,7 +249,7 @@ def spec_text(mods: list[tuple[Any, ...]], name: str, source: str, precision: in
         f"biases = {json.dumps(net['biases'])}",
         "",
         "[[certificate]]",
-        f"kind = {json.dumps(DEFAULT_KIND[net['family']])}",
+        f"kind = {json.dumps(registry.default_kind(net['family']))}",
         "",
     ]
     return "\n".join(lines)

@@ -134,6 +134,8 @@ HUBS = (
     "referee.py",
     "table.py",
     "dimension_figure.py",
+    "spec.py",
+    "bundle.py",
 )
 
 
@@ -158,6 +160,14 @@ def test_a_hub_names_no_family_or_kind_it_reads_from_the_registry(hub):
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
     }
     assert not literal & names, f"{hub} names {sorted(literal & names)}"
+
+
+@pytest.mark.parametrize("family", registry.NETWORK_FAMILIES)
+def test_every_network_family_has_the_spec_interface_the_parser_calls(family):
+    parse = registry.resolve(registry.family_path(family, "spec", "parse_network"))
+    check = registry.resolve(registry.family_path(family, "spec", "check_requests"))
+    assert list(inspect.signature(parse).parameters)[1:] == ["net", "src"]
+    assert len(inspect.signature(check).parameters) == 6
 
 
 @pytest.mark.parametrize("family", registry.FAMILIES)

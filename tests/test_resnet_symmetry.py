@@ -344,7 +344,7 @@ def test_the_zero_equation_is_refused_by_generator_checker_and_coqc(coq):
 
 
 def test_only_the_figure_one_equation_brings_the_picture():
-    from certify.bundle import is_figure_one
+    from certify.families.resnet.figure import is_figure_one
 
     (fig,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
     (other,) = certs_for(FIG, {"kind": "implicit", "equation": "c0", "bias": False})

@@ -134,3 +134,95 @@ def test_a_relu_spec_may_ask_for_more_theta_attempts_than_the_search_default():
     )
     assert spec.certificates[0].attempts == 500
     assert spec.certificates[0].attempts_given
+
+
+# ---------------------------------------------- which kinds a network's family may ask for
+# One small network per family with a network (the registry's NETWORK_FAMILIES), and a
+# minimal [[certificate]] table per kind; the rule: a kind of the network's family, or a
+# kind about no network (an activation or polynomials), which goes with any network.
+NETWORKS = {
+    "mlp": {"family": "mlp", "widths": [1, 2, 1], "activation": "t^2"},
+    "resnet": {"family": "resnet", "width": 1, "depth": 1, "activation": "t^2 + t"},
+    "relu": {"family": "relu", "widths": [1, 2, 1]},
+    "tanh": {"family": "tanh", "activation": "tanh", "widths": [1, 2, 1]},
+}
+TABLES = {
+    "affsym": {"activation": "tanh"},
+    "compind": {"polynomials": ["x", "x^2"], "search": True},
+    "prop21": {"activation": "z^3 + z + 1"},
+    "newman-slater": {"variables": ["x", "y"], "polynomials": ["x + y", "x - y"], "power": 2},
+    "implicit": {"equation": "c0"},
+}
+# what a kind needs beyond its table, per family (relu equiv: the second parameter vector;
+# tanh equiv: the second network's weights and biases)
+EXTRA = {
+    ("relu", "equiv"): ({"other": {"seed": 1}}, {}),
+    ("tanh", "equiv"): ({}, {"weights": [[[1], [2]], [[1, 2]]], "biases": [[0, 1], [0]]}),
+}
+
+
+def _kind_cases():
+    from certify.checker import registry
+
+    assert set(NETWORKS) == set(registry.NETWORK_FAMILIES)
+    for family in registry.NETWORK_FAMILIES:
+        for kind in dict.fromkeys(k.kind for k in registry.KINDS):
+            yield family, kind
+
+
+@pytest.mark.parametrize(("family", "kind"), list(_kind_cases()))
+def test_a_network_asks_for_its_familys_kinds_and_kinds_about_no_network(family, kind):
+    from certify.checker import registry
+    from certify.errors import SpecError
+    from certify.spec import parse_spec
+
+    top, table = EXTRA.get((family, kind), ({}, {}))
+    data = {"name": "k", "network": NETWORKS[family], **top,
+            "certificate": [{"kind": kind, **TABLES.get(kind, {}), **table}]}  # fmt: skip
+    allowed = registry.lookup(family, kind) is not None or registry.network_free(kind)
+    if allowed:
+        spec = parse_spec(data, "<t>")
+        assert [r.kind for r in spec.certificates] == [kind]
+    else:
+        with pytest.raises(SpecError) as e:
+            parse_spec(data, "<t>")
+        assert e.value.field == "network.family"
+        assert f"family {family} has " in str(e.value)
+        for other in registry.NETWORK_FAMILIES:
+            if registry.lookup(other, kind):
+                assert other in str(e.value)
+
+
+@pytest.mark.parametrize("kind", ["rank", "orbit", "equiv", "critical"])
+def test_a_kind_about_a_network_without_a_network_table_names_the_table(kind):
+    from certify.errors import SpecError
+    from certify.spec import parse_spec
+
+    with pytest.raises(SpecError) as e:
+        parse_spec({"name": "k", "certificate": [{"kind": kind}]}, "<t>")
+    assert e.value.field == "network" and f"certificate kind {kind} needs one" in str(e.value)
+
+
+@pytest.mark.parametrize("family", ["mlp", "resnet", "tanh", None])
+def test_an_other_table_is_refused_unless_the_family_reads_it(family):
+    from certify.errors import SpecError
+    from certify.spec import parse_spec
+
+    data = {"name": "k", "other": {"seed": 1}, "certificate": [{"kind": "affsym",
+            "activation": "tanh"}]}  # fmt: skip
+    if family is not None:
+        data["network"] = NETWORKS[family]
+    with pytest.raises(SpecError) as e:
+        parse_spec(data, "<t>")
+    assert e.value.field == "other" and "family relu" in str(e.value)
+
+
+def test_a_field_of_another_familys_kind_names_that_family():
+    from certify.errors import SpecError
+    from certify.spec import parse_spec
+
+    data = {"name": "k", "network": NETWORKS["mlp"], "certificate": [{"kind": "rank",
+            "batch": [[1]]}]}  # fmt: skip
+    with pytest.raises(SpecError) as e:
+        parse_spec(data, "<t>")
+    assert e.value.field == "network.family" and "relu" in str(e.value) and "batch" in str(e.value)

@@ -393,7 +393,7 @@ def test_an_equiv_request_with_the_wrong_shape_is_a_spec_error():
 def test_rank_is_not_a_kind_of_the_tanh_family():
     data = {"name": "bad", "network": {"family": "tanh", "activation": "tanh", "widths": [1, 2, 1]},
             "certificate": [{"kind": "rank"}]}  # fmt: skip
-    with pytest.raises(SpecError, match="orbit, equiv or affsym"):
+    with pytest.raises(SpecError, match="'network.family'.*family tanh has affsym, orbit or equiv"):
         parse_spec(data, "<test>")
 
 

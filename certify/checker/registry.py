@@ -39,6 +39,10 @@ class Kind:
     network: bool = True  # instance.network is a network table (not an activation/polynomials)
     cross_check: str = ""  # "module:function" under certify.checker: certs -> {name: problems}
     dimensions: bool = False  # the result has the dimension columns (figures/dimensions.png)
+    jacobian: bool = False  # the generator computes a Jacobian rank (its memory is capped)
+    default: bool = False  # what a spec with the family's [network] and no [[certificate]] asks
+    lean_shape: str = ""  # "module:function" under certify.families: the Lean cost model's sizes
+    figures: str = ""  # "module:function" under certify.families: cert -> {file: draw(path)}
 
     @property
     def options_path(self) -> str:
@@ -61,18 +65,40 @@ class Kind:
         return f"certify.checker.{self.summary}"
 
     @property
+    def lean_shape_path(self) -> str:
+        return f"certify.families.{self.lean_shape}"
+
+    @property
+    def figures_path(self) -> str:
+        return f"certify.families.{self.figures}"
+
+    @property
     def cross_check_path(self) -> str:
         return f"certify.checker.{self.cross_check}"
+
+    def spec_path(self, what: str) -> str:
+        """The function `what` of the family's spec module (family_path)."""
+        return family_path(self.family, "spec", what)
 
     def describe_path(self, what: str) -> str:
         """The function `what` (architecture, shape, activation, bias) of the family's
         `describe` module: how a certificate's instance reads in one line."""
-        return f"certify.families.{self.family}.describe:{what}"
+        return family_path(self.family, "describe", what)
+
+
+def family_path(family: str, module: str, what: str) -> str:
+    """`what` of the family's module `module`, as a "module:name" path. Every family with a
+    network has `spec` with `parse_network(data, net, src) -> (network, seed, theta, range)`
+    and `check_requests(data, network, theta, raw, requests, src) -> (requests, other)`, and
+    may list `TOP_FIELDS` (top-level tables of a spec it reads); every family has `describe`
+    (architecture, shape, activation, bias)."""
+    return f"certify.families.{family}.{module}:{what}"
 
 
 RANK = ("prime", "upper", "max_grid", "attempts")
 # MLPs and ResNets share one rank generator (certify/families/polynomial)
 POLY_RANK = "polynomial.witness_rank:generate"
+POLY_SHAPE = "polynomial.render_rank:lean_shape"
 RANK_LINE = "claims_common:summary_rank"  # one summary line for every family's rank kind
 COMPIND_LINE = "claims:summary_compind"
 COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "generic_degree",
@@ -81,25 +107,27 @@ COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "gener
 KINDS: tuple[Kind, ...] = (
     # family, kind, checker (under certify.checker), generator and renderer (certify.families)
     Kind("mlp", "rank", "rank:check", POLY_RANK, "polynomial.render_rank", RANK,
-         summary=RANK_LINE, dimensions=True),
+         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE),
     Kind("mlp", "mlp-identifiable", "compind:check", "mlp.witness_identifiable:generate",
          "compind.render", RANK, many=True, summary="claims:summary_mlp_identifiable",
-         cross_check="compind:cross_check"),
+         cross_check="compind:cross_check", jacobian=True),
     Kind("resnet", "rank", "rank:check", POLY_RANK, "polynomial.render_rank", RANK,
-         summary=RANK_LINE, dimensions=True),
+         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE),
     Kind("resnet", "orbit", "orbit:check", "resnet.witness_orbit:generate",
          "resnet.render_orbit", ("field",),
          options="resnet.spec:orbit_options", summary="claims_resnet:summary_orbit"),
     Kind("resnet", "critical", "critical:check", "resnet.witness_critical:generate",
          "resnet.render_critical", ("prime", "max_grid", "attempts", "locus"), many=True,
          options="resnet.spec:critical_options", summary="claims_resnet:summary_critical",
-         cross_check="critical:cross_check"),
+         cross_check="critical:cross_check", jacobian=True),
     Kind("resnet", "implicit", "implicit:check", "resnet.witness_implicit:generate",
          "resnet.render_implicit", ("equation", "bias"),
-         options="resnet.spec:implicit_options", summary="claims_resnet:summary_implicit"),
+         options="resnet.spec:implicit_options", summary="claims_resnet:summary_implicit",
+         figures="resnet.figure:figures"),
     Kind("relu", "rank", "relu:check_rank", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
-         options="relu.spec:batch_options", summary=RANK_LINE, dimensions=True),
+         options="relu.spec:batch_options", summary=RANK_LINE, dimensions=True, jacobian=True,
+         default=True, lean_shape="relu.render:lean_shape"),
     Kind("relu", "equiv", "relu:check_equiv", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
          options="relu.spec:batch_options", summary="claims_relu:summary_equiv"),
@@ -108,7 +136,7 @@ KINDS: tuple[Kind, ...] = (
          options="tanh.spec:affsym_options", summary="claims_tanh:summary_affsym", network=False),
     Kind("tanh", "orbit", "tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
          ("field",),
-         options="resnet.spec:orbit_options", summary="claims_tanh:summary_orbit"),
+         options="resnet.spec:orbit_options", summary="claims_tanh:summary_orbit", default=True),
     Kind("tanh", "equiv", "tanh:check_equiv", "tanh.witness:generate_equiv", "tanh.render",
          (*RANK, "weights", "biases"), summary="claims_tanh:summary_equiv"),
     Kind("compind", "compind", "compind:check", "compind.witness:generate", "compind.render",
@@ -143,6 +171,21 @@ def request_fields(kind: str) -> set[str]:
 
 def kinds_of(family: str) -> list[str]:
     return [k.kind for k in KINDS if k.family == family]
+
+
+def network_free(kind: str) -> Kind | None:
+    """The line of `kind` that is about no network (an activation or polynomials), if any:
+    such a request needs no [network] table and belongs to that line's family."""
+    return next((k for k in KINDS if k.kind == kind and not k.network), None)
+
+
+def default_kind(family: str) -> str:
+    """The kind a spec with a [network] of this family and no [[certificate]] asks for."""
+    return next(k.kind for k in KINDS if k.family == family and k.default)
+
+
+# The families whose requests are about a network (a spec's [network] table names one).
+NETWORK_FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(k.family for k in KINDS if k.network))
 
 
 def resolve(path: str) -> Callable[..., Any]:

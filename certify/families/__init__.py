@@ -13,10 +13,8 @@ from certify.request import CertRequest, Spec
 def request_family(spec: Spec, req: CertRequest) -> str:
     """The family a request belongs to: that of the registry line of its kind that is about
     no network (an activation or polynomials), else its network's."""
-    for entry in registry.KINDS:
-        if entry.kind == req.kind and not entry.network:
-            return entry.family
-    return str(getattr(spec.network, "family", None))
+    free = registry.network_free(req.kind)
+    return free.family if free is not None else str(getattr(spec.network, "family", None))
 
 
 def generate_certificates(spec: Spec, req: CertRequest) -> list[dict[str, Any]]:

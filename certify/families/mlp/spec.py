@@ -1,12 +1,95 @@
-"""Spec checks of family "mlp" beyond the network table (parsed in certify/spec.py with the
-common fields): the setting of kind mlp-identifiable."""
+"""Spec parsing for family "mlp" (fully connected polynomial networks): the network table,
+its parameters, and the setting of kind mlp-identifiable. Every error is a SpecError naming
+file, field and expectation. The family interface certify/spec.py calls (every family's spec
+module has it): `parse_network` and `check_requests`."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from certify.checker.ir import MLP
 from certify.errors import SpecError
+from certify.request import CertRequest
+from certify.spec_values import (
+    check_params,
+    explicit_theta,
+    int_field,
+    parameters_table,
+    polynomial_activation,
+    random_theta,
+    required,
+)
+
+MAX_WIDTH = 10_000
+MAX_LAYERS = 64
+NET_FIELDS = {"family", "widths", "activation", "bias"}
+
+
+def parse_network(
+    data: dict[str, Any], net: dict[str, Any], src: str
+) -> tuple[MLP, int | None, tuple[Fraction, ...], int]:
+    """The [network] table (widths, one activation or one per hidden layer, bias) and the
+    [parameters] table (a seed and a range, or explicit weights and biases): the network,
+    the seed (None for explicit weights), the point theta, the range."""
+    for k in net:
+        if k not in NET_FIELDS:
+            raise SpecError(src, f"network.{k}", "family, widths, activation or bias", "unknown")
+    widths = required(net, "widths", src, "network.", "a list of at least two positive integers")
+    if not isinstance(widths, list) or len(widths) < 2 or len(widths) > MAX_LAYERS + 1:
+        raise SpecError(
+            src, "network.widths", f"a list of 2 to {MAX_LAYERS + 1} positive integers", widths
+        )
+    widths_t = tuple(
+        int_field(w, src, f"network.widths[{i}]", 1, MAX_WIDTH) for i, w in enumerate(widths)
+    )
+    n_hidden = len(widths_t) - 2
+    act = required(net, "activation", src, "network.", "a polynomial string or a list of them")
+    if isinstance(act, list):
+        if len(act) != n_hidden:
+            raise SpecError(
+                src,
+                "network.activation",
+                f"one activation per hidden layer ({n_hidden} for widths {list(widths_t)})",
+                act,
+            )
+        acts = tuple(
+            polynomial_activation(a, src, f"network.activation[{i}]") for i, a in enumerate(act)
+        )
+    else:
+        one = polynomial_activation(act, src, "network.activation")
+        acts = tuple(one for _ in range(n_hidden))
+    bias = net.get("bias", False)
+    if not isinstance(bias, bool):
+        raise SpecError(src, "network.bias", "true or false", bias)
+    mlp = MLP(widths_t, acts, bias)
+    check_params(mlp.n_params, src, "network.widths")
+
+    params = parameters_table(data, src, ("seed", "range", "weights", "biases"))
+    prange = int_field(params.get("range", 5), src, "parameters.range", 1, 10**6)
+    if "weights" in params:
+        if "seed" in params:
+            raise SpecError(src, "parameters", "either seed or explicit weights, not both")
+        return mlp, None, explicit_theta(params, mlp, src), prange
+    seed = int_field(params.get("seed", 0), src, "parameters.seed", 0)
+    if "biases" in params:
+        raise SpecError(src, "parameters.biases", "only together with parameters.weights")
+    return mlp, seed, random_theta(mlp, seed, prange), prange
+
+
+def check_requests(
+    data: dict[str, Any],
+    net: MLP,
+    theta: tuple[Fraction, ...],
+    certs_raw: list[Any],
+    certs: list[CertRequest],
+    src: str,
+) -> tuple[list[CertRequest], None]:
+    """The requests on an MLP: kind mlp-identifiable needs its setting."""
+    for i, req in enumerate(certs):
+        if req.kind == "mlp-identifiable":
+            check_identifiable_network(net, theta, src, i)
+    return certs, None
 
 
 def check_identifiable_network(

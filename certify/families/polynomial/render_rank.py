@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from math import comb
 from typing import Any
 
 from certify.checker import kernel as K
@@ -289,3 +290,16 @@ def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, s
         render_coq(cert, sha),
         render_lean(cert, sha),
     )
+
+
+def lean_shape(cert: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
+    """(r, n, lattice, dout, tangents, moduli) of an MLP or ResNet rank certificate: the
+    sizes certify/lean_cost.py's model charges (registry: Kind.lean_shape). The lattice of
+    the upper bound's exactness check has C(dim + degree, degree) points."""
+    w, res, net = cert["witness"], cert["result"], cert["instance"]["network"]
+    up = w.get("upper") or {}
+    grid = up.get("grid") or {"dim": 0, "degree": 0}
+    lattice = comb(grid["dim"] + grid["degree"], grid["degree"])
+    dout = net["width"] if "width" in net else net["widths"][-1]
+    tangents, moduli = len(up.get("tangents", [])), len(up.get("moduli", []))
+    return (res["rank_lower"], res["params"], lattice, dout, tangents, moduli)

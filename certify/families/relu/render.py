@@ -191,3 +191,13 @@ def render_files(cert: dict[str, Any], sha: str) -> tuple[str, list[str], str, s
     return prover_files(
         module_name(cert["kind"], cert["name"]), theorem_names(cert), cert, sha, render_prover
     )
+
+
+def lean_shape(cert: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
+    """(r, n, lattice, dout, tangents, moduli) of a ReLU rank certificate for
+    certify/lean_cost.py's model (registry: Kind.lean_shape): the lattice is the batch."""
+    w, res, net = cert["witness"], cert["result"], cert["instance"]["network"]
+    up = w.get("upper") or {}
+    tangents, moduli = len(up.get("tangents", [])), len(up.get("moduli", []))
+    return (res["rank_lower"], res["params"], len(w["lower"]["batch"]), net["widths"][-1],
+            tangents, moduli)  # fmt: skip

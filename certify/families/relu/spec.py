@@ -1,7 +1,8 @@
 """Spec parsing for ReLU networks (family "relu", math.md §3): widths, parameters, the second
 parameter vector of kind equiv (`[other]`), and given batches of kind rank.
 
-Every error names the file, the field and what was expected (SpecError, exit code 2)."""
+Every error names the file, the field and what was expected (SpecError, exit code 2). The
+family interface certify/spec.py calls: `parse_network`, `check_requests`, `TOP_FIELDS`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from certify.spec_values import (
 MAX_RELU_WIDTH = 1024
 MAX_RELU_LAYERS = 16
 MAX_BATCH = 4096  # points of a given batch (checked before they are parsed)
+# Top-level tables of a spec beyond name/network/parameters/certificate that this family reads
+# (certify/spec.py refuses them for the other families).
+TOP_FIELDS = ("other",)
 
 
 def _widths(net: dict[str, Any], src: str) -> tuple[int, ...]:
@@ -72,7 +76,7 @@ def _theta(
     return None, theta, prange
 
 
-def parse_relu_network(
+def parse_network(
     data: dict[str, Any], net: dict[str, Any], src: str
 ) -> tuple[ReLUNet, int | None, tuple[Fraction, ...], int]:
     """The [network] and [parameters] tables of a ReLU spec."""
@@ -105,24 +109,31 @@ def parse_batch(v: Any, src: str, fld: str) -> tuple[tuple[Fraction, ...], ...]:
     return tuple(out)
 
 
-def check_relu_requests(
+def check_requests(
     data: dict[str, Any],
-    net: Any,
+    net: ReLUNet,
+    theta: tuple[Fraction, ...],
+    certs_raw: list[Any],
+    certs: list[Any],
+    src: str,
+) -> tuple[list[Any], tuple[Fraction, ...] | None]:
+    """Validate the certificate requests of a ReLU spec against the network; return them and
+    the second parameter vector (kind equiv: the [other] table) or None."""
+    return certs, _check_requests(data, net, theta, certs_raw, certs, src)
+
+
+def _check_requests(
+    data: dict[str, Any],
+    net: ReLUNet,
     theta: tuple[Fraction, ...],
     certs_raw: list[Any],
     certs: list[Any],
     src: str,
 ) -> tuple[Fraction, ...] | None:
-    """Validate the certificate requests of a ReLU spec against the network; return the
-    second parameter vector (kind equiv) or None."""
     from certify.families.relu.model import forward
 
-    if not isinstance(net, ReLUNet):
-        raise SpecError(src, "other", "only with a network of family relu")
     kinds = {req.kind for req in certs}
     for i, req in enumerate(certs):
-        if req.kind not in ("rank", "equiv"):
-            raise SpecError(src, f"certificate[{i}].kind", "rank or equiv (family relu)", req.kind)
         if req.kind == "equiv" and req.options.get("batch") is not None:
             raise SpecError(src, f"certificate[{i}].batch", "no batch (kind equiv)")
         for k in ("upper", "max_grid"):

@@ -7,10 +7,34 @@ M lies in {c3^3 - 4 c2 c3 c4 + 8 c4^2 = 0}; that identity is certified by the ke
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 FIGURES = ("resnet-quadratic",)
+FIGURE_ONE_EQUATION = "-4*c2*c3*c4 + c3^3 + 8*c4^2"  # canonical text of c3^3 - 4 c2 c3 c4 + 8 c4^2
+
+
+def is_figure_one(cert: dict[str, Any]) -> bool:
+    """An implicit certificate about Figure 1's network (bias-free scalar quadratic, depth 2)."""
+    if cert.get("kind") != "implicit":
+        return False
+    net = cert["instance"]["network"]
+    return (
+        net.get("width") == 1
+        and net.get("depth") == 2
+        and not net.get("outer")
+        and all(a == ["0", "0", "1"] for a in net.get("activations", []))
+        and cert["result"].get("fixed_at_zero") == ["b1", "b2"]
+        and cert["result"].get("equation") == FIGURE_ONE_EQUATION
+    )
+
+
+def figures(cert: dict[str, Any]) -> dict[str, Callable[[Path], None]]:
+    """The pictures an implicit certificate calls for (registry: Kind.figures): Figure 1
+    for one about Figure 1's network."""
+    return {"resnet-quadratic.png": draw_resnet_quadratic} if is_figure_one(cert) else {}
 
 
 def image_point(a: float, b: float) -> tuple[float, float, float]:

@@ -1,6 +1,7 @@
 """Spec parsing for family "resnet" (constant-width polynomial ResNets): the network table, its
 parameters, and the equation of kind implicit. Every error is a SpecError naming file, field
-and expectation."""
+and expectation. The family interface certify/spec.py calls: `parse_network` and
+`check_requests`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from certify.checker.claims_resnet import coefficient_names
 from certify.checker.ir import ResNet
 from certify.errors import SpecError
+from certify.request import CertRequest
 from certify.spec_values import (
     bool_field,
     check_params,
@@ -27,7 +29,7 @@ MAX_RESNET_DEGREE = (
 )
 
 
-def parse_resnet_network(
+def parse_network(
     data: dict[str, Any], net: dict[str, Any], src: str
 ) -> tuple[ResNet, int | None, tuple[Fraction, ...], int]:
     for k in net:
@@ -117,6 +119,31 @@ def implicit_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict
     if not isinstance(equation, str):
         raise SpecError(src, f"{where}.equation", "a polynomial string in c0, c1, ...", equation)
     return {"equation": equation, "bias": bool_field(c, "bias", True, src, where)}
+
+
+def check_requests(
+    data: dict[str, Any],
+    rn: ResNet,
+    theta: tuple[Fraction, ...],
+    certs_raw: list[Any],
+    certs: list[CertRequest],
+    src: str,
+) -> tuple[list[CertRequest], None]:
+    """The requests on a ResNet: orbit needs activations of degree >= 2; orbit, critical and
+    implicit expand F symbolically, so the degree of F is capped; implicit needs a scalar
+    ResNet and an equation in its coefficients."""
+    for i, req in enumerate(certs):
+        if req.kind == "orbit" and any(len(a) - 1 < 2 for a in rn.activations):
+            raise SpecError(src, "network.activation", "activations of degree >= 2 (orbit)")
+        if req.kind in ("orbit", "critical", "implicit") and rn.degree_bound() > MAX_RESNET_DEGREE:
+            raise SpecError(
+                src, "network.activation",
+                f"activation degrees whose product (the degree of F) is at most "
+                f"{MAX_RESNET_DEGREE} (certificate kind {req.kind})", rn.degree_bound(),
+            )  # fmt: skip
+        if req.kind == "implicit":
+            check_implicit(rn, req, src, i)
+    return certs, None
 
 
 def check_implicit(rn: ResNet, req: Any, src: str, i: int) -> None:

@@ -63,7 +63,15 @@ def parse_activation(v: Any, src: str, fld: str) -> str:
         ) from None
 
 
-def parse_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
+def parse_network(
+    data: dict[str, Any], net: dict[str, Any], src: str
+) -> tuple[TanhNet, None, tuple[Fraction, ...], int]:
+    """The network of a [network] table of family tanh (its parameters live in the network:
+    no seed, theta or range of the common shape)."""
+    return tanh_network(data, net, src), None, (), 5
+
+
+def tanh_network(data: dict[str, Any], net: dict[str, Any], src: str) -> TanhNet:
     """The network of a [network] table of family tanh (and its [parameters])."""
     source = net.get("source")
     if source is not None and (not isinstance(source, str) or not SOURCE_RE.match(source)):
@@ -277,24 +285,25 @@ def rho_aff(act: str) -> tuple[tuple[Fraction, Fraction, Fraction, Fraction] | N
     return None, g["order"]
 
 
-def attach(
-    certs: list[Any], raw: list[Any], net: TanhNet, raw_net: dict[str, Any], src: str
-) -> list[Any]:
+def check_requests(
+    data: dict[str, Any],
+    net: TanhNet,
+    theta: tuple[Fraction, ...],
+    raw: list[Any],
+    certs: list[Any],
+    src: str,
+) -> tuple[list[Any], None]:
     """Validate the requests on a tanh network; equiv requests get their second network."""
-    import dataclasses
-
     out = []
     for i, req in enumerate(certs):
         where = f"certificate[{i}]"
-        if req.kind not in ("orbit", "equiv", "affsym"):
-            raise SpecError(src, f"{where}.kind", "orbit, equiv or affsym (family tanh)", req.kind)
         if req.kind in ("orbit", "equiv"):
             check_group_usable(net.activation, src, "network.activation")
         if req.kind == "equiv":
-            other = parse_other(raw[i], net, raw_net, src, where)
+            other = parse_other(raw[i], net, data["network"], src, where)
             req = dataclasses.replace(req, options={**req.options, "other": other})
         out.append(req)
-    return out
+    return out, None
 
 
 def affsym_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
