@@ -347,7 +347,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
                         why = "it is not what its bundled spec generates"
                     else:
                         why = f"here (--no-{prover})"
-                    _check_stored_verdict(n, prover, old, tools, problems)
+                    _check_stored_verdict(n, prover, old, tools, problems, it.cert)
                     notes.append(
                         f"{n}: {prover} not run, {why}: verdict {json.dumps(old.status)} "
                         "(stored, not re-verified)"
@@ -360,7 +360,7 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
                     # budget): the stored not-run must be one nn-certify writes; the verdict
                     # obtained now is new information, not a mismatch (issue 25, item 2). A
                     # fresh failure or timeout is a prover problem all the same.
-                    _check_stored_verdict(n, prover, old, tools, problems)
+                    _check_stored_verdict(n, prover, old, tools, problems, it.cert)
                 if got.status in (FAILED, TIMEOUT):
                     res.prover_problems.append(f"{n}: {prover} {got.status}: {got.message}")
                 elif n in differs:
@@ -407,7 +407,12 @@ def _stored(e: dict[str, Any], prover: str) -> Verdict:
 
 
 def _check_stored_verdict(
-    n: str, prover: str, old: Verdict, tools: dict[str, Any], problems: list[str]
+    n: str,
+    prover: str,
+    old: Verdict,
+    tools: dict[str, Any],
+    problems: list[str],
+    cert: dict[str, Any] | None = None,
 ) -> None:
     """A verdict that is not re-run here must be one nn-certify could have written: a known
     status; not-run with a reason nn-certify gives and no assumptions; any other status only
@@ -445,9 +450,12 @@ def _check_stored_verdict(
             "writes none for a pass)"
         )
     if prover == "coq" and old.status == PASSED:
-        from certify.provers.coq_audit import ALLOWED_NAMES
+        from certify.checker import registry
+        from certify.provers.coq_audit import ALLOWED_NAMES, REALS_NAMES
 
-        bad = [a for a in old.assumptions if a not in ALLOWED_NAMES]
+        line = registry.lookup((cert or {}).get("family"), (cert or {}).get("kind"))
+        allowed = ALLOWED_NAMES | (REALS_NAMES if line is not None and line.coq_reals else set())
+        bad = [a for a in old.assumptions if a not in allowed]
         if bad:
             problems.append(
                 f"{where} lists assumptions outside the allowed kernel primitives {bad}"

@@ -91,7 +91,10 @@ class CoqRunner:
             rendered = render_certificate(cert)
             mod, text = f"{rendered.module}_{self.count}", rendered.coq_text
         (self.proj / "Certificates" / f"{mod}.v").write_text(text)
-        return coqp.check_file(self.proj, f"Certificates/{mod}.v", 600)
+        from certify.provers import coq_audit
+
+        theorems = coq_audit.theorems_of(cert, mod, text)  # what the bundle would audit
+        return coqp.check_file(self.proj, f"Certificates/{mod}.v", 600, theorems=theorems)
 
 
 @pytest.fixture(scope="session")

@@ -358,6 +358,13 @@ def _instance_view(ci: Any) -> dict[str, Any]:
     }
 
 
+# Where the Prop. 2.1 / 3.3 facts are stated mathematically (the hypotheses over Q)
+MEANING_Q = (
+    "theorem hypotheses_* of the Coq file, from coq/NNCert/CompindMeaning.v, with Delta_2 and "
+    "Delta_3 written out from sigma's coefficients"
+)
+
+
 def compind_claim(
     kind: str, ci: Any, result: dict[str, Any], facts: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -367,15 +374,17 @@ def compind_claim(
         s = _sigma_text(f["sigma"])
         if f["kind"] == "prop33":
             text = (
-                f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 2, "
-                f"sigma(0) = 0 and a_r * a_(r-1) != 0. Cited, not kernel-checked: by "
+                f"Kernel-checked, and proved in Coq over Q ({MEANING_Q}): sigma = {s} has degree "
+                f"r = {result['degree']} >= 2, sigma(0) = 0 and a_r * a_(r-1) != 0. Cited, not "
+                f"kernel-checked: by "
                 f"{PROP33}, sigma(p), sigma(q) are linearly independent over Q for all "
                 f"distinct nonconstant p, q in Q[x_1, ..., x_n] with p(0) = q(0) = 0. {FIELD}"
             )
             return {"text": text, "cites": [PROP33]}
         text = (
-            f"Kernel-checked: sigma = {s} has degree r = {result['degree']} >= 3, "
-            f"Delta_2 = {f['delta2']}, Delta_3 = {f['delta3']} and a_r * Delta_2 * Delta_3 != 0. "
+            f"Kernel-checked, and proved in Coq over Q ({MEANING_Q}): sigma = {s} has degree "
+            f"r = {result['degree']} >= 3, Delta_2 = {f['delta2']}, Delta_3 = {f['delta3']} and "
+            f"a_r * Delta_2 * Delta_3 != 0. "
             f"Cited, not kernel-checked: by {PROP21}, sigma(p), sigma(q) are linearly "
             f"independent over Q for all distinct nonconstant polynomials p, q in "
             f"Q[x_1, ..., x_n]. {FIELD}"
@@ -484,7 +493,8 @@ def mlp_claim(
     cites = [COR41] if th != "none" else []
     if th.startswith("width one"):
         parts.append(
-            "Kernel-checked: a_r * a_(r-1) != 0. Cited, not kernel-checked: with all hidden "
+            f"Kernel-checked, and proved in Coq over Q ({MEANING_Q}): a_r * a_(r-1) != 0. "
+            "Cited, not kernel-checked: with all hidden "
             f"widths 1 this gives identifiability up to hidden-neuron permutations ({PROP33})."
         )
         cites.append(PROP33)

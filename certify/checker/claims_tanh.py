@@ -41,19 +41,45 @@ def theorem_applies(activation: str, sussmann: bool | None, fefferman: bool | No
     )
 
 
+def _coq_proved(group: dict[str, Any]) -> list[bool]:
+    """Which elements Coq proves over the reals (affsym_coq: the renderer writes exactly
+    these theorems, so the claim and the Coq file agree)."""
+    from certify.checker.affsym_coq import element_theorems
+
+    return [t is not None for t in element_theorems(group)]
+
+
 def affsym_result(group: dict[str, Any]) -> dict[str, Any]:
     rows = group["elements"]
+    coq = _coq_proved(group)
+    proved = sum(r["proof"] != "unproved" for r in rows)
+    if sum(coq) == 0:
+        how = "sympy (not kernel-checked)"
+    elif sum(coq) == proved:
+        how = "Coq, over the reals; re-proved by sympy"
+    else:
+        how = "Coq, over the reals, for some; sympy for the others"
     return {
         "type": group["type"],
         "order": group["order"],
         "complete": group["complete"],
         "elements": len(rows),
-        "proved": sum(r["proof"] != "unproved" for r in rows),
+        "proved": proved,
         "families": sum(r["family"] is not None for r in rows),
-        # design.md §4: the identities are proved by sympy, not by a kernel; the manifest says so
-        "identity_proofs": "sympy (not kernel-checked)",
+        # the identities Coq proves over the reals (coq/NNCert/AffsymMeaning.v); the checker
+        # re-proves every one with sympy (design.md §4)
+        "coq_identities": sum(coq),
+        "identity_proofs": how,
         "completeness": "generator's search (not checked)",
     }
+
+
+def coq_odd_hypothesis(act: str) -> bool:
+    """Whether the activation's Coq theorems rest on its cited oddness (affsym_coq)."""
+    from certify.checker.affsym_coq import coq_function
+
+    fn = coq_function(act)
+    return fn is not None and fn[0] == "odd"
 
 
 def _elem(r: dict[str, Any]) -> str:
@@ -64,16 +90,35 @@ def _elem(r: dict[str, Any]) -> str:
 def affsym_claim(group: dict[str, Any], result: dict[str, Any], table: int) -> dict[str, Any]:
     act = group["activation"]
     rows = group["elements"]
-    proved = [_elem(r) for r in rows if r["proof"] != "unproved"]
     what = {
         "finite": f"the finite group of order {result['order']}",
         "family": "continuous families",
         "infinite": "generators of an infinite group",
     }[group["type"]]
-    parts = [
-        f"Proved by sympy ({SYMPY}): each of {', '.join(proved)} satisfies "
-        f"rho(alpha x + beta) = gamma rho(x) + delta identically for rho = {act}."
-    ]
+    coq = _coq_proved(group)
+    in_coq = [_elem(r) for r, c in zip(rows, coq) if c]
+    only_sympy = [_elem(r) for r, c in zip(rows, coq) if not c and r["proof"] != "unproved"]
+    identity = f"rho(alpha x + beta) = gamma rho(x) + delta for every real x, rho = {act}"
+    parts = []
+    if in_coq:
+        parts.append(
+            f"Proved in Coq over the real numbers (theorems affsym_element_* of the Coq file, "
+            f"from coq/NNCert/AffsymMeaning.v and Coq's standard library): each of "
+            f"{', '.join(in_coq)} satisfies {identity}."
+        )
+        if coq_odd_hypothesis(act):
+            parts.append(
+                f"{act} has no definition in Coq's standard library: Coq proves these for "
+                f"every odd function rho (every function, for the identity); that {act} is "
+                "odd is cited, not proved."
+            )
+    if only_sympy:
+        parts.append(f"Proved by sympy ({SYMPY}): each of {', '.join(only_sympy)} satisfies "
+                     f"{identity}.")  # fmt: skip
+    elif in_coq:
+        parts.append(
+            "The checker re-proves every identity with sympy (certify/checker/tanh_sym.py)."
+        )
     if group["complete"]:
         parts.append(
             f"Computed by the generator and not checked (the checker does not re-run its "
@@ -226,7 +271,8 @@ def summary_affsym(r: dict[str, Any]) -> str:
     """One line of what an affine-symmetry-group certificate established."""
     size = f"order {r['order']}" if r["order"] is not None else r["type"]
     done = "complete" if r["complete"] else "completeness not proved"
-    return f"affine symmetry group: {size}, {r['proved']}/{r['elements']} proved ({done})"
+    coq = f", {r['coq_identities']} in Coq" if r.get("coq_identities") else ""
+    return f"affine symmetry group: {size}, {r['proved']}/{r['elements']} proved{coq} ({done})"
 
 
 def summary_orbit(r: dict[str, Any]) -> str:

@@ -43,6 +43,7 @@ class Kind:
     default: bool = False  # what a spec with the family's [network] and no [[certificate]] asks
     lean_shape: str = ""  # "module:function" under certify.families: the Lean cost model's sizes
     figures: str = ""  # "module:function" under certify.families: cert -> {file: draw(path)}
+    coq_reals: bool = False  # its Coq theorems are over the reals (their axioms are audited)
 
     @property
     def options_path(self) -> str:
@@ -133,7 +134,8 @@ KINDS: tuple[Kind, ...] = (
          options="relu.spec:batch_options", summary="claims_relu:summary_equiv"),
     Kind("tanh", "affsym", "tanh:check_affsym", "tanh.witness:generate_affsym", "tanh.render",
          (*RANK, "activation"),
-         options="tanh.spec:affsym_options", summary="claims_tanh:summary_affsym", network=False),
+         options="tanh.spec:affsym_options", summary="claims_tanh:summary_affsym", network=False,
+         coq_reals=True),
     Kind("tanh", "orbit", "tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
          ("field",),
          options="resnet.spec:orbit_options", summary="claims_tanh:summary_orbit", default=True),

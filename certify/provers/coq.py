@@ -28,10 +28,13 @@ LIBRARY = [
     "Sound",
     "Compind",
     "CompindSound",
+    "CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
     "ResNet",
 ]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
 LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
+# What an affine-symmetry element means: an identity over Coq's reals (issue 24)
+LIBRARY += ["AffsymMeaning"]
 # What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15),
 # the proofs that the kernel's reverse mode computes it and that its elimination mod p certifies
 # a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
@@ -273,10 +276,11 @@ def error_message(output: str, returncode: int | None = None) -> str:
     return " ".join(output.split())[-2000:] or f"coqc failed without a message{status}"
 
 
-def allowed_assumption(name: str) -> bool:
+def allowed_assumption(name: str, reals: bool = False) -> bool:
     """A kernel primitive of Coq's PrimInt63, or one of their Uint63 specification axioms
-    (names as the audit driver prints them, e.g. PrimInt63.add, Uint63.add_spec)."""
-    return name in coq_audit.ALLOWED_NAMES
+    (names as the audit driver prints them, e.g. PrimInt63.add, Uint63.add_spec); with
+    `reals`, also an axiom of Coq's real numbers (coq_audit.REALS_NAMES)."""
+    return name in coq_audit.ALLOWED_NAMES or (reals and name in coq_audit.REALS_NAMES)
 
 
 def audit(
@@ -351,6 +355,15 @@ def _audited(compiled: Verdict, audited: Verdict, share: float, names: list[str]
     return Verdict(PASSED, "", seconds, names)
 
 
+def _names_of(theorems: list[coq_audit.Theorem], names: list[str]) -> list[str]:
+    """The audit's allowed assumptions a certificate may be said to rest on: the axioms of the
+    reals only if one of its theorems is over the reals (the others are audited in a group
+    that does not allow them, coq_audit.driver_text)."""
+    if any(t.reals for t in theorems):
+        return names
+    return [n for n in names if n not in coq_audit.REALS_NAMES]
+
+
 def audit_all(
     coq_dir: Path,
     compiled: dict[str, tuple[Verdict, list[coq_audit.Theorem]]],
@@ -378,7 +391,10 @@ def audit_all(
         together, names = audit(coq_dir, theorems, timeout, lib)
     if together.status == PASSED or (len(ok) == 1 and fallback is None):
         share = (together.seconds or 0.0) / len(ok)
-        out.update({k: _audited(compiled[k][0], together, share, names) for k in ok})
+        out.update(
+            {k: _audited(compiled[k][0], together, share, _names_of(compiled[k][1], names))
+             for k in ok}
+        )  # fmt: skip
         return out
     for k in ok:
         if fallback is not None:

@@ -62,8 +62,29 @@ ALLOWED_FULL = [f"{PRIM}.{n}" for n in PRIMITIVES] + [f"{UINT}.{n}" for n in UIN
 ALLOWED_NAMES = frozenset(
     [f"PrimInt63.{n}" for n in PRIMITIVES] + [f"Uint63.{n}" for n in UINT63_SPECS]
 )
+# The axioms of Coq 8.16's real numbers (theories/Reals: ClassicalDedekindReals, and the
+# functional extensionality and excluded middle its constructions use), allowed only for the
+# theorems over the reals (Theorem.reals: the affine-symmetry identities of
+# coq/NNCert/AffsymMeaning.v), audited in a group of their own so that no rank theorem may use
+# them.
+REALS_FULL = [
+    "Coq.Reals.ClassicalDedekindReals.sig_not_dec",
+    "Coq.Reals.ClassicalDedekindReals.sig_forall_dec",
+    "@Coq.Logic.FunctionalExtensionality.functional_extensionality_dep",  # implicit A, B
+    "Coq.Logic.Classical_Prop.classic",
+]
+REALS_NAMES = frozenset(
+    [
+        "ClassicalDedekindReals.sig_not_dec",
+        "ClassicalDedekindReals.sig_forall_dec",
+        "FunctionalExtensionality.functional_extensionality_dep",
+        "Classical_Prop.classic",
+    ]
+)
 REFERENCE = "nncert_allowed"
 AUDITED = "nncert_audited"
+REFERENCE_REALS = "nncert_allowed_reals"
+AUDITED_REALS = "nncert_audited_reals"
 DRIVER = "Audit.v"
 AWK_FILE = "audit.awk"
 # Commands that turn a kernel check off (Print Assumptions reports their effect too).
@@ -98,6 +119,7 @@ class Theorem:
     module: str  # e.g. "Certificates.Rank_ktb_2_2_1"
     name: str
     statement: str | None = None
+    reals: bool = False  # a theorem over Coq's reals: their axioms are allowed (REALS_FULL)
 
     @property
     def full(self) -> str:
@@ -169,20 +191,27 @@ def theorems_of(cert: dict[str, Any], module: str, coq_text: str) -> list[Theore
     """The theorems to audit: those the faithful rendered file `coq_text` marks
     `(* audited: NAME *)` (the templates' list), with the expected statements of `statements`.
     `coq_text` must be the text certify rendered, never a file under audit."""
+    from certify.checker import registry
+
     mod = f"Certificates.{module}"
     st = statements(cert, mod)
     names = list(dict.fromkeys(_MARKED.findall(coq_text)))
     for n in st:  # a meaning theorem is audited even if the file forgot to print it
         if n not in names:
             names.append(n)
-    return [Theorem(mod, n, st.get(n)) for n in names]
+    line = registry.lookup(cert.get("family"), cert.get("kind"))
+    reals = bool(line is not None and line.coq_reals)
+    return [Theorem(mod, n, st.get(n), reals) for n in names]
 
 
 def driver_text(theorems: list[Theorem]) -> str:
     """Audit.v: the allowed assumptions, the certificate modules, the expected statements,
     the tuple of every audited theorem, then Print Assumptions of the allowed list and of
-    that tuple (see the module doc)."""
+    that tuple (see the module doc). Theorems over the reals form a second group: the
+    allowed list with the axioms of the reals, then their tuple."""
     modules = list(dict.fromkeys(t.module for t in theorems))
+    plain = [t for t in theorems if not t.reals]
+    reals = [t for t in theorems if t.reals]
     lines = [
         "(* nn-certify audit driver (certify/provers/coq_audit.py): compiled after the library",
         "   and the certificates; its output is checked by audit.awk. *)",
@@ -190,6 +219,12 @@ def driver_text(theorems: list[Theorem]) -> str:
         f"Definition {REFERENCE} := (",
     ]
     lines += [f"  {n}," for n in ALLOWED_FULL[:-1]] + [f"  {ALLOWED_FULL[-1]})."]
+    if reals:
+        lines.append("Require Coq.Reals.ClassicalDedekindReals Coq.Logic.FunctionalExtensionality.")
+        lines.append("Require Coq.Logic.Classical_Prop.")
+        both = ALLOWED_FULL + REALS_FULL
+        lines.append(f"Definition {REFERENCE_REALS} := (")
+        lines += [f"  {n}," for n in both[:-1]] + [f"  {both[-1]})."]
     lines += [
         "Require NNCert.Lists NNCert.Net NNCert.Rank NNCert.ResNet NNCert.ReLU.",
         "Require NNCert.RankMeaning mathcomp.ssreflect.ssrnat mathcomp.algebra.mxalgebra.",
@@ -199,12 +234,17 @@ def driver_text(theorems: list[Theorem]) -> str:
     for i, t in enumerate(theorems):
         if t.statement is not None:
             lines.append(f"Definition nncert_statement_{i} : {t.statement} := {t.full}.")
-    if theorems:  # with none, the driver audits nothing and audit.awk fails it
-        lines.append(f"Definition {AUDITED} := (")
-        lines += [f"  {t.full}," for t in theorems[:-1]] + [f"  {theorems[-1].full})."]
+    for name, group in ((AUDITED, plain), (AUDITED_REALS, reals)):
+        if group:
+            lines.append(f"Definition {name} := (")
+            lines += [f"  {t.full}," for t in group[:-1]] + [f"  {group[-1].full})."]
+    # with no theorem, the driver audits nothing and audit.awk fails it
     lines.append(f"Print Assumptions {REFERENCE}.")
-    if theorems:
+    if plain:
         lines.append(f"Print Assumptions {AUDITED}.")
+    if reals:
+        lines.append(f"Print Assumptions {REFERENCE_REALS}.")
+        lines.append(f"Print Assumptions {AUDITED_REALS}.")
     return "\n".join(lines) + "\n"
 
 
@@ -215,7 +255,9 @@ AUDIT_AWK = r"""# nn-certify's Print Assumptions audit (certify/provers/coq_audi
 # their specification axioms, by absolute name) is the allowed list; every other answer must
 # be "Closed under the global context" or list only entries (name and type, as printed in the
 # same context) of the allowed list. The second answer is that of nncert_audited, the tuple of
-# every audited theorem (its assumptions are the union of theirs). Prints "axiom THEOREM NAME"
+# every audited theorem (its assumptions are the union of theirs). A second group may follow:
+# nncert_allowed_reals (the same with the axioms of Coq's reals) is the allowed list of
+# nncert_audited_reals, the theorems over the reals. Prints "axiom THEOREM NAME"
 # per allowed assumption and "audit: ..." per failure; exit status 1 on any failure.
 function flush() {
   if (cur != "") { k[b]++; ent[b, k[b]] = cur; cur = "" }
@@ -239,9 +281,16 @@ END {
   flush()
   if (n < 2) fail("the driver prints the assumptions of no theorem")
   if (b != n) fail(n " Print Assumptions in the driver but " b " answers")
-  if (closed[1] || k[1] < 1) fail("the allowed list (first answer) is empty")
-  for (i = 1; i <= k[1]; i++) allowed[ent[1, i]] = 1
-  for (j = 2; j <= b; j++) {
+  # an answer for nncert_allowed... is the allowed list of the answers after it
+  for (j = 1; j <= b; j++) {
+    if (thm[j] ~ /^nncert_allowed/) {
+      if (thm[j] == "nncert_allowed_reals") reals = 1
+      if (closed[j] || k[j] < 1) fail("the allowed list " thm[j] " is empty")
+      split("", allowed)
+      for (i = 1; i <= k[j]; i++) allowed[ent[j, i]] = 1
+      continue
+    }
+    if (j == 1) fail("the first answer is not an allowed list")
     if (closed[j] && k[j] > 0) fail(thm[j] ": closed, yet lists assumptions")
     for (i = 1; i <= k[j]; i++) {
       e = ent[j, i]
@@ -250,7 +299,9 @@ END {
       else fail(thm[j] ": not an allowed assumption: " first[1])
     }
   }
-  if (!bad) print "audit: the audited theorems assume only primitive integers and their specs"
+  msg = "audit: the audited theorems assume only primitive integers and their specs"
+  if (reals) msg = msg " (those over the reals also the axioms of Coq's real numbers)"
+  if (!bad) print msg
   exit bad
 }
 """

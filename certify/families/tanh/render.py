@@ -11,6 +11,7 @@ from typing import Any
 
 from certify.checker import kernel_tanh as KT
 from certify.checker import tanh as CT
+from certify.checker.affsym_coq import element_theorems
 from certify.checker.ir import NAME_RE
 from certify.errors import RenderError
 from certify.render import literals as L
@@ -41,6 +42,8 @@ class _Doc:
         self.coq = coq
         self.defs: list[dict[str, Any]] = []
         self.lemmas: list[dict[str, str]] = []
+        # theorems over the reals, each with its own proof (Coq only; affsym_coq.py)
+        self.theorems: list[dict[str, str]] = []
         self.expect: list[tuple[str, str, Any]] = []  # (definition, field or "", value)
 
     def lit(self, v: Any, nat: bool = False) -> str:
@@ -113,6 +116,11 @@ class _Doc:
         self.lemmas.append({"name": name, "statement": statement, "what": what})
 
 
+def _element_text(row: dict[str, Any]) -> str:
+    t = f"(alpha, beta, gamma, delta) = ({row['alpha']}, {row['beta']}, {row['gamma']}, "
+    return t + f"{row['delta']})" + (f" for {row['family']}" if row["family"] else "")
+
+
 def _nat(d: _Doc, n: int) -> str:
     return f"{n}%nat" if d.coq else str(n)
 
@@ -141,6 +149,15 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
         closed = "true" if w["closed"] else "false"
         d.lemma("affsym_table", "check_affsym_table", "checkAffsymTable", ["table", closed],
                 "the rational elements are well formed (and a group when closed)")  # fmt: skip
+        group = w["group"]
+        for i, (row, thm) in enumerate(zip(group["elements"], element_theorems(group))):
+            if thm is not None:
+                d.theorems.append({
+                    "name": f"affsym_element_{i}",
+                    "statement": thm.statement,
+                    "proof": thm.proof,
+                    "what": f"element {i}: {_element_text(row)}",
+                })  # fmt: skip
         return d
     inst = cert["instance"]
     net = CT.decode_net(inst["network"], inst["parameters"], "instance.parameters")
@@ -260,6 +277,8 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         "claim": L.comment_safe(cert["claim"]["text"]),
         "defs": d.defs,
         "lemmas": d.lemmas,
+        "theorems": d.theorems if coq else [],
+        "theorems_in_coq": len(build(cert, True).theorems) if not coq else 0,
     }
     if coq:
         text = render("coq/tanh/tanh.v.j2", **ctx)
@@ -277,6 +296,7 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
+    """The Lean theorems (the kernel checks; the identities over the reals are Coq's only)."""
     return [lem["name"] for lem in build(cert, False).lemmas]
 
 
