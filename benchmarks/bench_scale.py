@@ -262,6 +262,7 @@ def certified_named(name: str, coq: bool, timeout: float) -> dict:
             t = json.loads(Path(d, "logs", "timings.json").read_text())
             out["coqc"] = t["certificates"]["scale"]["coq"]
             out["coq_verdict"] = man["certificates"][0]["verdicts"]["coq"]
+            out["coq_message"] = man["certificates"][0].get("messages", {}).get("coq")
     else:
         out["coq_verdict"] = "skipped (--no-coq)"
     out["total"] = sum(out.get(k, 0.0) for k in ("generate", "checker", "render", "coqc"))
