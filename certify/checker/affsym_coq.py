@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from certify.checker.tanh_expr import ActivationError, X, activation
@@ -85,16 +86,20 @@ def _rat_term(q: Fraction) -> str:
     return f"(IZR {num})" if q.denominator == 1 else f"(IZR {num} / IZR {q.denominator})"
 
 
+@cache
 def coq_function(text: str) -> tuple[str, str] | None:
     """(kind, Coq term of rho) for an activation: ("named", f), ("odd", "rho") for erf,
-    ("poly", "(fun x : R => ...)") for a polynomial with rational coefficients; else None."""
+    ("poly", "(fun x : R => ...)") for a polynomial with rational coefficients; else None.
+    A named activation is recognised by its expression as the activation parser builds it
+    (sympy's canonical form, compared structurally: an equal function written otherwise, e.g.
+    2*tanh(x)/2, is not recognised and its elements stay sympy's)."""
     try:
         act = activation(text)
     except ActivationError:
         return None
-    e = sp.simplify(act.expr)
+    e = act.expr
     for expr, name in _NAMED.items():
-        if sp.simplify(e - expr) == 0:
+        if e == expr:
             return "named", name
     if e == sp.erf(X):
         return "odd", ODD_HYPOTHESIS
