@@ -77,10 +77,6 @@ class Kind:
     def cross_check_path(self) -> str:
         return f"certify.checker.{self.cross_check}"
 
-    def spec_path(self, what: str) -> str:
-        """The function `what` of the family's spec module (family_path)."""
-        return family_path(self.family, "spec", what)
-
     def describe_path(self, what: str) -> str:
         """The function `what` (architecture, shape, activation, bias) of the family's
         `describe` module: how a certificate's instance reads in one line."""

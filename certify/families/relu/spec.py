@@ -119,17 +119,6 @@ def check_requests(
 ) -> tuple[list[Any], tuple[Fraction, ...] | None]:
     """Validate the certificate requests of a ReLU spec against the network; return them and
     the second parameter vector (kind equiv: the [other] table) or None."""
-    return certs, _check_requests(data, net, theta, certs_raw, certs, src)
-
-
-def _check_requests(
-    data: dict[str, Any],
-    net: ReLUNet,
-    theta: tuple[Fraction, ...],
-    certs_raw: list[Any],
-    certs: list[Any],
-    src: str,
-) -> tuple[Fraction, ...] | None:
     from certify.families.relu.model import forward
 
     kinds = {req.kind for req in certs}
@@ -162,10 +151,10 @@ def _check_requests(
         if "other" not in data:
             raise SpecError(src, "other", "an [other] table: the second parameter vector")
         _, other, _ = _theta(data["other"], net, src, "other", "other")
-        return other
+        return certs, other
     if "other" in data:
         raise SpecError(src, "other", "only with a certificate of kind equiv")
-    return None
+    return certs, None
 
 
 def batch_options(c: dict[str, Any], kind: str, src: str, where: str) -> dict[str, Any]:
