@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from certify import certificate
 from certify.checker import check_certificate
+from certify.checker.claims import generic_source
 from certify.checker.fast import rank_mod_np
 from certify.summary import summary_line
 from tests.conftest import make_cert
@@ -163,7 +164,7 @@ def test_the_claim_labels_the_generic_rank_as_evidence_not_a_certificate():
     "path,value",
     [
         (("ranks", 0), 4),
-        (("ranks", 1), 6),
+        (("ranks", 0), 6),
         (("prime",), 2147483646),
     ],
 )
@@ -192,6 +193,32 @@ def test_a_tampered_points_record_changing_the_rank_is_rejected():
     pt = bad["witness"]["generic"]["points"][0]
     pt["theta"] = [0] * len(pt["theta"])
     assert any("recomputes" in p for p in check_certificate(bad))
+
+
+def test_a_second_point_recorded_with_a_higher_rank_than_it_has_is_rejected():
+    """The format takes several points (the largest rank is the target): an appended point
+    whose recorded rank would raise the target is recomputed and refused."""
+    cert = make_cert([3, 2, 1], "t^2")
+    bad = copy.deepcopy(cert)
+    g = bad["witness"]["generic"]
+    g["points"].append(copy.deepcopy(g["points"][0]))
+    g["ranks"].append(g["ranks"][0] + 1)
+    bad["result"]["generic_rank_mod_p"] = g["ranks"][0] + 1
+    assert any("recomputes" in p for p in check_certificate(bad))
+
+
+def test_a_second_point_recorded_truthfully_is_accepted_as_evidence():
+    cert = make_cert([3, 2, 1], "t^2")
+    two = copy.deepcopy(cert)
+    g = two["witness"]["generic"]
+    g["points"].append(copy.deepcopy(g["points"][0]))
+    g["ranks"].append(g["ranks"][0])
+    q, r = g["prime"], g["ranks"][0]
+    one, many = (generic_source({"prime": q, "points": k, "rank": r}) for k in (1, 2))
+    for node, field in ((two["result"], "generic_rank_mod_p_source"), (two["claim"], "text")):
+        assert one in node[field]
+        node[field] = node[field].replace(one, many)
+    assert check_certificate(two) == []
 
 
 def test_a_deleted_generic_record_is_rejected():

@@ -23,12 +23,15 @@ AH = "Alexander-Hirschowitz, J. Algebraic Geom. 4 (1995)"
 
 def generic_source(generic: dict[str, Any]) -> str:
     """What generic_rank_mod_p is: evidence at random points mod a prime, not a certificate."""
+    k = generic["points"]
+    where = "1 random point" if k == 1 else f"{k} random points"
+    which = "the rank" if k == 1 else "the largest rank"
+    special = "the point is" if k == 1 else "the points are"
     return (
-        f"evidence, not a certificate: the largest rank over GF({generic['prime']}) of the "
-        f"sample Jacobian at {generic['points']} random points (theta and samples random "
-        f"residues; recorded in witness.generic and recomputed by the checker, not by the "
-        f"kernel or Coq); a lower bound on the generic rank, equal to it unless the points "
-        f"are special"
+        f"evidence, not a certificate: {which} over GF({generic['prime']}) of the sample "
+        f"Jacobian at {where} (theta and samples random residues; recorded in "
+        f"witness.generic and recomputed by the checker, not by the kernel or Coq); a lower "
+        f"bound on the generic rank, equal to it unless {special} special"
     )
 
 
