@@ -368,6 +368,14 @@ MEANING_Q = (
 )
 
 
+def _relation(i: int) -> str:
+    """Where a dependence fact is stated mathematically (DependenceMeaning.v)."""
+    return (
+        f"theorem relation_{i} of the Coq file, from coq/NNCert/DependenceMeaning.v, the "
+        f"relation evaluated by its own polynomial evaluation over Q"
+    )
+
+
 def compind_claim(
     kind: str, ci: Any, result: dict[str, Any], facts: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -397,7 +405,7 @@ def compind_claim(
     fam = ("1, " if inst["bias"] else "") + polys
     parts: list[str] = []
     cites: list[str] = []
-    for f in facts:
+    for i, f in enumerate(facts):
         if f["kind"] == "independent":
             s = _sigma_text(f["sigma"])
             parts.append(
@@ -415,14 +423,16 @@ def compind_claim(
         elif f["kind"] == "dependent":
             s = _sigma_text(f["sigma"])
             parts.append(
-                f"Kernel-checked: for sigma = {s}, sum lambda_i f_i = 0 identically with "
-                f"lambda = {f['lambda']} (exact coefficient expansion): {fam} are linearly "
+                f"Kernel-checked, and proved in Coq over Q ({_relation(i)}): for sigma = {s}, "
+                f"sum lambda_i f_i = 0 identically with lambda = {f['lambda']} (exact "
+                f"coefficient expansion; in Coq, at every point of Q^n): {fam} are linearly "
                 f"dependent."
             )
         else:
             lo = f["lo"]
             parts.append(
-                f"Kernel-checked: sum_i lambda_i p_i^j = 0 for j = {lo}..{f['degree']} with "
+                f"Kernel-checked, and proved in Coq over Q ({_relation(i)}): "
+                f"sum_i lambda_i p_i^j = 0 for j = {lo}..{f['degree']} with "
                 f"lambda = {f['lambda']}, so {fam} are dependent for every sigma of degree "
                 f"<= {f['degree']}{' with sigma(0) = 0' if lo == 1 else ''}."
             )

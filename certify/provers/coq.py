@@ -29,6 +29,7 @@ LIBRARY = [
     "Compind",
     "CompindSound",
     "CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
+    "DependenceMeaning",  # what a composition-dependence fact means, over Q (issue 24)
     "ResNet",
 ]
 LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)

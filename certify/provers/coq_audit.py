@@ -137,6 +137,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
     functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
     its upper bound is made of the symmetry tangents, rank J' <= fd."""
+    if cert.get("kind") in ("compind", "newman-slater"):
+        return dependence_statements(cert, mod)
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -181,6 +183,25 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         out["rank_lower"] = f"Coq.Init.Logic.and ({generic}) ({_le(f'{r}', jac)})"
         if u is not None:
             out["rank_upper"] = _le(jac, f"{u}")
+    return out
+
+
+def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """The statements of a composition certificate's `relation_i` theorems (the template's),
+    in absolute names: a dependence fact i is `dependent inst_i lam_i` (kind dependent) or
+    `dependent_all inst_i lam_i lo degree` (kind dependent_all) of NNCert/DependenceMeaning.v,
+    so a file that redefines `dependent` locally proves another statement and the driver
+    fails."""
+    out: dict[str, str] = {}
+    facts = cert.get("witness", {}).get("facts", [])
+    for i, f in enumerate(facts if isinstance(facts, list) else []):
+        kind = f.get("kind") if isinstance(f, dict) else None
+        args = f"{mod}.inst_{i} {mod}.lam_{i}"
+        if kind == "dependent":
+            out[f"relation_{i}"] = f"NNCert.DependenceMeaning.dependent {args}"
+        elif kind == "dependent_all":
+            lo, d = int(f["lo"]), int(f["degree"])
+            out[f"relation_{i}"] = f"NNCert.DependenceMeaning.dependent_all {args} {lo}%nat {d}%nat"
     return out
 
 

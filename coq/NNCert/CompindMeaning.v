@@ -9,7 +9,7 @@
 From Coq Require Import ZArith QArith List Lia.
 From NNCert Require Import Lists Arith Net Rank Sound Compind CompindSound.
 Import ListNotations.
-Open Scope Q_scope.
+Local Open Scope Q_scope.
 
 (** A fraction [(n, d)] as a rational. *)
 Definition to_Q (a : Z * Z) : Q := inject_Z (fst a) / inject_Z (snd a).
