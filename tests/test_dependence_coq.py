@@ -6,6 +6,7 @@ derived from the kernel's check by one `exact`. Every test here runs coqc or the
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,6 +59,11 @@ def test_a_dependence_fact_ends_in_its_relation_over_q_and_coqc_proves_it(req, c
     kinds = [f["kind"] for f in c["witness"]["facts"]]
     assert len(rel) == sum(k in ("dependent", "dependent_all") for k in kinds)
     assert "proved in Coq over Q (theorem relation_0" in c["claim"]["text"]
+    # the claim, the Coq file and the Lean file's pointers name the same theorems
+    named = set(re.findall(r"theorem (relation_\d+) of the Coq file", c["claim"]["text"]))
+    lean = render_files(c, certificate.sha256(c))[3]
+    assert named == {ln.split()[1] for ln in rel}
+    assert named == set(re.findall(r"theorem `(relation_\d+)`", lean))
     assert coq.verdict(c).status == "passed"
     if req is Z2Z:  # the whole certificate ends in a theorem
         assert theorem_lines(text)[-1].startswith("Theorem relation_0 : dependent ")
