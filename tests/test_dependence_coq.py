@@ -128,30 +128,50 @@ def test_the_statement_has_teeth_a_false_relation_is_refuted_in_coq(coq):
     text = coq_text(c) + (
         f"\nDefinition lam_bad : list Z := ({str(bad).replace(',', ';')})%Z.\n"
         "Lemma teeth : ~ dependent inst_0 lam_bad.\n"
-        "Proof.\n  intros (_ & _ & H). specialize (H [inject_Z 2] eq_refl).\n"
+        "Proof.\n  intros (_ & _ & _ & _ & H). specialize (H [inject_Z 2] eq_refl).\n"
         "  vm_compute in H. discriminate H.\nQed.\n"
         "Lemma holds_at_2 : (relation_value inst_0 lam_0 [inject_Z 2] == 0)%Q.\n"
-        "Proof. destruct relation_0 as (_ & _ & H). exact (H [inject_Z 2] eq_refl). Qed.\n"
+        "Proof. destruct relation_0 as (_ & _ & _ & _ & H). exact (H [inject_Z 2] eq_refl). Qed.\n"
     )
     v = compile_text(coq, c, text, "Dep_teeth")
     assert v.status == "passed", v.message
 
 
-@needs_coqc
-def test_a_file_that_redefines_dependent_fails_the_audit(coq):
-    """The driver restates relation_0 in absolute names (NNCert.DependenceMeaning.dependent):
-    a local `dependent := True` proves another statement, and the audit refuses it."""
-    c = make(Z2Z)
-    text = coq_text(c)
-    fake = text.replace(
+REDEFINED = {
+    "dependent": (
+        Z2Z,
         "Theorem relation_0 : dependent inst_0 lam_0.\n"
         "Proof. exact (dependent_meaning _ _ fact_0). Qed.",
         "Definition dependent (i : compind_instance) (l : list Z) : Prop := True.\n"
         "Theorem relation_0 : dependent inst_0 lam_0.\nProof. exact I. Qed.",
+    ),
+    "dependent_all": (
+        SEARCH,
+        "Theorem relation_1 : dependent_all inst_1 lam_1 1%nat 2%nat.\n"
+        "Proof. exact (dependent_all_meaning _ _ _ _ fact_1). Qed.",
+        "Definition dependent_all (i : compind_instance) (l : list Z) (lo d : nat) : Prop :=\n"
+        "  True.\nTheorem relation_1 : dependent_all inst_1 lam_1 1%nat 2%nat.\n"
+        "Proof. exact I. Qed.",
+    ),
+}
+
+
+@needs_coqc
+@pytest.mark.parametrize("name", sorted(REDEFINED))
+def test_a_file_that_redefines_the_statement_fails_the_audit(coq, name):
+    """The driver restates relation_i in absolute names (NNCert.DependenceMeaning.dependent,
+    dependent_all): a local definition := True proves another statement, and the audit
+    refuses it."""
+    req, faithful, forged = REDEFINED[name]
+    c = make(req)
+    text = coq_text(c)
+    assert faithful in text
+    fake = text.replace(faithful, forged)
+    stated = coq_audit.statements(c, "Certificates.Dep_fake")
+    rel = [k for k in stated if k.startswith("relation_")]
+    assert rel and all(
+        stated[k].startswith(f"NNCert.DependenceMeaning.{name} Certificates.Dep_fake.inst_")
+        for k in rel
     )
-    assert fake != text
-    st_ = coq_audit.statements(c, "Certificates.Dep_fake")
-    assert st_ == {"relation_0": "NNCert.DependenceMeaning.dependent "
-                   "Certificates.Dep_fake.inst_0 Certificates.Dep_fake.lam_0"}  # fmt: skip
     v = compile_text(coq, c, fake, "Dep_fake")
     assert v.status == "failed"

@@ -434,7 +434,8 @@ def compind_claim(
                 f"Kernel-checked, and proved in Coq over Q ({_relation(i)}): "
                 f"sum_i lambda_i p_i^j = 0 for j = {lo}..{f['degree']} with "
                 f"lambda = {f['lambda']}, so {fam} are dependent for every sigma of degree "
-                f"<= {f['degree']}{' with sigma(0) = 0' if lo == 1 else ''}."
+                f"<= {f['degree']}{' with sigma(0) = 0' if lo == 1 else ''} (in Coq: every "
+                f"sigma with rational coefficients, at every point of Q^n)."
             )
     if result.get("least_degree") is not None:
         parts.append(

@@ -74,11 +74,30 @@ Definition relation_value (inst : compind_instance) (lam : list Z) (xs : list Q)
     end
   else combination s (ci_polys inst) lam xs.
 
+(** ** Invariants: positive denominators, exponent vectors of length [n]. *)
+
+Definition term_ok (n : nat) (t : (Z * Z) * list nat) : Prop :=
+  (0 < snd (fst t))%Z /\ length (snd t) = n.
+
+Definition terms_ok (n : nat) (ts : list ((Z * Z) * list nat)) : Prop := Forall (term_ok n) ts.
+
+(** The instance the statement is about is well formed: every coefficient of every [p_i]
+    has a positive denominator and every exponent vector has one entry per variable, so
+    [poly_Q] reads each monomial in full. *)
+Definition polys_well_formed (inst : compind_instance) : Prop :=
+  Forall (terms_ok (ci_nvars inst)) (ci_polys inst).
+
+(** Every coefficient of [sigma] has a positive denominator (so [to_Q] is the fraction it
+    shows). *)
+Definition sigma_well_formed (inst : compind_instance) : Prop :=
+  Forall (fun a : Z * Z => (0 < snd a)%Z) (ci_sigma inst).
+
 (** [lam] is a nonzero integer vector, one entry per function of the family, and
     [sum_i lam_i f_i(x) = 0] at every point [x] of [Q^nvars]: the family is linearly
     dependent over [Q]. *)
 Definition dependent (inst : compind_instance) (lam : list Z) : Prop :=
   length lam = family_size inst /\ (exists v, In v lam /\ v <> 0%Z) /\
+  polys_well_formed inst /\ sigma_well_formed inst /\
   forall xs : list Q, length xs = ci_nvars inst -> relation_value inst lam xs == 0.
 
 (** [lam] is a nonzero integer vector with one entry per polynomial and, at every point [x]
@@ -87,18 +106,12 @@ Definition dependent (inst : compind_instance) (lam : list Z) : Prop :=
     [lo..d] (the family [sigma(p_1), ..., sigma(p_k)] is dependent for all such [sigma]). *)
 Definition dependent_all (inst : compind_instance) (lam : list Z) (lo d : nat) : Prop :=
   length lam = length (ci_polys inst) /\ (exists v, In v lam /\ v <> 0%Z) /\
+  polys_well_formed inst /\
   (forall j xs, (lo <= j <= d)%nat -> length xs = ci_nvars inst ->
      power_combination (ci_polys inst) lam j xs == 0) /\
   (forall (s : list Q) xs, (length s <= S d)%nat ->
      (forall k, (k < lo)%nat -> nth k s 0 == 0) -> length xs = ci_nvars inst ->
      combination s (ci_polys inst) lam xs == 0).
-
-(** ** Invariants: positive denominators, exponent vectors of length [n]. *)
-
-Definition term_ok (n : nat) (t : (Z * Z) * list nat) : Prop :=
-  (0 < snd (fst t))%Z /\ length (snd t) = n.
-
-Definition terms_ok (n : nat) (ts : list ((Z * Z) * list nat)) : Prop := Forall (term_ok n) ts.
 
 Lemma terms_ok_app n a b : terms_ok n a -> terms_ok n b -> terms_ok n (a ++ b).
 Proof. intros Ha Hb. apply Forall_app. split; assumption. Qed.
@@ -314,8 +327,10 @@ Theorem dependent_meaning inst lam : check_dependent inst lam = true -> dependen
 Proof.
   intros H. destruct (check_dependent_sound _ _ H) as (Hl & Hv & _ & _).
   unfold check_dependent in H. repeat (apply andb_prop in H as [H ?]).
-  split; [exact Hl|]. split; [exact Hv|]. intros xs Lx.
-  rewrite <- relation_poly_Q by assumption. apply all_zero_terms_Q. assumption.
+  split; [exact Hl|]. split; [exact Hv|].
+  split; [apply polys_ok_terms; assumption|].
+  split; [apply Forall_forall; intros a Ha; eapply rats_pos_sound; eassumption|].
+  intros xs Lx. rewrite <- relation_poly_Q by assumption. apply all_zero_terms_Q. assumption.
 Qed.
 
 Lemma horner_unit_sigma j y : horner_Q (map to_Q (unit_sigma j)) y == qpow y j.
@@ -404,10 +419,14 @@ Proof.
   assert (Hpow : forall j xs, (lo <= j <= d)%nat -> length xs = ci_nvars inst ->
                  power_combination (ci_polys inst) lam j xs == 0).
   { intros j xs Hjd Lx. destruct (Hj j Hjd) as [Hdep _].
-    destruct (dependent_meaning _ _ Hdep) as (_ & _ & Hrel).
+    destruct (dependent_meaning _ _ Hdep) as (_ & _ & _ & _ & Hrel).
     specialize (Hrel xs Lx). unfold relation_value in Hrel. simpl in Hrel.
     rewrite combination_unit_sigma in Hrel. exact Hrel. }
-  split; [exact Hl|]. split; [exact Hv|]. split; [exact Hpow|].
+  split; [exact Hl|]. split; [exact Hv|].
+  split.
+  { apply polys_ok_terms. unfold check_dependent_all in H.
+    repeat (apply andb_prop in H as [H ?]). assumption. }
+  split; [exact Hpow|].
   intros s xs Ls Hlo Lx. rewrite combination_coef_sum. apply coef_sum_zero.
   intros k Hk. destruct (Nat.lt_ge_cases k lo) as [Hk' | Hk'].
   - right. rewrite Nat.sub_0_r. apply Hlo. exact Hk'.
