@@ -99,7 +99,7 @@ def baseline(widths: list[int], act: str, bias: bool, with_checker_rank: bool = 
     out = {"params": n, "rank": rank, "wall_s": time.perf_counter() - t0, "cpu_s": _cpu() - c0,
            "peak_rss_mb": _rss_mb()}  # fmt: skip
     if with_checker_rank:  # the checker's elimination of the same matrix (after the timing)
-        from certify.checker.fast import rank_blocked
+        from certify.checker.fast.rank import rank_blocked
 
         c1 = _cpu()
         out["checker_rank"] = rank_blocked(J, P)

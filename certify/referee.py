@@ -63,7 +63,7 @@ def architecture(cert: dict[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------- citations
 
-# Every cite string a claim uses (certify/claims*.py, orbits.py, implicit.py) -> what it refers
+# Every cite string a claim uses (certify/checker/claims/, check/implicit.py) -> what it refers
 # to. tests/test_referee.py checks that the constants and the demo's claims are all here.
 CITATIONS: dict[str, str] = {
     "design.md §6: rank lower bound by a nonsingular minor mod p": (
@@ -147,7 +147,7 @@ CITATIONS: dict[str, str] = {
         "set of parameters is identifiable."
     ),
     "nn-certify: ReLU chains of width-one hidden layers have functional dimension <= "
-    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims_relu.py, width_one_bound)": (
+    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims/relu.py, width_one_bound)": (
         "For widths (n0, 1, ..., 1, nL) with at least two hidden layers, all of width 1, every "
         "hidden output is a monotone piecewise-linear function of the first pre-activation "
         "u = w . x + b with at most two kinks (ReLU cuts a ramp or a plateau-slope-plateau "

@@ -208,7 +208,7 @@ def check_precision(precision: int | None) -> None:
 def source_token(file_name: str, precision: int | None) -> str:
     """The `source` of a converted tanh network: `from-torch:<name>:exact` or
     `from-torch:<name>:rounded-<n>-places`, the file name's characters outside the token
-    grammar (certify.checker.tanh_net.SOURCE_RE) replaced by "_" and its length capped."""
+    grammar (certify.checker.facts.tanh_net.SOURCE_RE) replaced by "_" and its length capped."""
     name = "".join(c if c.isascii() and (c.isalnum() or c in "_.+=@-") else "_" for c in file_name)
     how = "exact" if precision is None else f"rounded-{precision}-places"
     return f"from-torch:{name[:200] or '_'}:{how}"

@@ -1,7 +1,7 @@
 /-
 NNCert: the kernel-side checker library of nn-certify.
-Python twin: certify/checker/base.py (Lists, Arith), kernel.py (Net, Rank) and rank_core.py
-(RankCore): one Lean module per section of those files.
+Python twin: certify/checker/kernel/, one Python module per Lean module (lists.py, arith.py,
+net.py, rank_core.py, rank.py, and the families' compind.py, resnet.py, relu.py, tanh.py).
 -/
 import NNCert.Lists
 import NNCert.Arith

@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from certify.checker import check_certificate
-from certify.checker.claims_relu import equiv_claim as relu_equiv_claim
-from certify.checker.claims_relu import equiv_result as relu_equiv_result
-from certify.checker.claims_tanh import affsym_claim, affsym_result, orbit_claim
+from certify.checker.claims.relu import equiv_claim as relu_equiv_claim
+from certify.checker.claims.relu import equiv_result as relu_equiv_result
+from certify.checker.claims.resnet import orbit_claim as resnet_orbit_claim
+from certify.checker.claims.resnet import orbit_result as resnet_orbit_result
+from certify.checker.claims.tanh import affsym_claim, affsym_result, orbit_claim
+from certify.checker.facts.resnet_orbit import rational_roots
+from certify.checker.facts.tanh_sym import rational_table
 from certify.checker.ir import ReLUNet, ResNet, network_json
-from certify.checker.orbits import orbit_claim as resnet_orbit_claim
-from certify.checker.orbits import orbit_result as resnet_orbit_result
-from certify.checker.orbits import rational_roots
-from certify.checker.tanh_sym import rational_table
 from certify.cli import example_specs
 from certify.families import generate_certificates
 from certify.spec import load_spec

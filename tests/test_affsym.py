@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from certify.checker import check_certificate
-from certify.checker.tanh_expr import ActivationError, X, activation, parse_expression
-from certify.checker.tanh_sym import Element, prove
+from certify.checker.facts.tanh_expr import ActivationError, X, activation, parse_expression
+from certify.checker.facts.tanh_sym import Element, prove
 from certify.errors import SpecError
 from certify.families import generate_certificate
 from certify.families.tanh.activations import grammar_text
@@ -320,7 +320,7 @@ def test_deep_nesting_is_a_named_spec_error_not_a_recursion_error(text, tmp_path
 
 # ---------------------------------------------------------------- issue 12: no recomputation
 def _rebuild(c: dict) -> None:
-    from certify.checker.claims_tanh import affsym_claim, affsym_result
+    from certify.checker.claims.tanh import affsym_claim, affsym_result
 
     g = c["witness"]["group"]
     c["witness"]["closed"] = g["type"] == "finite" and g["complete"]

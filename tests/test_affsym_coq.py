@@ -12,7 +12,7 @@ import pytest
 
 from certify import certificate
 from certify.checker import check_certificate
-from certify.checker.affsym_coq import element_theorem, element_theorems
+from certify.checker.facts.affsym_coq import element_theorem, element_theorems
 from certify.families.tanh.render import render_files
 from certify.provers import coq as coqp
 from certify.provers import coq_audit

@@ -238,7 +238,7 @@ def test_same_spec_gives_byte_identical_certificates_and_rendered_files(tmp_path
 def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certificates(demo):
     import re as _re
 
-    from certify.checker import kernel as K
+    from certify.checker.kernel.rank import check_rank_lower, check_rank_upper
     from tests.test_lean_library import FORBIDDEN, read_certificate
 
     m = json.loads((demo / "manifest.json").read_text())
@@ -252,10 +252,10 @@ def test_rendered_lean_files_pass_the_static_lint_and_read_back_to_valid_certifi
             continue  # other families: read back by their own tests (test_lean_*.py)
         cert = read_certificate(text)
         assert cert["rank_lower"] == e["result"]["rank_lower"]
-        assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"])
+        assert check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"])
         if cert["upper"] is not None:
             assert cert["bound"] == e["result"]["rank_upper_at_point"]
-            assert K.check_rank_upper(cert["inst"], cert["upper"], cert["bound"])
+            assert check_rank_upper(cert["inst"], cert["upper"], cert["bound"])
 
 
 def _rewrite_certificate(b: Path, name: str, edit) -> None:

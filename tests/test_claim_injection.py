@@ -17,8 +17,8 @@ import pytest
 from certify import certificate
 from certify.algebra import modp
 from certify.checker import check_certificate
-from certify.checker.claims_tanh import affsym_claim, affsym_result, equiv_claim, orbit_claim
-from certify.checker.tanh_sym import rational_table
+from certify.checker.claims.tanh import affsym_claim, affsym_result, equiv_claim, orbit_claim
+from certify.checker.facts.tanh_sym import rational_table
 from certify.errors import SpecError
 from certify.families import generate_certificate
 from certify.families.polynomial import witness_rank

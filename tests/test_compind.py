@@ -281,7 +281,7 @@ def test_mlp_identifiable_rejects_settings_outside_the_theorems(
 
 
 def test_width_one_network_cites_prop33_and_attaches_a_consistent_rank_certificate(coq):
-    from certify.checker.compind import cross_check
+    from certify.checker.check.compind import cross_check
 
     cert, rank = _mlp_certs([2, 1, 1], "t^3 + t^2", [[[2, -3]], [[5]]])
     assert cert["result"]["theorem"] == "width one (Prop. 3.3)"
@@ -313,8 +313,7 @@ def test_tampered_identifiability_facts_are_rejected_by_checker_and_coqc(coq):
 
 def _resign(cert: dict) -> dict:
     """Rebuild result and claim from the (edited) facts, as a forger would."""
-    from certify.checker.claims import compind_claim, compind_result
-    from certify.checker.compind import consistency  # noqa: F401  (imported for clarity)
+    from certify.checker.claims.compind import compind_claim, compind_result
 
     res = compind_result(cert["kind"], cert["instance"], cert["witness"]["facts"], [])
     cert["result"] = res
@@ -352,7 +351,7 @@ def test_search_claims_a_least_degree_only_when_every_smaller_degree_is_certifie
 
 
 def test_a_relation_for_one_tool_chosen_sigma_is_not_reported_as_generic():
-    from certify.checker.claims import compind_result
+    from certify.checker.claims.compind import compind_result
 
     cert = make(Z2Z)
     inst = dict(cert["instance"], activation=None, generic_degree=2)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from certify.checker import kernel as K
+from certify.checker.kernel import net as NT
 from tests.conformance import cases as C
 from tests.conformance import structured
 from tests.conformance.coqsig import library
@@ -158,10 +158,10 @@ def test_every_kernel_dataclass_is_its_coq_record_field_for_field():
 # ---------------------------------------------------------------- the harness can fail
 def test_a_twin_that_disagrees_with_coq_fails_the_harness(coq_project, monkeypatch):
     """hadamard with its last product dropped: the lemmas built from it do not compile."""
-    real = K.hadamard
-    monkeypatch.setattr(K, "hadamard", lambda ar, xs, ys: real(ar, xs, ys)[:-1])
-    cases = C.build(None, only={"kernel.hadamard"})["kernel"]
+    real = NT.hadamard
+    monkeypatch.setattr(NT, "hadamard", lambda ar, xs, ys: real(ar, xs, ys)[:-1])
+    cases = C.build(None, only={"net.hadamard"})["net"]
     assert any(c.result != [] for c, _ in cases)
     rc, out, _, source = coqc(coq_project, "Conformance_broken", C.render(cases))
     assert rc != 0
-    assert failure("kernel", out, source, cases).startswith("kernel.hadamard (")
+    assert failure("net", out, source, cases).startswith("net.hadamard (")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from certify.checker import check_certificate, cross_check
-from certify.checker.claims import compind_claim, compind_result
+from certify.checker.claims.compind import compind_claim, compind_result
 from certify.checker.ir import Malformed, difference, exact_keys
 from certify.checker.registry import KINDS
 from certify.cli import example_specs

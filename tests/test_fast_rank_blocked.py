@@ -1,4 +1,4 @@
-"""rank_blocked / sub_matmul_mod (checker/fast.py) against the unblocked reference
+"""rank_blocked / sub_matmul_mod (checker/fast/rank.py) against the unblocked reference
 (rank_mod_np, rank_core.nonsingular_mod) on random small instances, and rejection of
 tampered rank certificates by the vectorised path."""
 
@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.checker import fast
-from certify.checker import rank_core as RC
+from certify.checker.fast import rank as fast
+from certify.checker.kernel import rank_core as RC
 
 PRIMES = [2, 3, 7, 65521, 2147483629, 2147483647]
 

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from certify import certificate
 from certify.checker import check_certificate
-from certify.checker.claims import generic_source
-from certify.checker.fast import rank_mod_np
+from certify.checker.claims.rank import generic_source
+from certify.checker.fast.rank import rank_mod_np
 from certify.summary import summary_line
 from tests.conftest import make_cert
 from tests.test_mlp_expected_dim import generic_rank

@@ -37,8 +37,9 @@ FORBIDDEN = (
     "flint",
 )
 # sympy (and mpmath beneath it) is trusted by the tanh checkers alone, which re-prove affine
-# symmetry identities with it (certify/checker/tanh_sympy.py; docs/trust-model.md "Trust levels").
-SYMPY_USERS = {"certify/checker/tanh_sympy.py"}
+# symmetry identities with it (certify/checker/facts/tanh_sympy.py; docs/trust-model.md
+# "Trust levels").
+SYMPY_USERS = {"certify/checker/facts/tanh_sympy.py"}
 # The only certify modules outside certify/checker the trusted base may load: the canonical
 # JSON codec and the error types.
 ALLOWED_OUTSIDE = {"certify", "certify.certificate", "certify.errors"}
@@ -326,3 +327,96 @@ def test_the_cycle_check_sees_a_cycle():
     """The check above can fail: it finds the cycle of a graph that has one."""
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+# ------------------------------------------------------------ the layers of the trusted base
+# certify/checker/<layer>/ and what each layer may import (issue 26, item 3): the kernel twins
+# only each other; the vectorised paths the kernel; the Python-only facts the kernel, the fast
+# paths and the IR; the claims those too; the checks everything. ir.py and registry.py import
+# no checker module; the package's __init__ dispatches through the registry.
+LAYERS: dict[str, set[str]] = {
+    "kernel": {"kernel"},
+    "fast": {"kernel", "fast"},
+    "facts": {"kernel", "fast", "facts", "ir"},
+    "claims": {"kernel", "fast", "facts", "claims", "ir"},
+    "check": {"kernel", "fast", "facts", "claims", "check", "ir"},
+    "ir": {"ir"},
+    "registry": {"registry"},
+    "checker": {"registry", "ir", "check"},
+}
+# Libraries outside the standard library that a layer may import (sympy: SYMPY_USERS above).
+LAYER_LIBRARIES: dict[str, set[str]] = {
+    "kernel": set(),
+    "fast": {"numpy"},
+    "facts": {"numpy", "sympy"},
+    "claims": set(),
+    "check": {"numpy"},
+    "ir": set(),
+    "registry": set(),
+    "checker": set(),
+}
+
+
+def _layer(module: str) -> str:
+    """certify.checker.<layer>[.<module>] -> layer; certify.checker -> "checker"."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 else "checker"
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of the trusted base that crosses its layers the wrong way, or that leaves
+    a module outside every layer."""
+    out = []
+    for mod, deps in sorted(graph.items()):
+        if not mod.startswith("certify.checker"):
+            continue
+        if _layer(mod) not in LAYERS:
+            out.append(f"{mod}: in no layer of {sorted(LAYERS)}")
+            continue
+        allowed = LAYERS[_layer(mod)]
+        for dep in sorted(deps):
+            if dep.startswith("certify.checker") and _layer(dep) not in allowed:
+                out.append(f"{mod} -> {dep}: layer {_layer(mod)} may import only {sorted(allowed)}")
+    return out
+
+
+def test_the_trusted_base_imports_only_down_its_layers():
+    assert layer_violations(_module_graph()) == []
+
+
+def test_the_layer_check_sees_an_import_up_the_layers_and_a_module_outside_them():
+    graph = {
+        "certify.checker.kernel.rank": {"certify.checker.claims.rank"},
+        "certify.checker.claims.rank": {"certify.checker.kernel.rank"},
+        "certify.checker.loose": set(),
+    }
+    found = layer_violations(graph)
+    assert len(found) == 2
+    assert found[0].startswith("certify.checker.kernel.rank -> certify.checker.claims.rank")
+    assert found[1].startswith("certify.checker.loose: in no layer")
+
+
+def test_each_layer_imports_only_its_libraries():
+    """The kernel twins use Python ints alone (no numpy, no sympy): they are what Coq and Lean
+    mirror; numpy enters at the fast layer, sympy at the facts layer (tanh_sympy.py only)."""
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    bad = {}
+    for p in sorted(TRUSTED.rglob("*.py")):
+        rel = p.relative_to(ROOT).with_suffix("").parts
+        layer = _layer(".".join(rel[:-1] if rel[-1] == "__init__" else rel))
+        libs = {m.split(".")[0] for m in _runtime_imports(p)} - stdlib - {"certify"}
+        if extra := libs - LAYER_LIBRARIES[layer]:
+            bad[str(p.relative_to(ROOT))] = sorted(extra)
+    assert not bad, bad
+
+
+def test_every_kernel_twin_module_is_one_coq_and_lean_module():
+    """One Python module per Coq/Lean kernel module: kernel/<name>.py twins NNCert/<Name>.v
+    and NNCert/<Name>.lean (ReLU, ResNet and RankCore spelled as the libraries spell them)."""
+    spelled = {"resnet": "ResNet", "relu": "ReLU", "rank_core": "RankCore"}
+    for p in sorted((TRUSTED / "kernel").glob("*.py")):
+        if p.stem == "__init__":
+            continue
+        name = spelled.get(p.stem, p.stem.capitalize())
+        assert (ROOT / "coq" / "NNCert" / f"{name}.v").is_file(), p
+        assert (ROOT / "lean" / "NNCert" / f"{name}.lean").is_file(), p

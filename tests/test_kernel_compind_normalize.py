@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.checker.kernel_compind import add_term, normalize
+from certify.checker.kernel.compind import add_term, normalize
 
 rat = st.tuples(st.integers(-5, 5), st.integers(1, 4))
 exps = st.lists(st.integers(0, 2), min_size=0, max_size=3)

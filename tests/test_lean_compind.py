@@ -5,7 +5,7 @@ No Lean toolchain is available where these run, so they check what can be checke
 (as tests/test_lean_library.py does for the rank library, whose helpers are reused here):
 (a) no forbidden token; (b) explicit structural recursion on a parameter that a `match` takes
 apart; (c) the name-by-name, order-by-order and field-by-field correspondence with the Python
-twin certify/checker/kernel_compind.py; (d) the template, rendered with small hand-made facts,
+twin certify/checker/kernel/compind.py; (d) the template, rendered with small hand-made facts,
 reads back literal by literal to data that the Python twin accepts, and rejects once tampered.
 """
 
@@ -22,8 +22,10 @@ import jinja2
 import pytest
 from flint import nmod_mat
 
-from certify.checker import kernel as K
-from certify.checker import kernel_compind as C
+from certify.checker.kernel import compind as C
+from certify.checker.kernel.arith import ARITH_Q, Rat, ints_q, rats_mod
+from certify.checker.kernel.lists import lattice
+from certify.checker.kernel.net import dot
 from certify.render import literals as L
 from tests.test_lean_library import (
     FORBIDDEN,
@@ -48,7 +50,7 @@ from tests.test_lean_library import (
 
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
 TEMPLATE = TEMPLATE_DIR / "compind/compind.lean.j2"
-TWIN = ROOT / "certify" / "checker" / "kernel_compind.py"
+TWIN = ROOT / "certify" / "checker" / "kernel" / "compind.py"
 
 # Lean definitions without a Python function of the same name: (the def they serve, why).
 LEAN_ONLY = {
@@ -145,7 +147,7 @@ def test_the_compind_file_names_its_python_twin_and_fills_the_nncert_namespace()
     text = COMPIND.read_text()
     assert text.startswith("/-\n")
     head = text[: text.index("-/")]
-    assert "certify/checker/kernel_compind.py" in head and "(NNCert/Compind)" in head
+    assert "certify/checker/kernel/compind.py" in head and "(NNCert/Compind)" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
     assert not re.search(r"^module\b", text, re.M)
 
@@ -304,15 +306,15 @@ def random_terms(rng: random.Random, nvars: int, n: int, ragged: bool = False) -
     return out
 
 
-def exact_relation_at(inst: C.CompindInstance, lam: list[int], x: list[int]) -> K.Rat:
+def exact_relation_at(inst: C.CompindInstance, lam: list[int], x: list[int]) -> Rat:
     """sum_i lam_i f_i(x) by evaluation (what the expansion must mean)."""
-    xq = K.ints_q(x)
-    ar = K.ARITH_Q
+    xq = ints_q(x)
+    ar = ARITH_Q
     vals = [
         C.horner(ar, inst.sigma, C.poly_eval(ar, C.term_coeffs(q), C.term_exps(q), xq))
         for q in inst.polys
     ]
-    return K.dot(ar, K.ints_q(lam), [ar.one, *vals] if inst.bias else vals)
+    return dot(ar, ints_q(lam), [ar.one, *vals] if inst.bias else vals)
 
 
 def test_the_expansion_means_the_relation_and_decides_it_like_the_unisolvent_lattice():
@@ -335,9 +337,9 @@ def test_the_expansion_means_the_relation_and_decides_it_like_the_unisolvent_lat
         exps = [tuple(t[1]) for t in terms]
         assert len(set(exps)) == len(exps)
         d = C.nsub(len(sigma), 1) * max_total_degree(ps)
-        points = K.lattice(nvars, d)
+        points = lattice(nvars, d)
         for x in points[:12]:
-            value = C.poly_eval(K.ARITH_Q, C.term_coeffs(terms), C.term_exps(terms), K.ints_q(x))
+            value = C.poly_eval(ARITH_Q, C.term_coeffs(terms), C.term_exps(terms), ints_q(x))
             want = exact_relation_at(inst, lam, x)
             assert value[0] * want[1] == want[0] * value[1]
         on_lattice = all(exact_relation_at(inst, lam, x)[0] == 0 for x in points)
@@ -364,7 +366,7 @@ def independent_witness(
     points: list[list[int]],
 ) -> C.IndepWitness:
     """The witness with `inv` the inverse mod P of the recomputed matrix (python-flint)."""
-    sigma_m = K.rats_mod(P, inst.sigma, sigma_inv)
+    sigma_m = rats_mod(P, inst.sigma, sigma_inv)
     M = C.family_matrix_mod(P, inst.bias, sigma_m, inst.polys, polys_inv, points)
     V = nmod_mat(M, P).inv()
     inv = [[int(V[i, j]) for j in range(V.ncols())] for i in range(V.nrows())]

@@ -3,8 +3,8 @@
 No Lean toolchain is available where these run, so they check what can be checked without
 one: no forbidden token (lean-guide.md B1/B3), explicit structural recursion on a parameter
 that a `match` takes apart, the name-by-name and order-by-order correspondence with the
-Python twins certify/checker/base.py (Lists, Arith), kernel.py (Net, Rank) and rank_core.py
-(RankCore), and that the literals of the example certificate, read back from the Lean text,
+Python twins certify/checker/kernel/{lists,arith,net,rank_core,rank}.py, and that the literals
+of the example certificate, read back from the Lean text,
 make the Python twin accept it.
 """
 
@@ -21,27 +21,34 @@ from typing import Any
 import jinja2
 import pytest
 
-from certify.checker import kernel as K
+from certify.checker.kernel.arith import acts_mod, rats_mod
+from certify.checker.kernel.rank import (
+    LowerWitness,
+    RankInstance,
+    UpperWitness,
+    check_rank_lower,
+    check_rank_upper,
+    mlp_rows_mod,
+)
+from certify.checker.kernel.rank_core import check_rank_core
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAN_DIR = ROOT / "lean"
 TEMPLATE_DIR = ROOT / "templates" / "lean"
 CHECKER = ROOT / "certify" / "checker"
-KERNEL_PY = CHECKER / "kernel.py"
-BASE_PY = CHECKER / "base.py"
-RANK_CORE_PY = CHECKER / "rank_core.py"
+KERNEL_DIR = CHECKER / "kernel"
 EXAMPLE = LEAN_DIR / "Certificates" / "Example.lean"
-# The import order of the library: base.py's sections (Lists, Arith), kernel.py's networks
-# (Net), rank_core.py as a whole (RankCore), then kernel.py's rank section (Rank).
+# The import order of the library: Lists, Arith, Net, RankCore, Rank.
 MODULES = ("Lists", "Arith", "Net", "RankCore", "Rank")
 LIBRARY = [LEAN_DIR / "NNCert" / f"{m}.lean" for m in MODULES]
-# The Python twin of each library module (the file its header must name).
+# The Python twin of each library module (the file its header must name): one Python module
+# per Lean module under certify/checker/kernel/.
 TWIN_FILES = {
-    "Lists": BASE_PY,
-    "Arith": BASE_PY,
-    "Net": KERNEL_PY,
-    "RankCore": RANK_CORE_PY,
-    "Rank": KERNEL_PY,
+    "Lists": KERNEL_DIR / "lists.py",
+    "Arith": KERNEL_DIR / "arith.py",
+    "Net": KERNEL_DIR / "net.py",
+    "RankCore": KERNEL_DIR / "rank_core.py",
+    "Rank": KERNEL_DIR / "rank.py",
 }
 
 # Lean definitions without a Python function of the same name, and why.
@@ -333,15 +340,15 @@ def read_certificate(text: str) -> dict[str, Any]:
     kind, lower = read_structure(text, "lower")
     assert kind == "LowerWitness"
     out: dict[str, Any] = {
-        "inst": K.RankInstance(**inst),
-        "lower": K.LowerWitness(**{snake(k): v for k, v in lower.items()}),
+        "inst": RankInstance(**inst),
+        "lower": LowerWitness(**{snake(k): v for k, v in lower.items()}),
         "rank_lower": int(_theorem(text, "rank_lower_check", "checkRankLower", "lower")),
         "upper": None,
     }
     if re.search(r"^def upper\b", text, re.M):
         kind, upper = read_structure(text, "upper")
         assert kind == "UpperWitness"
-        out["upper"] = K.UpperWitness(**upper)
+        out["upper"] = UpperWitness(**upper)
         out["bound"] = int(_theorem(text, "rank_upper_check", "checkRankUpper", "upper"))
     return out
 
@@ -369,8 +376,8 @@ def lean_literal(x: Any) -> str:
     raise TypeError(x)
 
 
-def render_rank(meta: dict[str, str], inst: K.RankInstance, lower: K.LowerWitness, r: int,
-                upper: K.UpperWitness | None = None, bound: int = 0) -> str:  # fmt: skip
+def render_rank(meta: dict[str, str], inst: RankInstance, lower: LowerWitness, r: int,
+                upper: UpperWitness | None = None, bound: int = 0) -> str:  # fmt: skip
     values: dict[str, Any] = {
         "widths": inst.widths, "acts": inst.acts, "bias": inst.bias, "theta": inst.theta,
         "p": lower.p, "samples": lower.samples, "theta_inv": lower.theta_inv,
@@ -390,16 +397,10 @@ def render_rank(meta: dict[str, str], inst: K.RankInstance, lower: K.LowerWitnes
     return JINJA.get_template("mlp/rank.lean.j2").render(**meta, **context)
 
 
-def _twin_order(path: Path, module: str | None) -> list[tuple[str, str, int]]:
+def _twin_order(path: Path, module: str) -> list[tuple[str, str, int]]:
     """(Lean name, Lean module, line) of every public function and listed constant of one
-    Python twin file, the module from its `# ---- ... (NNCert/Module)` section markers (or
-    `module` for the whole file)."""
+    Python twin file, the twin of the Lean module `module`."""
     source = path.read_text()
-    sections = [
-        (n + 1, m.group(1))
-        for n, line in enumerate(source.splitlines())
-        if (m := re.match(r"# -+ .*\(NNCert/(\w+)\)", line))
-    ]
     out = []
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
@@ -412,26 +413,19 @@ def _twin_order(path: Path, module: str | None) -> list[tuple[str, str, int]]:
             name = PYTHON_CONSTANTS[names[0]]
         else:
             continue
-        mod = module or [m for line, m in sections if line < node.lineno][-1]
-        out.append((name, mod, node.lineno))
+        out.append((name, module, node.lineno))
     return out
 
 
 def kernel_order() -> list[tuple[str, str]]:
     """(Lean name, Lean module) of every public kernel function and constant, in the library's
     order: module by module (MODULES), within a module in file order."""
-    found = [
-        *_twin_order(BASE_PY, None),
-        *_twin_order(KERNEL_PY, None),
-        *_twin_order(RANK_CORE_PY, "RankCore"),
-    ]
-    rank = {m: i for i, m in enumerate(MODULES)}
-    return [(name, mod) for name, mod, _ in sorted(found, key=lambda f: rank[f[1]])]
+    return [(name, mod) for mod in MODULES for name, _, _ in _twin_order(TWIN_FILES[mod], mod)]
 
 
 def kernel_dataclasses() -> dict[str, list[str]]:
     out = {}
-    for path in (BASE_PY, KERNEL_PY, RANK_CORE_PY):
+    for path in TWIN_FILES.values():
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 out[node.name] = [
@@ -466,11 +460,11 @@ def test_the_lake_project_pins_lean_v4_36_0_and_builds_both_libraries_by_default
 
 def test_the_library_root_imports_every_module_in_section_order():
     imports = re.findall(r"^import (\S+)$", (LEAN_DIR / "NNCert.lean").read_text(), re.M)
-    # kernel.py's sections, then the certificate families with their own twins
-    # (Compind: certify/checker/kernel_compind.py, covered by tests/test_lean_compind.py;
-    # ResNet: certify/checker/kernel_resnet.py, covered by tests/test_lean_resnet.py).
-    # ReLU: certify/checker/kernel_relu.py, covered by tests/test_lean_relu.py; Tanh:
-    # certify/checker/kernel_tanh.py, covered by tests/test_lean_tanh.py.
+    # the kernel's modules, then the certificate families with their own twins
+    # (Compind: certify/checker/kernel/compind.py, covered by tests/test_lean_compind.py;
+    # ResNet: certify/checker/kernel/resnet.py, covered by tests/test_lean_resnet.py).
+    # ReLU: certify/checker/kernel/relu.py, covered by tests/test_lean_relu.py; Tanh:
+    # certify/checker/kernel/tanh.py, covered by tests/test_lean_tanh.py.
     assert imports == [f"NNCert.{m}" for m in (*MODULES, "Compind", "ResNet", "ReLU", "Tanh")]
 
 
@@ -749,24 +743,24 @@ def test_the_lean_only_helpers_are_used_by_the_def_they_serve():
 def test_the_example_certificate_reads_back_and_passes_the_python_twin():
     cert = read_certificate(EXAMPLE.read_text())
     assert cert["rank_lower"] == 2 and cert["upper"] is None
-    assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
+    assert check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
 
 
 def test_the_example_rows_are_the_recomputed_jacobian_rows_and_their_minor_is_nonsingular():
     cert = read_certificate(EXAMPLE.read_text())
     inst, w = cert["inst"], cert["lower"]
-    rows = K.mlp_rows_mod(
+    rows = mlp_rows_mod(
         w.p,
         inst.widths,
-        K.acts_mod(w.p, inst.acts, w.acts_inv),
+        acts_mod(w.p, inst.acts, w.acts_inv),
         inst.bias,
-        K.rats_mod(w.p, inst.theta, w.theta_inv),
+        rats_mod(w.p, inst.theta, w.theta_inv),
         w.samples,
         w.rows,
     )
     assert rows == [[15, 6], [54, 20]]  # d/dw1, d/dw2 of 3 (2x + 4x^2) at x = 1, 2
     assert (15 * 20 - 6 * 54) % w.p != 0
-    assert K.check_rank_core(w.p, 2, 2, 1, w.rows, rows, w.cols, 2)
+    assert check_rank_core(w.p, 2, 2, 1, w.rows, rows, w.cols, 2)
 
 
 def test_a_corrupted_example_fails_the_python_twin():
@@ -774,10 +768,10 @@ def test_a_corrupted_example_fails_the_python_twin():
     inst, w = cert["inst"], cert["lower"]
     for bad in ({"cols": [0, 0]}, {"rows": [(0, 0), (0, 0)]}, {"rows": [(0, 0), (2, 0)]},
                 {"cols": [0, 2]}, {"p": 2147483648}):  # fmt: skip
-        assert not K.check_rank_lower(inst, K.LowerWitness(**{**w.__dict__, **bad}), 2), bad
-    assert not K.check_rank_lower(inst, w, 3)
-    square = K.RankInstance(inst.widths, [[(0, 1), (0, 1), (1, 1)]], inst.bias, inst.theta)
-    assert not K.check_rank_lower(square, w, 2)  # sigma = t^2: f = w2 w1^2 x^2 has rank 1
+        assert not check_rank_lower(inst, LowerWitness(**{**w.__dict__, **bad}), 2), bad
+    assert not check_rank_lower(inst, w, 3)
+    square = RankInstance(inst.widths, [[(0, 1), (0, 1), (1, 1)]], inst.bias, inst.theta)
+    assert not check_rank_lower(square, w, 2)  # sigma = t^2: f = w2 w1^2 x^2 has rank 1
 
 
 def test_the_example_is_exactly_what_the_rank_template_renders_for_its_literals():
@@ -787,12 +781,12 @@ def test_the_example_is_exactly_what_the_rank_template_renders_for_its_literals(
 
 
 # ---------------------------------------------------------------- templates
-def _square_instance() -> tuple[K.RankInstance, K.LowerWitness, K.UpperWitness]:
+def _square_instance() -> tuple[RankInstance, LowerWitness, UpperWitness]:
     """sigma = t^2, theta = (2, 3): f = w2 w1^2 x^2, rank 1, kernel vector (w1, -2 w2) ~ (1, -3)."""
     p = 2147483647
-    inst = K.RankInstance([1, 1, 1], [[(0, 1), (0, 1), (1, 1)]], False, [(2, 1), (3, 1)])
-    lower = K.LowerWitness(p, [[1], [2]], [1, 1], [[1, 1, 1]], [(0, 0)], [0])
-    upper = K.UpperWitness(p, [[1, -3]], [0], [])
+    inst = RankInstance([1, 1, 1], [[(0, 1), (0, 1), (1, 1)]], False, [(2, 1), (3, 1)])
+    lower = LowerWitness(p, [[1], [2]], [1, 1], [[1, 1, 1]], [(0, 0)], [0])
+    upper = UpperWitness(p, [[1, -3]], [0], [])
     return inst, lower, upper
 
 
@@ -802,12 +796,12 @@ def test_the_rank_template_with_an_upper_witness_reads_back_and_passes_the_pytho
     text = render_rank(meta, inst, lower, 1, upper, 1)
     cert = read_certificate(text)
     assert cert["inst"] == inst and cert["lower"] == lower and cert["upper"] == upper
-    assert K.check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
-    assert K.check_rank_upper(cert["inst"], cert["upper"], cert["bound"]) is True
+    assert check_rank_lower(cert["inst"], cert["lower"], cert["rank_lower"]) is True
+    assert check_rank_upper(cert["inst"], cert["upper"], cert["bound"]) is True
     assert "    moduli :=\n      [] }\n" in text
-    residues = K.UpperWitness(upper.p, upper.tangents, upper.cols, [2147483629, 2147483587])
+    residues = UpperWitness(upper.p, upper.tangents, upper.cols, [2147483629, 2147483587])
     back = read_certificate(render_rank(meta, inst, lower, 1, residues, 1))
-    assert back["upper"] == residues and K.check_rank_upper(inst, back["upper"], 1) is True
+    assert back["upper"] == residues and check_rank_upper(inst, back["upper"], 1) is True
     assert text.startswith("import NNCert\n\n/-!\n")
     assert "namespace Certificates.Rank_square\n" in text
     assert text.endswith("\nend Certificates.Rank_square\n")

@@ -5,7 +5,7 @@ No Lean toolchain is available where these run, so (as tests/test_lean_resnet.py
 ResNet library) they check: (a) no forbidden token, no layout hazard; (b) explicit structural
 recursion on a parameter that a `match` takes apart, no unused variable (`--wfail`); (c) the
 name-by-name, order-by-order and field-by-field correspondence with the Python twin
-certify/checker/kernel_relu.py (its values: tests/test_conformance.py, against Coq); (d) the
+certify/checker/kernel/relu.py (its values: tests/test_conformance.py, against Coq); (d) the
 templates, rendered by the real renderer from generated certificates, read back literal by
 literal to data that the twin accepts, and are rejected once tampered.
 """
@@ -20,8 +20,8 @@ import jinja2
 import pytest
 
 from certify import certificate
-from certify.checker import kernel as K
-from certify.checker import kernel_relu as R
+from certify.checker.kernel import relu as R
+from certify.checker.kernel.rank import UpperWitness
 from certify.families import generate_certificate
 from certify.families.relu import render as render_relu
 from certify.spec import parse_spec
@@ -52,7 +52,7 @@ from tests.test_lean_library import (
 RELU = LEAN_DIR / "NNCert" / "ReLU.lean"
 RANK_TEMPLATE = TEMPLATE_DIR / "relu/rank.lean.j2"
 EQUIV_TEMPLATE = TEMPLATE_DIR / "relu/equiv.lean.j2"
-TWIN = ROOT / "certify" / "checker" / "kernel_relu.py"
+TWIN = ROOT / "certify" / "checker" / "kernel" / "relu.py"
 OTHER_FAMILIES = [LEAN_DIR / "NNCert" / f"{m}.lean" for m in ("Compind", "ResNet")]
 
 FIELD_TYPES = {
@@ -92,7 +92,7 @@ def test_the_relu_file_names_its_python_twin_and_fills_the_nncert_namespace():
     text = RELU.read_text()
     head = text[: text.index("-/")]
     assert text.startswith("/-\n")
-    assert "certify/checker/kernel_relu.py" in head and "(NNCert/ReLU)" in head
+    assert "certify/checker/kernel/relu.py" in head and "(NNCert/ReLU)" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
     assert not re.search(r"^module\b", text, re.M)
 
@@ -212,7 +212,7 @@ def read_rank(text: str) -> dict[str, Any]:
     if re.search(r"^def upper\b", text, re.M):
         kind, upper = read_structure(text, "upper")
         assert kind == "UpperWitness"
-        out["upper"] = K.UpperWitness(**upper)
+        out["upper"] = UpperWitness(**upper)
         m = re.search(r"^theorem rank_upper_check : NNCert\.checkReluRankUpper inst lower\.batch "
                       r"upper (\d+) = true := by decide \+kernel$", text, re.M)  # fmt: skip
         assert m

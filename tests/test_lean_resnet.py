@@ -7,7 +7,7 @@ No Lean toolchain is available where these run, so they check what can be checke
 (a) no forbidden token, no layout hazard; (b) explicit structural recursion on a parameter that
 a `match` takes apart, and no unused variable (`lake build --wfail`); (c) the name-by-name,
 order-by-order and field-by-field correspondence with the Python twin
-certify/checker/kernel_resnet.py; (d) the template, rendered with a small certificate built with
+certify/checker/kernel/resnet.py; (d) the template, rendered with a small certificate built with
 the Python twin, reads back literal by literal to data that the twin accepts, and rejects once
 tampered (the rank template and the orbit template alike, over Q and over Q[z]/(z^g - 1));
 (e) what the orbit, roots-of-unity, implicit-equation and diagnostics checks of the twin mean,
@@ -31,8 +31,19 @@ import jinja2
 import pytest
 from flint import nmod_mat
 
-from certify.checker import kernel as K
-from certify.checker import kernel_resnet as R
+from certify.checker.kernel import resnet as R
+from certify.checker.kernel.arith import (
+    ARITH_Q,
+    acts_mod,
+    ints_q,
+    rats_mod,
+    rats_pos,
+    unit_vec,
+    zeros,
+)
+from certify.checker.kernel.lists import lattice
+from certify.checker.kernel.net import degree_bound
+from certify.checker.kernel.rank import LowerWitness, UpperWitness
 from certify.render import literals as L
 from tests.test_lean_library import (
     EXAMPLE_META,
@@ -67,7 +78,7 @@ TEMPLATE = TEMPLATE_DIR / "resnet/rank.lean.j2"
 ORBIT_TEMPLATE = TEMPLATE_DIR / "resnet/orbit.lean.j2"
 IMPLICIT_TEMPLATE = TEMPLATE_DIR / "resnet/implicit.lean.j2"
 CRITICAL_TEMPLATE = TEMPLATE_DIR / "resnet/critical.lean.j2"
-TWIN = ROOT / "certify" / "checker" / "kernel_resnet.py"
+TWIN = ROOT / "certify" / "checker" / "kernel" / "resnet.py"
 COMPIND = LEAN_DIR / "NNCert" / "Compind.lean"
 
 # Lean-only defs of ResNet.lean: (the def they serve, why they have no Python twin).
@@ -186,7 +197,7 @@ def test_the_resnet_file_names_its_python_twin_and_fills_the_nncert_namespace():
     text = RESNET.read_text()
     assert text.startswith("/-\n")
     head = text[: text.index("-/")]
-    assert "certify/checker/kernel_resnet.py" in head and "(NNCert/ResNet)" in head
+    assert "certify/checker/kernel/resnet.py" in head and "(NNCert/ResNet)" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
     assert not re.search(r"^module\b", text, re.M)
 
@@ -322,7 +333,7 @@ def full_rank_cols(rows: list[list[int]], r: int) -> list[int]:
     )
 
 
-def small_certificate() -> tuple[R.ResNetInstance, K.LowerWitness]:
+def small_certificate() -> tuple[R.ResNetInstance, LowerWitness]:
     """n = 1, depth 2, sigma = t^2, theta = (w1, b1, w2, b2) = (1, 1/2, 2, -1/3), no outer
     matrices: F(x) = h + (2h - 1/3)^2 with h = x + (x + 1/2)^2; the 4 x 4 Jacobian minor on the
     samples 0, 1, 2, -1 is nonsingular mod P, so the rank is 4 (all parameters)."""
@@ -333,14 +344,14 @@ def small_certificate() -> tuple[R.ResNetInstance, K.LowerWitness]:
     samples = [[0], [1], [2], [-1]]
     rows = [(s, 0) for s in range(4)]
     J = R.resnet_rows_mod(
-        P, 1, False, K.acts_mod(P, inst.acts, acts_inv), K.rats_mod(P, theta, theta_inv),
+        P, 1, False, acts_mod(P, inst.acts, acts_inv), rats_mod(P, theta, theta_inv),
         samples, rows,
     )  # fmt: skip
     assert nmod_mat(J, P).rank() == 4
-    return inst, K.LowerWitness(P, samples, theta_inv, acts_inv, rows, [0, 1, 2, 3])
+    return inst, LowerWitness(P, samples, theta_inv, acts_inv, rows, [0, 1, 2, 3])
 
 
-def outer_certificate() -> tuple[R.ResNetInstance, K.LowerWitness, K.UpperWitness]:
+def outer_certificate() -> tuple[R.ResNetInstance, LowerWitness, UpperWitness]:
     """n = 1, depth 2, sigma = t^2 with outer matrices: theta = (W1, b1, V1, W2, b2, V2) =
     (1, 1/2, 1, 2, -1/3, 1). Each layer V (W x + b)^2 keeps its value along (W, b, V) ->
     (c W, c b, V / c^2), so (2, 1, -4, 0, 0, 0) and (0, 0, 0, 6, -1, -6) are kernel vectors of
@@ -351,17 +362,17 @@ def outer_certificate() -> tuple[R.ResNetInstance, K.LowerWitness, K.UpperWitnes
     acts_inv = [[1, 1, 1], [1, 1, 1]]
     samples = [[0], [1], [2], [-1]]
     rows = [(s, 0) for s in range(4)]
-    thm = K.rats_mod(P, theta, theta_inv)
-    am = K.acts_mod(P, inst.acts, acts_inv)
+    thm = rats_mod(P, theta, theta_inv)
+    am = acts_mod(P, inst.acts, acts_inv)
     cols = full_rank_cols(R.resnet_rows_mod(P, 1, True, am, thm, samples, rows), 4)
-    lower = K.LowerWitness(P, samples, theta_inv, acts_inv, rows, cols)
+    lower = LowerWitness(P, samples, theta_inv, acts_inv, rows, cols)
     tangents = [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -6]]
-    upper = K.UpperWitness(P, tangents, [0, 3], [])
+    upper = UpperWitness(P, tangents, [0, 3], [])
     return inst, lower, upper
 
 
-def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: K.LowerWitness, r: int,
-                  upper: K.UpperWitness | None = None, bound: int = 0) -> str:  # fmt: skip
+def render_resnet(meta: dict[str, str], inst: R.ResNetInstance, lower: LowerWitness, r: int,
+                  upper: UpperWitness | None = None, bound: int = 0) -> str:  # fmt: skip
     """The template rendered with every value a ready-made Lean literal (`L.lean`)."""
     values: dict[str, Any] = {
         "width": inst.width, "acts": inst.acts, "outer": inst.outer, "theta": inst.theta,
@@ -390,14 +401,14 @@ def read_resnet(text: str) -> dict[str, Any]:
     assert kind == "LowerWitness"
     out: dict[str, Any] = {
         "inst": R.ResNetInstance(**inst),
-        "lower": K.LowerWitness(**{snake(k): v for k, v in lower.items()}),
+        "lower": LowerWitness(**{snake(k): v for k, v in lower.items()}),
         "rank_lower": int(_theorem(text, "rank_lower_check", "checkRankLowerResnet", "lower")),
         "upper": None,
     }
     if re.search(r"^def upper\b", text, re.M):
         kind, upper = read_structure(text, "upper")
         assert kind == "UpperWitness"
-        out["upper"] = K.UpperWitness(**upper)
+        out["upper"] = UpperWitness(**upper)
         out["bound"] = int(_theorem(text, "rank_upper_check", "checkRankUpperResnet", "upper"))
     return out
 
@@ -478,9 +489,9 @@ def test_the_outer_certificate_with_an_upper_witness_reads_back_and_passes_the_p
     assert R.check_rank_upper_resnet(cert["inst"], cert["upper"], cert["bound"]) is True
     assert not R.check_rank_lower_resnet(cert["inst"], cert["lower"], 5)
     assert not R.check_rank_upper_resnet(cert["inst"], cert["upper"], 3)
-    bad = K.UpperWitness(P, [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -5]], upper.cols, [])
+    bad = UpperWitness(P, [[2, 1, -4, 0, 0, 0], [0, 0, 0, 6, -1, -5]], upper.cols, [])
     assert not R.check_rank_upper_resnet(inst, bad, 4)  # not a kernel vector
-    same = K.UpperWitness(P, upper.tangents, [0, 0], [])
+    same = UpperWitness(P, upper.tangents, [0, 0], [])
     assert not R.check_rank_upper_resnet(inst, same, 4)  # a singular minor
     assert "    moduli :=\n      [] }\n" in text
     assert not _layout_problems(text)
@@ -526,7 +537,7 @@ def test_same_layer_compares_only_its_own_layer():
     flip itself (`qeq_all`) is what ties th2 to theta everywhere else."""
     inst = R.ResNetInstance(1, [SQUARE, SQUARE], False, [(2, 1), (1, 1), (3, 1), (-1, 1)])
     other = [(2, 1), (1, 1), (5, 1), (7, 1)]  # layer 1 changed
-    pts = K.lattice(1, 2)
+    pts = lattice(1, 2)
     assert R.same_layer(inst, 0, other, pts)
     assert not R.same_layer(inst, 1, other, pts)
     th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
@@ -717,10 +728,10 @@ def test_the_scalar_map_is_f_theta_as_a_polynomial_in_the_parameters_and_x():
         for _ in range(3):
             theta = [(rng.randrange(-3, 4), rng.randrange(1, 3)) if f else (0, 1) for f in free]
             x = rng.randrange(-3, 4)
-            h = R.resnet_dual(K.ARITH_Q, 1, inst.outer, inst.acts, theta,
-                              K.zeros(K.ARITH_Q, len(theta)), [(x, 1)], [(0, 1)])  # fmt: skip
+            h = R.resnet_dual(ARITH_Q, 1, inst.outer, inst.acts, theta,
+                              zeros(ARITH_Q, len(theta)), [(x, 1)], [(0, 1)])  # fmt: skip
             assert eval_terms(ts, [*fracs(theta), Fraction(x)]) == frac(h[0][0])
-        cs = R.coeffs_x(ts, len(free), K.degree_bound(inst.acts))
+        cs = R.coeffs_x(ts, len(free), degree_bound(inst.acts))
         assert sum(len(c) for c in cs) == len(ts)  # no term of degree above D in x
         assert all(es[len(free)] == 0 for c in cs for _, es in c)
 
@@ -900,7 +911,7 @@ def test_a_consistent_flip_at_the_wrong_point_fails_on_the_lattice():
     inst = orbit_instance()
     th2 = R.flip_params(1, False, 0, 0, (1, 1), inst.theta)
     assert R.qeq_all(th2, R.flip_params(1, False, 0, 0, (1, 1), inst.theta))
-    pts = K.lattice(1, len(R.act_at(inst.acts, 0)) - 1)
+    pts = lattice(1, len(R.act_at(inst.acts, 0)) - 1)
     assert pts == [[0], [1], [2], [3], [4]]
     assert not R.same_layer(inst, 0, th2, pts)
     assert R.check_orbit_generator(inst, 0, 0, (1, 1), th2) is False
@@ -986,7 +997,7 @@ def test_a_tampered_symmetry_fails_the_python_twin(what, old, new):
 def test_the_trivial_orbit_and_coefficient_theorems_render_read_back_and_pass_the_twin():
     cube = [(0, 1), (0, 1), (0, 1), (1, 1)]
     inst = R.ResNetInstance(1, [cube, cube], False, [(1, 1), (1, 1), (2, 1), (-1, 1)])
-    ps = R.coeffs_x(R.theta_map_terms(inst), 0, K.degree_bound(inst.acts))
+    ps = R.coeffs_x(R.theta_map_terms(inst), 0, degree_bound(inst.acts))
     coeffs = [p[0][0] if p else (0, 1) for p in ps]
     text = render_orbit(ORBIT_META, inst, [], [], orbit=[inst.theta], coeffs=coeffs)
     [orbit] = re.findall(r"^def orbit : List \(List \(Int × Int\)\) :=\n  (.*)$", text, re.M)
@@ -1039,7 +1050,7 @@ def render_implicit(meta: dict[str, str], inst: R.ResNetInstance, free: list[boo
 
 def scalar_coeffs(inst: R.ResNetInstance) -> list:
     """F_theta's coefficients c_0, ..., c_D by the Python twin (constant term lists)."""
-    ps = R.coeffs_x(R.theta_map_terms(inst), 0, K.degree_bound(inst.acts))
+    ps = R.coeffs_x(R.theta_map_terms(inst), 0, degree_bound(inst.acts))
     return [R.normalize(p)[0][0] if R.normalize(p) else (0, 1) for p in ps]
 
 
@@ -1098,18 +1109,18 @@ def test_the_diagnostics_mean_constant_neurons_and_layers_that_add_a_constant_or
     checked = 0
     for _ in range(300):
         inst = sparse_instance(rng)
-        if not (R.resnet_shape_ok(inst, []) and K.rats_pos(inst.theta) and inst.width):
+        if not (R.resnet_shape_ok(inst, []) and rats_pos(inst.theta) and inst.width):
             continue
         n = inst.width
         for layer in R.dead_layers(inst):
             checked += 1
             th = R.layer_params(n, inst.outer, layer, inst.theta)
             cs = [R.act_at(inst.acts, layer)]
-            z = K.zeros(K.ARITH_Q, len(th))
-            for x in K.lattice(n, 2):
+            z = zeros(ARITH_Q, len(th))
+            for x in lattice(n, 2):
                 for j in range(n):  # d/dx_j of the layer's increment is 0
-                    dx = K.unit_vec(K.ARITH_Q, n, j)
-                    out = R.resnet_dual(K.ARITH_Q, n, inst.outer, cs, th, z, K.ints_q(x), dx)
+                    dx = unit_vec(ARITH_Q, n, j)
+                    out = R.resnet_dual(ARITH_Q, n, inst.outer, cs, th, z, ints_q(x), dx)
                     assert [frac(a) for a in out[1]] == fracs(dx), (inst, layer)
     assert checked > 20
 

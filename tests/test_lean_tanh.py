@@ -1,5 +1,5 @@
 """Static lint and parity tests of lean/NNCert/Tanh.lean, coq/NNCert/Tanh.v and the template
-templates/lean/tanh/tanh.lean.j2 against the Python twin certify/checker/kernel_tanh.py.
+templates/lean/tanh/tanh.lean.j2 against the Python twin certify/checker/kernel/tanh.py.
 
 No Lean toolchain is available here, so (as tests/test_lean_resnet.py does) these check:
 (a) no forbidden token, no layout hazard; (b) explicit structural recursion on a parameter a
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from certify.checker import kernel_tanh as KT
+from certify.checker.kernel import tanh as KT
 from certify.families.tanh import render as RT
 from certify.render import literals as L
 from tests.test_lean_library import (
@@ -39,7 +39,7 @@ from tests.test_tanh import cert_of
 TANH = LEAN_DIR / "NNCert" / "Tanh.lean"
 COQ = ROOT / "coq" / "NNCert" / "Tanh.v"
 TEMPLATE = TEMPLATE_DIR / "tanh/tanh.lean.j2"
-TWIN = ROOT / "certify" / "checker" / "kernel_tanh.py"
+TWIN = ROOT / "certify" / "checker" / "kernel" / "tanh.py"
 FIELD_TYPES = {
     "AffSym": {
         "alpha": "Int × Int",
@@ -84,7 +84,7 @@ def coq_declarations() -> list[str]:
 def test_the_tanh_file_names_its_twins_and_fills_the_nncert_namespace():
     text = TANH.read_text()
     head = text[: text.index("-/")]
-    assert "certify/checker/kernel_tanh.py" in head and "(NNCert/Tanh)" in head
+    assert "certify/checker/kernel/tanh.py" in head and "(NNCert/Tanh)" in head
     assert "coq/NNCert/Tanh.v" in head and "TanhSym.v" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
     assert not re.search(r"^module\b", text, re.M)

@@ -18,13 +18,13 @@ from flint import nmod_mat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.checker.ir import MLP
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     dim_after_symmetries,
     dim_after_symmetries_source,
     expected_dim_source,
     ktb_formula,
 )
+from certify.checker.ir import MLP
 
 P = 1_000_003  # products of two residues stay below 2^40: sums of them fit in int64
 

@@ -10,7 +10,7 @@ import pytest
 
 from certify.bundle import render_certificate
 from certify.checker import check_certificate
-from certify.checker import kernel_compind as KC
+from certify.checker.kernel import compind as KC
 from certify.families import generate_certificates
 from certify.spec import parse_spec
 

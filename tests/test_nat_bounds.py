@@ -1,7 +1,7 @@
 """Fields written as Coq `nat` literals are bounded before rendering (issue 22: a nat is unary
 in Coq, so a forged 10^9 would make coqc exhaust the machine's memory): the checker rejects a
 value above MAX_NAT naming the field before any kind's checker runs, and the renderer refuses
-to write such a literal at all. NAT_FIELDS (certify/checker/nats.py) is compared with what the
+to write such a literal at all. NAT_FIELDS (certify/checker/check/nats.py) is compared with what the
 renderers actually write as nat, for every integer of every example certificate."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 
 from certify.bundle import render_certificate
 from certify.checker import check_certificate, registry
+from certify.checker.check.nats import NAT_FIELDS, values_at
 from certify.checker.ir import MAX_NAT
-from certify.checker.nats import NAT_FIELDS, values_at
 from certify.errors import RenderError
 from certify.render.env import nat_literals
 from tests.test_exact_keys import example_groups
@@ -149,7 +149,7 @@ def test_nat_literals_reads_every_number_of_a_nat_literal():
 def test_a_critical_locus_with_a_huge_power_or_exponent_is_rejected_before_the_kernel():
     """The kernels expand lam * P^k and products of the terms: k and the exponents are bounded
     (MAX_LOCUS_POWER, MAX_EXPONENT) before any polynomial arithmetic."""
-    from certify.checker.critical import MAX_LOCUS_POWER
+    from certify.checker.check.critical import MAX_LOCUS_POWER
     from certify.checker.ir import MAX_EXPONENT
 
     c = next(c for g in example_groups() for c in g if "locus" in c["witness"])

@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from certify.checker import check_certificate
-from certify.checker.claims import NEWMAN_SLATER
+from certify.checker.claims.compind import NEWMAN_SLATER
 from certify.families import generate_certificate
 from certify.spec import parse_spec
 

@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 
 from certify.checker import check_certificate
+from certify.checker.claims.resnet import fiber_theorem_failures
 from certify.checker.ir import ResNet
-from certify.checker.orbits import fiber_theorem_failures
 from certify.spec import parse_rat_str
 from tests.test_resnet_symmetry import certs_for
 

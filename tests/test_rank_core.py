@@ -1,5 +1,5 @@
 """The shared rank core and the reverse-mode rows: the pure-Python twin, its vectorised
-production path (checker/fast.py), an independent oracle (FLINT) and Coq (vm_compute) agree."""
+production path (checker/fast/rank.py), an independent oracle (FLINT) and Coq (vm_compute) agree."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from flint import nmod_mat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.checker import fast
-from certify.checker import kernel as K
-from certify.checker import kernel_resnet as KR
-from certify.checker import rank_core as RC
+from certify.checker.fast import rank as fast
+from certify.checker.kernel import rank_core as RC
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.arith import ARITH_Z, arith_mod, ints_mod, unit_vec, zeros
+from certify.checker.kernel.net import n_params, net_eval, net_row
 
 PRIMES = [2, 3, 7, 101, 2147483647]
 
@@ -90,7 +91,7 @@ def _random_mlp(rng: random.Random) -> tuple[list[int], list[list[int]], bool, l
     widths = [rng.randint(1, 3) for _ in range(rng.randint(2, 4))]
     bias = rng.random() < 0.5
     acts = [[rng.randint(-3, 3) for _ in range(rng.randint(2, 4))] for _ in widths[2:]]
-    theta = [rng.randint(-4, 4) for _ in range(K.n_params(widths, bias))]
+    theta = [rng.randint(-4, 4) for _ in range(n_params(widths, bias))]
     return widths, acts, bias, theta
 
 
@@ -99,11 +100,11 @@ def test_reverse_mode_rows_equal_forward_mode_directional_derivatives(seed):
     rng = random.Random(seed)
     widths, acts, bias, theta = _random_mlp(rng)
     x = [rng.randint(-3, 3) for _ in range(widths[0])]
-    ar, n = K.ARITH_Z, len(theta)
+    ar, n = ARITH_Z, len(theta)
     for k in range(widths[-1]):
-        row = K.net_row(ar, widths, acts, bias, theta, x, k)
-        zero = K.zeros(ar, len(x))
-        fw = [K.net_eval(ar, widths, acts, bias, theta, K.unit_vec(ar, n, c), x, zero)[1][k]
+        row = net_row(ar, widths, acts, bias, theta, x, k)
+        zero = zeros(ar, len(x))
+        fw = [net_eval(ar, widths, acts, bias, theta, unit_vec(ar, n, c), x, zero)[1][k]
               for c in range(n)]  # fmt: skip
         assert row == fw
     w, depth, outer = rng.randint(1, 3), rng.randint(1, 3), rng.random() < 0.5
@@ -112,8 +113,8 @@ def test_reverse_mode_rows_equal_forward_mode_directional_derivatives(seed):
     x = [rng.randint(-3, 3) for _ in range(w)]
     for k in range(w):
         row = KR.resnet_row(ar, w, outer, racts, rth, x, k)
-        zero = K.zeros(ar, w)
-        fw = [KR.resnet_dual(ar, w, outer, racts, rth, K.unit_vec(ar, len(rth), c), x, zero)[1][k]
+        zero = zeros(ar, w)
+        fw = [KR.resnet_dual(ar, w, outer, racts, rth, unit_vec(ar, len(rth), c), x, zero)[1][k]
               for c in range(len(rth))]  # fmt: skip
         assert row == fw
 
@@ -123,20 +124,20 @@ def test_vectorised_rows_equal_the_twin_rows_mod_p(seed):
     rng = random.Random(seed)
     p = rng.choice([101, 2147483647])
     widths, acts, bias, theta = _random_mlp(rng)
-    th_m, acts_m = K.ints_mod(p, theta), [K.ints_mod(p, a) for a in acts]
+    th_m, acts_m = ints_mod(p, theta), [ints_mod(p, a) for a in acts]
     X = [[rng.randint(-20, 20) for _ in range(widths[0])] for _ in range(5)]
-    ar = K.arith_mod(p)
+    ar = arith_mod(p)
     for k in range(widths[-1]):
         got = fast.mlp_rows_np(p, widths, acts_m, bias, th_m, fast.as_mod(X, p, widths[0]), k)
-        want = [K.net_row(ar, widths, acts_m, bias, th_m, K.ints_mod(p, x), k) for x in X]
+        want = [net_row(ar, widths, acts_m, bias, th_m, ints_mod(p, x), k) for x in X]
         assert got.tolist() == want
     w, depth, outer = rng.randint(1, 3), rng.randint(1, 3), rng.random() < 0.5
-    racts = [K.ints_mod(p, [rng.randint(-3, 3) for _ in range(3)]) for _ in range(depth)]
-    rth = K.ints_mod(p, [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))])
+    racts = [ints_mod(p, [rng.randint(-3, 3) for _ in range(3)]) for _ in range(depth)]
+    rth = ints_mod(p, [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))])
     X = [[rng.randint(-9, 9) for _ in range(w)] for _ in range(4)]
     for k in range(w):
         got = fast.resnet_rows_np(p, w, outer, racts, rth, fast.as_mod(X, p, w), k)
-        want = [KR.resnet_row(ar, w, outer, racts, rth, K.ints_mod(p, x), k) for x in X]
+        want = [KR.resnet_row(ar, w, outer, racts, rth, ints_mod(p, x), k) for x in X]
         assert got.tolist() == want
 
 

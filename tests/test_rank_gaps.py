@@ -16,8 +16,8 @@ import re
 import pytest
 
 from certify import certificate
-from certify.checker import kernel as K
-from certify.checker import rank_core as RC
+from certify.checker.kernel import rank_core as RC
+from certify.checker.kernel.rank import LowerWitness, check_rank_lower
 from certify.errors import RenderError
 from certify.families.polynomial import render_rank as R
 from certify.provers import coq as coqp
@@ -106,8 +106,8 @@ def _wrong_gap_files(cert) -> list[tuple[str, str]]:
 
     out = [("last gap past the parameters", with_gaps([*gaps[:-1], gaps[-1] + n]))]
     for cols in itertools.combinations(range(n), r):
-        lw2 = K.LowerWitness(lw.p, lw.samples, lw.theta_inv, lw.acts_inv, lw.rows, list(cols))
-        if not K.check_rank_lower(inst, lw2, r):
+        lw2 = LowerWitness(lw.p, lw.samples, lw.theta_inv, lw.acts_inv, lw.rows, list(cols))
+        if not check_rank_lower(inst, lw2, r):
             gs = RC.col_gaps(0, list(cols))
             out.append((f"gaps {gs}: the singular minor on {list(cols)}", with_gaps(gs)))
             return out

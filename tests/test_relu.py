@@ -212,8 +212,9 @@ RANK_TAMPERS = {
     st.lists(st.integers(-3, 3), max_size=12),
 )
 def test_the_kernel_dot_skipping_zero_tangent_entries_is_the_rational_dot(g, t):
-    from certify.checker.kernel import ARITH_Q, dot, ints_q
-    from certify.checker.kernel_relu import dot_nz
+    from certify.checker.kernel.arith import ARITH_Q, ints_q
+    from certify.checker.kernel.net import dot
+    from certify.checker.kernel.relu import dot_nz
 
     n, d = dot_nz(g, t)
     full = dot(ARITH_Q, g, ints_q(t))
@@ -299,7 +300,7 @@ def plain_f(widths, theta, x):
 )
 def test_every_permuted_and_scaled_copy_is_certified_equivalent(hidden, seed, perm, scales):
     """g.theta for a random g is equivalent and the group element found maps theta to it."""
-    from certify.checker import kernel_relu as KR
+    from certify.checker.kernel import relu as KR
 
     widths = [1, *hidden, 1]
     spec = spec_of(widths, {"seed": seed})
@@ -454,7 +455,7 @@ def test_the_equivalence_kernel_accepts_only_equal_functions(hidden, seed, pick,
     whenever the kernel twin accepts, the two functions agree at many other points."""
     import random as _random
 
-    from certify.checker import kernel_relu as KR
+    from certify.checker.kernel import relu as KR
     from certify.families.relu.model import breakpoints
 
     widths = [1, *hidden, 1]
@@ -515,7 +516,7 @@ def test_the_cover_certificate_passes_coqc_and_a_moved_cut_is_rejected_by_both(c
 
 
 def test_a_batch_missing_a_piece_fails_the_cover_kernel():
-    from certify.checker import kernel_relu as KR
+    from certify.checker.kernel import relu as KR
 
     params = {"weights": [[[1], [1]], [[1, -1]]], "biases": [[0, -1], [0]]}
     cert = make([1, 2, 1], params)

@@ -1,7 +1,7 @@
 """The vectorised exact ReLU paths (issue 23 item 2) against their references on random small
 instances: the region batch (families/relu/witness.region_design vs region_design_reference,
 output for output), its building blocks (fast.py vs model.py), the incremental echelon basis vs
-maximal_minor, and the checker's integer paths (checker/relu_fast.py) vs the kernel twin
+maximal_minor, and the checker's integer paths (checker/fast/relu.py) vs the kernel twin
 (kernel_relu.py), with rational theta and points and with magnitudes beyond int64."""
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ import numpy as np
 import pytest
 
 from certify.algebra.modp import maximal_minor, residue
-from certify.checker import kernel as K
-from certify.checker import kernel_relu as KL
-from certify.checker import relu_fast as RF
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     affine_rank,
     count_patterns,
     forward,
@@ -24,6 +21,9 @@ from certify.checker.relu_net import (
     regions_spanned,
     scaling_tangents,
 )
+from certify.checker.fast import relu as RF
+from certify.checker.kernel import relu as KL
+from certify.checker.kernel.arith import acts_mod, rats_mod
 from certify.families.relu import fast as FR
 from certify.families.relu import model as M
 from certify.families.relu import witness as W
@@ -224,7 +224,7 @@ def test_checker_integer_paths_equal_the_kernel_twin(seed):
     if all(d % p for _, d in th) and all(d % p for z in batch for _, d in z):
         inv_t = [pow(d, -1, p) for _, d in th]
         inv_b = [[pow(d, -1, p) for _, d in z] for z in batch]
-        th_m, b_m = K.rats_mod(p, th, inv_t), K.acts_mod(p, batch, inv_b)
+        th_m, b_m = rats_mod(p, th, inv_t), acts_mod(p, batch, inv_b)
         pats = KL.batch_patterns(widths, th, batch)
         labels = [(rng.randrange(len(batch)), rng.randrange(widths[-1])) for _ in range(5)]
         got = RF.relu_rows_mod(p, widths, pats, th_m, b_m, labels)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from certify.checker import check_certificate
-from certify.checker.claims_relu import width_one_bound
+from certify.checker.claims.relu import width_one_bound
 from certify.checker.ir import ReLUNet
 from tests.test_relu import make
 
@@ -137,7 +137,7 @@ def test_a_changed_bound_or_functional_dimension_is_rejected_by_the_checker():
 
 
 def test_the_width_one_argument_has_an_entry_in_the_citation_table():
-    from certify.checker.claims_relu import WIDTH_ONE_CHAIN
+    from certify.checker.claims.relu import WIDTH_ONE_CHAIN
     from certify.referee import CITATIONS
 
     assert "n0 + 2 nL + 1" in CITATIONS[WIDTH_ONE_CHAIN]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sympy.polys.matrices import DomainMatrix
 
 from certify.checker import check_certificate, cross_check
-from certify.checker.claims_resnet import PYTHON_ONLY, quadratic_locus
+from certify.checker.claims.resnet import PYTHON_ONLY, quadratic_locus
 from certify.families import generate_certificates
 from certify.spec import parse_rat_str, parse_spec
 

@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from certify.checker import check_certificate
-from certify.checker import kernel_resnet as KR
+from certify.checker.kernel import resnet as KR
 from certify.families import generate_certificates
 from certify.render import literals as L
 from certify.spec import parse_spec

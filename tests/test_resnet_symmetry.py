@@ -140,7 +140,7 @@ def test_tampered_complex_orbits_are_rejected_by_checker_and_coqc(coq):
 )  # fmt: skip
 def test_the_layer_identity_holds_exactly_for_the_divisors_of_the_exponent_gcd(sigma, g, expect):
     from certify.algebra.poly import parse_univariate
-    from certify.checker import kernel_resnet as KR
+    from certify.checker.kernel import resnet as KR
 
     cs = [(c.numerator, c.denominator) for c in parse_univariate(sigma)]
     assert KR.layer_symmetric(g, cs, (0, 1)) is expect
@@ -320,7 +320,7 @@ def test_a_bundle_with_the_figure_one_certificate_embeds_the_picture(tmp_path: P
 # ------------------------------------------- regressions from the independent review
 def test_an_equation_with_repeated_terms_cannot_misstate_the_checked_polynomial():
     (cert,) = certs_for(FIG, {"kind": "implicit", "equation": FIG_EQ, "bias": False})
-    from certify.checker.claims_resnet import implicit_claim, implicit_result
+    from certify.checker.claims.resnet import implicit_claim, implicit_result
     from certify.spec import ResNet
 
     rn = ResNet(1, ((Fraction(0), Fraction(0), Fraction(1)),) * 2, False)
@@ -402,7 +402,7 @@ def test_a_non_critical_certificate_carries_no_generic_rank():
 def test_the_trusted_rational_root_finder_agrees_with_sympy(roots, quadratics, square, scale):
     """rational_roots (own code: Sturm isolation, denominators dividing a_n) finds exactly
     sympy's rational roots, with repeated roots, irrational real roots and no real roots."""
-    from certify.checker.orbits import rational_roots
+    from certify.checker.facts.resnet_orbit import rational_roots
 
     factors = [[-r, Fraction(1)] for r in roots] + [[Fraction(a), 0, Fraction(-b)]
                for a, b in quadratics]  # fmt: skip

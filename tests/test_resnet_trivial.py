@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from certify.checker import check_certificate
-from certify.checker import kernel_resnet as KR
+from certify.checker.facts.resnet_orbit import layer_symmetry, symmetries
 from certify.checker.ir import ResNet
-from certify.checker.orbits import layer_symmetry, symmetries
+from certify.checker.kernel import resnet as KR
 from certify.spec import parse_rat_str
 from tests.conftest import run_cli
 from tests.test_resnet import sympy_resnet

@@ -77,7 +77,7 @@ def test_a_rank_certificate_with_a_shortened_theta_is_a_named_error(cut):
 
 @pytest.mark.parametrize("exc", [IndexError, OverflowError, MemoryError])
 def test_index_overflow_and_memory_errors_in_a_checker_are_reported_not_raised(exc, monkeypatch):
-    from certify.checker import rank
+    from certify.checker.check import rank
 
     def boom(cert):
         raise exc("from bad input")

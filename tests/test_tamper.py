@@ -129,10 +129,10 @@ def test_untampered_certificates_pass_checker_and_coq(defective, rational, coq):
 
 def _twins(cert) -> tuple[bool, bool]:
     """(pure twin, vectorised path) verdicts of the lower and upper checks together."""
-    from certify.checker import fast
-    from certify.checker import kernel as K
+    from certify.checker.check.rank import decode_instance, decode_lower, decode_upper
+    from certify.checker.fast import rank as fast
     from certify.checker.ir import Malformed
-    from certify.checker.rank import decode_instance, decode_lower, decode_upper
+    from certify.checker.kernel.rank import check_rank_lower, check_rank_upper
 
     try:
         inst = decode_instance(cert)
@@ -141,7 +141,7 @@ def _twins(cert) -> tuple[bool, bool]:
         uw = decode_upper(up) if up is not None else None
     except (Malformed, KeyError, TypeError, ValueError):
         return False, False
-    pure = K.check_rank_lower(inst, lw, r) and (uw is None or K.check_rank_upper(inst, *uw))
+    pure = check_rank_lower(inst, lw, r) and (uw is None or check_rank_upper(inst, *uw))
     vec = fast.check_rank_lower(inst, lw, r) and (uw is None or fast.check_rank_upper(inst, *uw))
     return pure, vec
 

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from certify import certificate
 from certify.checker import check_certificate
-from certify.checker import kernel_tanh as KT
-from certify.checker import tanh_net as N
-from certify.checker.tanh import to_instance
+from certify.checker.check.tanh import to_instance
+from certify.checker.facts import tanh_net as N
+from certify.checker.kernel import tanh as KT
 from certify.errors import CertifyError, SpecError
 from certify.families import generate_certificate
 from certify.families.tanh import dag as D
@@ -406,7 +406,7 @@ def test_seeded_parameters_are_reproducible_and_nonzero():
 
 
 def test_fefferman_conditions_on_a_deep_logistic_net_do_not_invoke_the_tanh_theorem():
-    from certify.checker.claims_tanh import theorem_applies
+    from certify.checker.claims.tanh import theorem_applies
 
     assert theorem_applies("tanh", None, True) and theorem_applies("logistic", True, None)
     assert not theorem_applies("logistic", None, True)
@@ -492,7 +492,7 @@ def _zero_edge_left_out() -> dict[str, Any]:
 def _false_widths() -> dict[str, Any]:
     """Review 6, e2b: the e1 certificate with widths [1, 2, 2, 1] claimed for the two-chain DAG
     (Fefferman's conditions and theorem cited for a network that is not layered)."""
-    from certify.checker.claims_tanh import equiv_claim
+    from certify.checker.claims.tanh import equiv_claim
 
     c = copy.deepcopy(_two_chains()[0])  # a genuine inequivalence: only the widths are false
     c["instance"]["network"]["widths"] = [1, 2, 2, 1]
@@ -563,7 +563,7 @@ def test_a_failed_sufficient_test_does_not_say_not_free():
 
 
 def test_a_non_free_orbit_says_so_and_an_uncomputed_one_says_not_established():
-    from certify.checker.claims_tanh import orbit_claim, orbit_result
+    from certify.checker.claims.tanh import orbit_claim, orbit_result
 
     net = {"activation": "tanh", "widths": [1, 2, 1]}
     sym = ["-1", "0", "-1", "0"]
@@ -610,7 +610,7 @@ def test_the_rendered_equiv_files_check_the_classes_they_use():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_checkers_own_orbit_count_agrees_with_the_generators(data):
-    from certify.checker.tanh_orbit import orbit_size
+    from certify.checker.facts.tanh_orbit import orbit_size
     from certify.families.tanh.witness import enumerate_orbit
 
     net = data.draw(layered_nets())
@@ -627,13 +627,13 @@ def test_the_checkers_own_orbit_count_agrees_with_the_generators(data):
 
 
 def _rebuild_orbit_claim(c: dict[str, Any]) -> None:
-    from certify.checker.claims_tanh import orbit_claim
+    from certify.checker.claims.tanh import orbit_claim
 
     c["claim"] = orbit_claim(c["instance"]["network"], c["instance"]["symmetry"], c["result"])
 
 
 def _rebuild_equiv_claim(c: dict[str, Any]) -> None:
-    from certify.checker.claims_tanh import equiv_claim
+    from certify.checker.claims.tanh import equiv_claim
 
     c["claim"] = equiv_claim(c["instance"]["network"], c["instance"]["symmetry"], c["result"])
 

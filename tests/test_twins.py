@@ -17,7 +17,7 @@ from tests.test_lean_library import LEAN_DIR, lean_defs
 
 # Lean defs placed before their first use rather than in Python order (Lean, like Coq, needs a
 # definition before its use; test_lean_compind.MOVED says where each goes and why).
-LEAN_MOVED = {f"kernel_compind.{name}" for name in MOVED}
+LEAN_MOVED = {f"compind.{name}" for name in MOVED}
 
 
 def problems(table: dict[str, list[list]]) -> list[str]:
@@ -71,12 +71,12 @@ def test_the_table_has_a_row_for_each_of_the_318_kernel_functions():
 def test_the_table_check_reports_a_renamed_moved_reordered_or_retyped_declaration():
     table = twins()
     cases = {
-        "a Coq name": lambda t: t["kernel"][0].__setitem__(1, "dot_q"),
-        "a Lean file": lambda t: t["kernel_tanh"][0].__setitem__(4, "ReLU"),
-        "an arity": lambda t: t["base"][1].__setitem__(5, 3),
-        "a Lean arity": lambda t: t["kernel_relu"][2].__setitem__(7, 9),
+        "a Coq name": lambda t: t["net"][0].__setitem__(1, "dot_q"),
+        "a Lean file": lambda t: t["tanh"][0].__setitem__(4, "ReLU"),
+        "an arity": lambda t: t["lists"][1].__setitem__(5, 3),
+        "a Lean arity": lambda t: t["relu"][2].__setitem__(7, 9),
         "the order": lambda t: t["rank_core"].reverse(),
-        "a missing row": lambda t: t["kernel_compind"].pop(),
+        "a missing row": lambda t: t["compind"].pop(),
     }
     for what, change in cases.items():
         t = copy.deepcopy(table)

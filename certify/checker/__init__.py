@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from certify.checker import registry
+from certify.checker.check.nats import nat_problems
 from certify.checker.ir import NAME_RE, SCHEMA, Malformed, family_of
-from certify.checker.nats import nat_problems
 
 ENVELOPE = {"schema", "family", "kind", "name", "instance", "witness", "result", "claim",
             "generator"}  # fmt: skip
@@ -58,7 +58,7 @@ def envelope_problems(cert: Any) -> list[str]:
 def check_certificate(cert: dict[str, Any]) -> list[str]:
     """Problems found in a certificate (an empty list means it is accepted).
 
-    Validates the envelope once, bounds the fields written as Coq nats (checker/nats.py),
+    Validates the envelope once, bounds the fields written as Coq nats (checker/check/nats.py),
     dispatches on (family, kind), and turns any malformed field into a reported problem
     rather than an exception."""
     problems = envelope_problems(cert)

@@ -30,7 +30,7 @@ def render(template: str, **context: object) -> str:
     text = environment().get_template(template).render(**context)
     if template.startswith("coq/"):
         big = [n for n in nat_literals(text) if n > MAX_NAT]
-        if big:  # the checker bounds these fields by name first (checker/nats.py)
+        if big:  # the checker bounds these fields by name first (checker/check/nats.py)
             raise RenderError(
                 f"a Coq nat literal {big[0]} is above {MAX_NAT} (nat is unary: the file "
                 "would exhaust coqc's memory)"

@@ -1,6 +1,6 @@
 (** Arithmetic of the kernel checkers: Z/p on primitive 63-bit integers, and exact
     rationals as unnormalised pairs [(num, den)] of [Z].
-    Python twin: certify/checker/kernel.py, section "arithmetic"; Lean twin:
+    Python twin: certify/checker/kernel/arith.py; Lean twin:
     lean/NNCert/Arith.lean. Values mod p are kept in [[0, p)] with [1 < p < 2^31], so a
     product of two of them is below 2^62 and never wraps around 2^63. *)
 From Coq Require Import ZArith List Bool Uint63.

@@ -1,6 +1,6 @@
 (** Composition independence: are [sigma(p_1), ..., sigma(p_k)] (preceded by the constant
     function 1 when the network has biases) linearly independent over Q, or dependent?
-    Python twin: certify/checker/kernel_compind.py, transcribed definition by definition in
+    Python twin: certify/checker/kernel/compind.py, transcribed definition by definition in
     the same order (exceptions: [nsub], [_dot_q] and [qmul3] come before their first use, as
     Coq requires; Coq-only helpers are marked as such). Lean twin: lean/NNCert/Compind.lean.
     Multivariate polynomials are lists of terms [((num, den), exponents)], the exponents a
@@ -329,7 +329,7 @@ Definition check_prop33 (sigma : list (Z * Z)) : bool :=
 
 
 (** * MLP identifiability hypotheses (math.md §1, §4). Python twin: the last section of
-    certify/checker/kernel_compind.py. *)
+    certify/checker/kernel/compind.py. *)
 
 (** [nrows] rows of [ncols] entries each, read from the front of [th]. *)
 Fixpoint chunk_rows (ncols nrows : nat) (th : list Z) : list (list Z) :=

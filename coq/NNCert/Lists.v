@@ -1,5 +1,5 @@
 (** List helpers of the nn-certify kernel checkers.
-    Python twin: certify/checker/kernel.py, section "lists"; Lean twin: lean/NNCert/Lists.lean.
+    Python twin: certify/checker/kernel/lists.py; Lean twin: lean/NNCert/Lists.lean.
     Conventions: structural recursion on one argument; [nat] only for indices and counts. *)
 From Coq Require Import ZArith List Bool.
 Import ListNotations.

@@ -1,5 +1,5 @@
 (** Polynomial MLPs evaluated in forward mode (dual numbers), generic in the arithmetic.
-    Python twin: certify/checker/kernel.py, section "networks"/"shapes"; Lean twin:
+    Python twin: certify/checker/kernel/net.py; Lean twin:
     lean/NNCert/Net.lean.
     A network is [(widths, acts, bias, theta)]: [theta] is flat, layer by layer, neuron by
     neuron, the incoming weights then the bias; [acts] has one coefficient list (constant

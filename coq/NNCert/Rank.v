@@ -1,5 +1,5 @@
 (** Rank certificates for polynomial MLPs.
-    Python twin: certify/checker/kernel.py, section "rank"; Lean twin: lean/NNCert/Rank.lean.
+    Python twin: certify/checker/kernel/rank.py; Lean twin: lean/NNCert/Rank.lean.
     Lower bound: the kernel recomputes the Jacobian rows of the labels [R] mod p by reverse
     mode (one pass per row, [net_row]) and the shared core (RankCore.v) decides that the minor
     on the columns [C] is nonsingular mod p.

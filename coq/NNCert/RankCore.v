@@ -1,5 +1,5 @@
 (** The rank core shared by every family (polynomial MLPs, ResNets, ReLU networks).
-    Python twin: certify/checker/rank_core.py; Lean twin: lean/NNCert/RankCore.lean.
+    Python twin: certify/checker/kernel/rank_core.py; Lean twin: lean/NNCert/RankCore.lean.
     A family computes the Jacobian rows of its literal instance (mod p, by reverse mode);
     the core decides what a rank certificate needs:
     - lower bound: the [r x r] minor on the rows of the labels [R] and the columns [C] is

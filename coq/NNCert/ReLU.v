@@ -1,6 +1,6 @@
 (** ReLU networks [F = A_L o ReLU o ... o ReLU o A_1] (math.md §3): exact evaluation over Q,
     reverse mode with the activation pattern fixed, and the rank, equivalence and symmetry
-    checks. Python twin: certify/checker/kernel_relu.py; Lean twin: lean/NNCert/ReLU.lean.
+    checks. Python twin: certify/checker/kernel/relu.py; Lean twin: lean/NNCert/ReLU.lean.
     The layout of theta is that of an MLP with biases: layer by layer, neuron by neuron, the
     incoming weights then the bias. Rationals are unnormalised pairs [(num, den)] with [den > 0]. *)
 From Coq Require Import ZArith List Bool Uint63.

@@ -1,7 +1,7 @@
 (** Constant-width ResNets [x -> x + sigma_l(W_l x + b_l)] (or [x + V_l sigma_l(...)] when
     [outer]) in forward mode and in reverse mode (one pass per Jacobian row), and the rank
     checks on them through the shared core RankCore.v (math.md §2).
-    Python twin: certify/checker/kernel_resnet.py; Lean twin: lean/NNCert/ResNet.lean.
+    Python twin: certify/checker/kernel/resnet.py; Lean twin: lean/NNCert/ResNet.lean.
     Layout of the parameters per layer: [W_l] row by row, each row's bias after it, then [V_l] row by
     row when [outer]. *)
 From Coq Require Import ZArith List Bool Uint63.

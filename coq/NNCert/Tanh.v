@@ -2,7 +2,7 @@
     and the group acting on DAG networks (flips by an affine symmetry, permutations of
     interchangeable hidden nodes): applying a group element, classes, freeness, canonical form,
     genericity conditions.
-    Python twin: certify/checker/kernel_tanh.py; Lean twin: lean/NNCert/Tanh.lean.
+    Python twin: certify/checker/kernel/tanh.py; Lean twin: lean/NNCert/Tanh.lean.
     A network is dense over its N nodes (inputs, hidden, outputs): [ti_adj] row q, column p is
     1 iff there is an edge p -> q; rationals are unnormalised pairs (num, den). That a checked
     group element keeps the network function is the theorem of TanhSym.v. *)

@@ -2,7 +2,7 @@
 NNCert.Compind: composition independence of `σ(p_1), ..., σ(p_k)` (after the constant `1` when
 the family has biases), exact dependence relations, and the coefficient conditions of
 Prop. 2.1 and Prop. 3.3.
-Python twin: certify/checker/kernel_compind.py (NNCert/Compind). Same names (camelCase here),
+Python twin: certify/checker/kernel/compind.py (NNCert/Compind). Same names (camelCase here),
 same order, with exceptions forced by Lean's define-before-use rule or by structural
 recursion: `qint` sits before `scaledCompositions` and `qmul3` before `delta2` (their first
 users; Python defines them later), and the Lean-only helpers `familyRowsMod`, `dependentFrom`,

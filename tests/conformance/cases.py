@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certify.checker import fast
-from certify.checker import kernel as K
-from certify.checker import kernel_relu as KL
-from certify.checker import kernel_resnet as KR
-from certify.checker import kernel_tanh as KT
+from certify.checker.fast import rank as fast
+from certify.checker.kernel import rank as K
+from certify.checker.kernel import relu as KL
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel import tanh as KT
 from tests.conformance import values as V
 from tests.conformance.coqsig import CoqDef, Param, library
 from tests.conformance.table import MODULES, PY_ONLY_ARGS, RECORDS, table
@@ -89,7 +89,7 @@ def extra_calls(seen: dict[str, dict[str, tuple]]) -> None:
         for g in tab:
             KT.compose_all_mem(g, tab, tab)
     locus_calls()
-    for inst, cs in list(seen.get("kernel_tanh.check_classes", {}).values()):
+    for inst, cs in list(seen.get("tanh.check_classes", {}).values()):
         KT.check_fefferman(inst, cs)
         KT.check_fefferman(
             dataclasses.replace(inst, biases=[(-b[0], b[1]) for b in inst.biases]), cs
@@ -162,7 +162,7 @@ def capture() -> dict[str, list[tuple]]:
                 setattr(mod, name, wrap(val, fn_key[val]))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))  # every wrapped call adds a frame
-    # The rank checkers run on the vectorised path (checker/fast.py); make each also run
+    # The rank checkers run on the vectorised path (checker/fast/rank.py); make each also run
     # its kernel twin, which must agree, so the twin's functions see the same inputs.
     for name, twin in FAST_TWINS.items():
         fast_fn = getattr(fast, name)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 
-from certify.checker import kernel as K
-from certify.checker import kernel_resnet as KR
-from certify.checker import rank_core as RC
+from certify.checker.kernel import rank_core as RC
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.arith import arith_mod, ints_mod
+from certify.checker.kernel.net import net_row
 from tests.test_rank_core import PRIMES, _matrix, _random_mlp
 
 
@@ -37,8 +38,8 @@ def conformance_cases(count: int) -> list[str]:
             widths, acts, bias, theta = _random_mlp(rng)
             x = [rng.randint(-9, 9) for _ in range(widths[0])]
             k = rng.randrange(widths[-1])
-            val = K.net_row(K.arith_mod(p), widths, [K.ints_mod(p, a) for a in acts], bias,
-                            K.ints_mod(p, theta), K.ints_mod(p, x), k)  # fmt: skip
+            val = net_row(arith_mod(p), widths, [ints_mod(p, a) for a in acts], bias,
+                            ints_mod(p, theta), ints_mod(p, x), k)  # fmt: skip
             expr = (f"map Uint63.to_Z (net_row (arith_mod (Uint63.of_Z {p})) "
                     f"{_coq_list(widths)}%nat (map (ints_mod {p}) {_coq_list(acts)}%Z) "
                     f"{str(bias).lower()} (ints_mod {p} {_coq_list(theta)}%Z) "
@@ -51,8 +52,8 @@ def conformance_cases(count: int) -> list[str]:
             th = [rng.randint(-3, 3) for _ in range(depth * KR.layer_size(w, outer))]
             x = [rng.randint(-9, 9) for _ in range(w)]
             k = rng.randrange(w)
-            val = KR.resnet_row(K.arith_mod(p), w, outer, [K.ints_mod(p, a) for a in acts],
-                                K.ints_mod(p, th), K.ints_mod(p, x), k)  # fmt: skip
+            val = KR.resnet_row(arith_mod(p), w, outer, [ints_mod(p, a) for a in acts],
+                                ints_mod(p, th), ints_mod(p, x), k)  # fmt: skip
             expr = (
                 f"map Uint63.to_Z (resnet_row (arith_mod (Uint63.of_Z {p})) {w}%nat "
                 f"{str(outer).lower()} (map (ints_mod {p}) {_coq_list(acts)}%Z) "

@@ -14,23 +14,28 @@ import tomllib
 from pathlib import Path
 from types import ModuleType
 
-from certify.checker import base as B
-from certify.checker import kernel as K
-from certify.checker import kernel_compind as KC
-from certify.checker import kernel_relu as KL
-from certify.checker import kernel_resnet as KR
-from certify.checker import kernel_tanh as KT
-from certify.checker import rank_core as RC
+from certify.checker.kernel import arith as AR
+from certify.checker.kernel import compind as KC
+from certify.checker.kernel import lists as LS
+from certify.checker.kernel import net as NT
+from certify.checker.kernel import rank as K
+from certify.checker.kernel import rank_core as RC
+from certify.checker.kernel import relu as KL
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel import tanh as KT
 
-# module label -> (Python module, the Coq files whose definitions it twins)
+# module label (the module's name under certify/checker/kernel) -> (Python module, the Coq
+# files whose definitions it twins): one Python module per Coq/Lean module
 MODULES: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
-    "base": (B, ("Lists", "Arith", "Rank")),  # is_unit_row sits in Rank.v (on residues)
+    "lists": (LS, ("Lists", "Rank")),  # is_unit_row sits in Rank.v (on residues) in Coq
+    "arith": (AR, ("Arith",)),
     "rank_core": (RC, ("RankCore", "ZArith")),
-    "kernel": (K, ("Net", "Rank")),
-    "kernel_resnet": (KR, ("ResNet",)),
-    "kernel_compind": (KC, ("Compind",)),
-    "kernel_relu": (KL, ("ReLU",)),
-    "kernel_tanh": (KT, ("Tanh",)),
+    "net": (NT, ("Net",)),
+    "rank": (K, ("Rank",)),
+    "resnet": (KR, ("ResNet",)),
+    "compind": (KC, ("Compind",)),
+    "relu": (KL, ("ReLU",)),
+    "tanh": (KT, ("Tanh",)),
 }
 
 TWINS = Path(__file__).resolve().parents[1] / "twins.toml"  # the declaration table
@@ -44,7 +49,7 @@ def twins() -> dict[str, list[list]]:
 # Python parameters the Coq twin does not take: Coq drops a section variable that a
 # definition does not use, so with_bias has no `ar` in Coq (Python keeps it, as every other
 # function of the section takes it first).
-PY_ONLY_ARGS = {"kernel.with_bias": ("ar",)}
+PY_ONLY_ARGS = {"net.with_bias": ("ar",)}
 
 # Python functions with no computable Coq twin, and why. (Empty: every kernel function has
 # one. A function added here must say why Coq cannot run it, e.g. a Prop-only twin.)

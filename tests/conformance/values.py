@@ -15,8 +15,16 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from certify.checker import base as B
-from certify.checker import kernel_resnet as KR
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.arith import (
+    ARITH_Q as kernel_ARITH_Q,
+)
+from certify.checker.kernel.arith import (
+    ARITH_Z as kernel_ARITH_Z,
+)
+from certify.checker.kernel.arith import (
+    arith_mod as kernel_arith_mod,
+)
 
 PRIMES = (7, 11, 101, 2147483647)
 MODULI = (7, 11, 13, 101, 2147483629, 2147483647)
@@ -38,11 +46,11 @@ class ArithV:
 
 
 def arith_mod(p: int, py: Any = None) -> ArithV:
-    return ArithV(f"(arith_mod (Uint63.of_Z {p}))", ("int",), py or B.arith_mod(p))
+    return ArithV(f"(arith_mod (Uint63.of_Z {p}))", ("int",), py or kernel_arith_mod(p))
 
 
-ARITH_Q = ArithV("arith_q", ("tuple", (("Z",), ("Z",))), B.ARITH_Q)
-ARITH_Z = ArithV("arith_z", ("Z",), B.ARITH_Z)
+ARITH_Q = ArithV("arith_q", ("tuple", (("Z",), ("Z",))), kernel_ARITH_Q)
+ARITH_Z = ArithV("arith_z", ("Z",), kernel_ARITH_Z)
 
 
 def arith_cyc(g: int, py: Any = None) -> ArithV:

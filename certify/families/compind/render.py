@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.compind import decode_polys, decode_sigma
+from certify.checker.check.compind import decode_polys, decode_sigma
 from certify.checker.ir import NAME_RE, as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L

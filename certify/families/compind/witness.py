@@ -15,9 +15,9 @@ from typing import Any
 from certify import __version__
 from certify.algebra.modp import integer_nullspace, inverse_mod, nmod, previous_prime, residue
 from certify.algebra.poly import Poly, compose, power
-from certify.checker import kernel_compind as KC
-from certify.checker.claims import compind_claim, compind_result
+from certify.checker.claims.compind import compind_claim, compind_result
 from certify.checker.ir import envelope, format_univariate, rat_str
+from certify.checker.kernel import compind as KC
 from certify.errors import CertifyError
 from certify.families.compind.spec import CompindSpec
 from certify.families.polynomial.mlp_model import primitive

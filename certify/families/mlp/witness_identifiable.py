@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from certify import __version__
-from certify.checker import kernel_compind as KC
-from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
+from certify.checker.claims.compind import identifiability_plan, mlp_claim, mlp_result
 from certify.checker.ir import envelope, network_json, rat_str
+from certify.checker.kernel import compind as KC
 from certify.errors import CertifyError
 from certify.families.polynomial import witness_rank as rank_witness
 from certify.request import CertRequest, Spec

@@ -11,43 +11,43 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from certify.checker.ir import MLP
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     activation_texts as activation_texts,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     expected_dim as expected_dim,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     is_ktb as is_ktb,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     is_monomial as is_monomial,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     output_degrees as output_degrees,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     output_space_dim as output_space_dim,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     param_index as param_index,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     primitive as primitive,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     quadratic_tangents as quadratic_tangents,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     scaling_tangents as scaling_tangents,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     symmetry_dim as symmetry_dim,
 )
-from certify.checker.networks import (
+from certify.checker.facts.networks import (
     symmetry_neurons as symmetry_neurons,
 )
+from certify.checker.ir import MLP
 
 Num = int | Fraction
 

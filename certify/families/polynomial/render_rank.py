@@ -6,11 +6,11 @@ import re
 from math import comb
 from typing import Any
 
-from certify.checker import kernel as K
-from certify.checker import rank_core as RC
+from certify.checker.check.rank import decode_instance, decode_lower, decode_upper
 from certify.checker.ir import NAME_RE
-from certify.checker.kernel_resnet import ResNetInstance
-from certify.checker.rank import decode_instance, decode_lower, decode_upper
+from certify.checker.kernel import rank_core as RC
+from certify.checker.kernel.rank import LowerWitness, RankInstance, UpperWitness
+from certify.checker.kernel.resnet import ResNetInstance
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import render
@@ -264,14 +264,14 @@ def verify_roundtrip(
 
 def kernel_objects(
     data: dict[str, Any],
-) -> tuple[K.RankInstance, K.LowerWitness, K.UpperWitness | None]:
+) -> tuple[RankInstance, LowerWitness, UpperWitness | None]:
     """The checker's dataclasses from kernel data (used by tests reading files back)."""
-    inst = K.RankInstance(data["widths"], data["acts"], data["bias"], data["theta"])
-    lw = K.LowerWitness(
+    inst = RankInstance(data["widths"], data["acts"], data["bias"], data["theta"])
+    lw = LowerWitness(
         data["p"], data["samples"], data["theta_inv"], data["acts_inv"], data["rows"], data["cols"]
     )
     up = data["upper"]
-    uw = None if up is None else K.UpperWitness(up["p"], up["tangents"], up["cols"], up["moduli"])
+    uw = None if up is None else UpperWitness(up["p"], up["tangents"], up["cols"], up["moduli"])
     return inst, lw, uw
 
 

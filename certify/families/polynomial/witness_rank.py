@@ -29,10 +29,13 @@ from certify.algebra.modp import (
     residue,
     rows_for_columns,
 )
-from certify.checker import kernel as K
-from certify.checker import kernel_resnet as KR
-from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.claims.rank import rank_claim, rank_result, trivial_upper, upper_summary
 from certify.checker.ir import MLP, ResNet, envelope, network_json, rat_str
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.arith import P_BOUND, Rat
+from certify.checker.kernel.lists import lattice
+from certify.checker.kernel.rank import RankInstance, acts_int, mlp_bound, rats_int
+from certify.checker.kernel.rank_core import prod_z
 from certify.families.polynomial import mlp_model as M
 from certify.families.polynomial import resnet_model as R
 from certify.request import CertRequest, Spec
@@ -109,7 +112,7 @@ def grid_jacobian(mlp: MLP, theta: tuple[Fraction, ...]) -> list[list[Fraction]]
         th = [int(t) for t in theta]
         acts = [[int(c) for c in a] for a in acts]  # type: ignore[misc]
     rows: list[list[Fraction]] = []
-    for x in K.lattice(mlp.widths[0], mlp.degree_bound()):
+    for x in lattice(mlp.widths[0], mlp.degree_bound()):
         rows.extend(_model(mlp).jacobian_rows(mlp, th, acts, x))  # type: ignore[arg-type]
     return rows
 
@@ -122,7 +125,7 @@ def independent_minor(tangents: list[list[int]], p: int) -> list[int] | None:
     return C if len(R) == len(tangents) else None
 
 
-def _frac_pairs(xs: Any) -> list[K.Rat]:
+def _frac_pairs(xs: Any) -> list[Rat]:
     return [(Fraction(x).numerator, Fraction(x).denominator) for x in xs]
 
 
@@ -132,15 +135,15 @@ def exactness_moduli(mlp: MLP, theta: tuple[Fraction, ...], tangents: list[list[
     kernels then check the tangents in exact rational arithmetic)."""
     acts = [_frac_pairs(a) for a in mlp.activations]
     th = _frac_pairs(theta)
-    if not (K.rats_int(th) and K.acts_int(acts)):
+    if not (rats_int(th) and acts_int(acts)):
         return []
     D = mlp.degree_bound()
     if isinstance(mlp, ResNet):
         bound = KR.resnet_bound(KR.ResNetInstance(mlp.width, acts, mlp.outer, th), D, tangents)
     else:
-        bound = K.mlp_bound(K.RankInstance(list(mlp.widths), acts, mlp.bias, th), D, tangents)
-    qs = [K.P_BOUND - 1]
-    while K.prod_z(qs) <= bound:
+        bound = mlp_bound(RankInstance(list(mlp.widths), acts, mlp.bias, th), D, tangents)
+    qs = [P_BOUND - 1]
+    while prod_z(qs) <= bound:
         qs.append(previous_prime(qs[-1]))
     return qs
 

@@ -32,8 +32,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from certify.checker import relu_fast as RF
-from certify.checker.fast import matmul_mod_blas
+from certify.checker.fast import relu as RF
+from certify.checker.fast.rank import matmul_mod_blas
 from certify.families.relu import model as M
 
 

@@ -11,29 +11,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from certify.checker.networks import primitive as primitive
-from certify.checker.relu_net import (
+from certify.checker.facts.networks import primitive as primitive
+from certify.checker.facts.relu_net import (
     Layer as Layer,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     SearchExhausted as SearchExhausted,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     find_symmetry as find_symmetry,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     forward as forward,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     layers as layers,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     pattern as pattern,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     relu_vec as relu_vec,
 )
-from certify.checker.relu_net import (
+from certify.checker.facts.relu_net import (
     scaling_tangents as scaling_tangents,
 )
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker.ir import NAME_RE, as_list, as_nats, as_rat
-from certify.checker.relu import (
+from certify.checker.check.relu import (
     _rats,
     decode_cover,
     decode_instance,
@@ -15,6 +14,7 @@ from certify.checker.relu import (
     decode_other,
     decode_upper,
 )
+from certify.checker.ir import NAME_RE, as_list, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render

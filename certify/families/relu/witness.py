@@ -17,9 +17,9 @@ import numpy as np
 
 from certify import __version__
 from certify.algebra.modp import inverse_mod, maximal_minor, nmod, residue
-from certify.checker.claims_relu import equiv_claim, equiv_result, rank_claim, rank_result
+from certify.checker.claims.relu import equiv_claim, equiv_result, rank_claim, rank_result
+from certify.checker.facts.relu_net import count_patterns, regions_spanned
 from certify.checker.ir import envelope, network_json, rat_str
-from certify.checker.relu_net import count_patterns, regions_spanned
 from certify.errors import CertifyError
 from certify.families.polynomial.witness_rank import independent_minor
 from certify.families.relu import model as M

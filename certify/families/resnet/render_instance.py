@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker.kernel_resnet import ResNetInstance
+from certify.checker.kernel.resnet import ResNetInstance
 from certify.errors import RenderError
 from certify.render import literals as L
 

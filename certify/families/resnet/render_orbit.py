@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from certify.checker.check.rank import decode_instance
 from certify.checker.ir import NAME_RE, as_rat
-from certify.checker.rank import decode_instance
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L

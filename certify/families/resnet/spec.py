@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker.claims_resnet import coefficient_names
+from certify.checker.claims.resnet import coefficient_names
 from certify.checker.ir import ResNet
 from certify.errors import SpecError
 from certify.request import CertRequest

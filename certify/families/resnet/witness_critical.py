@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify import __version__
-from certify.checker.claims_resnet import (
+from certify.checker.claims.resnet import (
     coefficient_fields,
     critical_claim,
     diagnostics,

@@ -7,8 +7,8 @@ from typing import Any
 
 from certify import __version__
 from certify.algebra.poly import parse_polynomial
-from certify.checker import kernel_resnet as KR
-from certify.checker.claims_resnet import (
+from certify.checker.check.rank import network_of
+from certify.checker.claims.resnet import (
     Term,
     canonical_terms,
     coefficient_fields,
@@ -20,8 +20,8 @@ from certify.checker.claims_resnet import (
     parameter_names,
 )
 from certify.checker.ir import ResNet, envelope, format_polynomial, network_json, rat_str
-from certify.checker.kernel_compind import normalize
-from certify.checker.rank import network_of
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.compind import normalize
 from certify.errors import CertifyError
 from certify.request import CertRequest, Spec
 

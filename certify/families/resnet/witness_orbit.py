@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from certify import __version__
+from certify.checker.claims.resnet import orbit_claim, orbit_result
+from certify.checker.facts.resnet_orbit import flip, root_action, symmetries
 from certify.checker.ir import ResNet, envelope, network_json, rat_str
-from certify.checker.orbits import flip, orbit_claim, orbit_result, root_action, symmetries
 from certify.errors import CertifyError
 from certify.request import CertRequest, Spec
 

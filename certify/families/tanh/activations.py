@@ -1,5 +1,5 @@
 """Activations given symbolically (generator side): the grammar, its parser and the named
-activations live in the trusted tree (certify/checker/tanh_expr.py), which the checkers use to
+activations live in the trusted tree (certify/checker/facts/tanh_expr.py), which the checkers use to
 read certificates; here are what only the generators need: whether an expression is defined on
 all of R, and printing an expression back in the grammar."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certify.checker.tanh_expr import ActivationError, X
+from certify.checker.facts.tanh_expr import ActivationError, X
 
 
 def defined_on_reals(e: sp.Expr) -> bool:

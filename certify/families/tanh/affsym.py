@@ -32,8 +32,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from certify.checker.tanh_expr import Activation, ActivationError, X
-from certify.checker.tanh_sym import LAM, Element, identity_residual, prove
+from certify.checker.facts.tanh_expr import Activation, ActivationError, X
+from certify.checker.facts.tanh_sym import LAM, Element, identity_residual, prove
 from certify.families.tanh.activations import defined_on_reals, grammar_text
 
 BETA_WINDOW = 20  # |beta| searched numerically in the analytic, non-tanh-type case

@@ -4,7 +4,7 @@ biases on nodes, skip connections allowed; the layered MLP is the common case.
 Nodes are numbered topologically: inputs 0..n_in-1, hidden nodes next (every edge goes from a
 smaller to a larger number), outputs last. Hidden nodes apply ρ to their pre-activation
 Σ_p w_pq h_p + b_q; outputs are affine (no activation). The group acting on parameters
-(generator's side; the kernels have their own twin in certify/checker/kernel_tanh.py):
+(generator's side; the kernels have their own twin in certify/checker/kernel/tanh.py):
 
 * per hidden node, an affine symmetry g = (α, β, γ, δ) of ρ, ρ(αz + β) = γρ(z) + δ: incoming
   weights and bias (w, b) ↦ (αw, αb + β), outgoing weights w ↦ w/γ, and each successor's bias
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from certify.checker.tanh_net import TanhNet, classes
+from certify.checker.facts.tanh_net import TanhNet, classes
 
 Aff = tuple[Fraction, Fraction, Fraction, Fraction]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certify.checker import kernel_tanh as KT
-from certify.checker import tanh as CT
-from certify.checker.affsym_coq import element_theorems
+from certify.checker.check import tanh as CT
+from certify.checker.facts.affsym_coq import element_theorems
 from certify.checker.ir import NAME_RE
+from certify.checker.kernel import tanh as KT
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
@@ -197,7 +197,7 @@ def build(cert: dict[str, Any], coq: bool) -> _Doc:
     if "element" in w:
         flips, perm = CT.decode_element(w["element"], net.size, "element")
         d.element("", flips, perm)
-        from certify.checker.tanh_net import classes
+        from certify.checker.facts.tanh_net import classes
 
         cs = classes(net)
     else:

@@ -24,8 +24,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from certify.checker.tanh_expr import ActivationError, activation
-from certify.checker.tanh_net import SOURCE_GRAMMAR, SOURCE_RE, TanhNet
+from certify.checker.facts.tanh_expr import ActivationError, activation
+from certify.checker.facts.tanh_net import SOURCE_GRAMMAR, SOURCE_RE, TanhNet
 from certify.errors import SpecError
 from certify.families.tanh.dag import find_cycle, from_edges, layered
 from certify.spec_values import (

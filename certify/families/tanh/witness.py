@@ -10,8 +10,7 @@ from typing import Any
 
 from certify import __version__
 from certify.certificate import SCHEMA
-from certify.checker import tanh_net as N
-from certify.checker.claims_tanh import (
+from certify.checker.claims.tanh import (
     affsym_claim,
     affsym_result,
     equiv_claim,
@@ -20,9 +19,10 @@ from certify.checker.claims_tanh import (
     orbit_result,
     theorem_applies,
 )
+from certify.checker.facts import tanh_net as N
+from certify.checker.facts.tanh_orbit import MAX_ENUMERATE
+from certify.checker.facts.tanh_sym import rational_table
 from certify.checker.ir import rat_str
-from certify.checker.tanh_orbit import MAX_ENUMERATE
-from certify.checker.tanh_sym import rational_table
 from certify.errors import CertifyError
 from certify.families.tanh import dag as D
 from certify.families.tanh.spec import rho_aff, rho_group
@@ -146,8 +146,8 @@ def generate_orbit(spec: Spec, req: CertRequest) -> dict[str, Any]:
 def genericity(net: N.TanhNet, other: N.TanhNet) -> tuple[bool | None, bool | None, bool]:
     """(Sussmann holds for both, Fefferman-type holds for both, a cited theorem applies);
     None where the condition is not the one for this architecture."""
-    from certify.checker import kernel_tanh as KT
-    from certify.checker.tanh import to_instance
+    from certify.checker.check.tanh import to_instance
+    from certify.checker.kernel import tanh as KT
 
     g, _ = rho_aff(net.activation)
     cs = N.classes(net)

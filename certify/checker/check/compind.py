@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker import kernel_compind as KC
-from certify.checker.claims import compind_claim, compind_result
+from certify.checker.claims.compind import compind_claim, compind_result
 from certify.checker.ir import (
     MAX_EXPONENT,
     MLP,
@@ -24,6 +23,7 @@ from certify.checker.ir import (
     network_json,
     same,
 )
+from certify.checker.kernel import compind as KC
 
 KINDS = ("compind", "prop21", "newman-slater", "mlp-identifiable")
 INSTANCE_KEYS = {"variables", "polynomials", "polynomials_text", "origin", "bias", "activation",
@@ -57,7 +57,7 @@ def decode_polys(inst: dict[str, Any]) -> tuple[int, list[list[KC.Term]]]:
                 raise Malformed(f"{where}: expected {nvars} exponents (one per variable)")
             if c[0] == 0 or (terms and not es < terms[-1][1]):
                 # one spelling per polynomial, as the generator writes it (and as the critical
-                # locus, checker/critical.py): no zero term, exponent vectors strictly
+                # locus, checker/check/critical.py): no zero term, exponent vectors strictly
                 # decreasing; reordered terms would be the same polynomial spelled otherwise
                 raise Malformed(f"{where}: expected nonzero terms, exponents strictly decreasing")
             terms.append((c, es))
@@ -244,7 +244,7 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
     """mlp-identifiable: the kernel facts, then the plan (which result applies) rebuilt."""
     from fractions import Fraction
 
-    from certify.checker.claims import identifiability_plan, mlp_claim, mlp_result
+    from certify.checker.claims.compind import identifiability_plan, mlp_claim, mlp_result
 
     inst = exact_keys(cert["instance"], "instance", ("network", "theta"))
     net = exact_keys(inst["network"], "instance.network", MLP_NETWORK_KEYS)

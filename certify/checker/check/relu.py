@@ -7,10 +7,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import fast
-from certify.checker import kernel as K
-from certify.checker import kernel_relu as KR
-from certify.checker.fast import is_prime_31
+from certify.checker.facts.relu_net import (
+    SearchExhausted,
+    count_patterns,
+    find_symmetry,
+    regions_spanned,
+    scaling_tangents,
+)
+from certify.checker.fast import rank as fast
+from certify.checker.fast.rank import is_prime_31
 from certify.checker.ir import (
     Malformed,
     ReLUNet,
@@ -24,13 +29,9 @@ from certify.checker.ir import (
     mismatch,
     same,
 )
-from certify.checker.relu_net import (
-    SearchExhausted,
-    count_patterns,
-    find_symmetry,
-    regions_spanned,
-    scaling_tangents,
-)
+from certify.checker.kernel import relu as KR
+from certify.checker.kernel.arith import Rat
+from certify.checker.kernel.rank import UpperWitness
 
 
 def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
@@ -44,14 +45,14 @@ def decode_instance(cert: dict[str, Any]) -> KR.ReluInstance:
     return KR.ReluInstance(widths, theta)
 
 
-def decode_other(cert: dict[str, Any]) -> list[K.Rat]:
+def decode_other(cert: dict[str, Any]) -> list[Rat]:
     return [
         as_rat(t, f"instance.other[{i}]")
         for i, t in enumerate(as_list(cert["instance"]["other"], "o"))
     ]
 
 
-def _rats(xs: Any, where: str) -> list[K.Rat]:
+def _rats(xs: Any, where: str) -> list[Rat]:
     return [as_rat(x, f"{where}[{i}]") for i, x in enumerate(as_list(xs, where))]
 
 
@@ -76,9 +77,9 @@ LOWER_KEYS = ("rank", "prime", "batch", "theta_inv", "batch_inv", "rows", "cols"
 UPPER_KEYS = ("kind", "bound", "prime", "tangents", "cols")
 
 
-def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
+def decode_upper(w: Any) -> tuple[UpperWitness, int]:
     w = exact_keys(w, "witness.upper", UPPER_KEYS)
-    uw = K.UpperWitness(
+    uw = UpperWitness(
         p=as_int(w["prime"], "witness.upper.prime"),
         tangents=as_matrix(w["tangents"], "witness.upper.tangents"),
         cols=as_nats(w["cols"], "witness.upper.cols"),
@@ -90,7 +91,7 @@ def decode_upper(w: Any) -> tuple[K.UpperWitness, int]:
     return uw, bound
 
 
-def decode_cover(w: Any) -> list[K.Rat] | None:
+def decode_cover(w: Any) -> list[Rat] | None:
     """The cuts of a one-dimensional cover witness (None: no cover claimed)."""
     if w is None:
         return None
@@ -104,7 +105,7 @@ def network_of(inst: KR.ReluInstance) -> Any:
     return ReLUNet(tuple(inst.widths))
 
 
-def fractions(xs: list[K.Rat]) -> list[Fraction]:
+def fractions(xs: list[Rat]) -> list[Fraction]:
     return [Fraction(a, b) for a, b in xs]
 
 
@@ -117,7 +118,7 @@ def check(cert: dict[str, Any]) -> list[str]:
 
 
 def check_rank(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims_relu import rank_claim, rank_result
+    from certify.checker.claims.relu import rank_claim, rank_result
 
     inst = decode_instance(cert)
     exact_keys(cert["witness"], "witness", ("lower", "upper"), ("cover",))
@@ -161,7 +162,7 @@ def check_rank(cert: dict[str, Any]) -> list[str]:
 
 
 def check_equiv(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims_relu import equiv_claim, equiv_result
+    from certify.checker.claims.relu import equiv_claim, equiv_result
 
     inst = decode_instance(cert)
     th2 = decode_other(cert)

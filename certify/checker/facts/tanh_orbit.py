@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from certify.checker import kernel_tanh as KT
+from certify.checker.kernel import tanh as KT
 
 MAX_ENUMERATE = 5040  # orbits of non-free actions are enumerated up to this group order
 

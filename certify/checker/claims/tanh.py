@@ -30,8 +30,11 @@ CONVERSE_DEEP = ("tanh",)
 # The flip of the group in those theorems (tanh odd; sigma(-x) = 1 - sigma(x)): a certificate
 # citing them must act by exactly this flip, else "not related" says nothing about functions.
 CONVERSE_SYMMETRY = {"tanh": ["-1", "0", "-1", "0"], "logistic": ["-1", "0", "-1", "1"]}
-# The checkers re-prove the identities with sympy (certify/checker/tanh_sym.py).
-SYMPY = "lower trust level than the kernels; re-proved by the checker, certify/checker/tanh_sym.py"
+# The checkers re-prove the identities with sympy (certify/checker/facts/tanh_sym.py).
+SYMPY = (
+    "lower trust level than the kernels; re-proved by the checker, "
+    "certify/checker/facts/tanh_sym.py"
+)
 
 
 def theorem_applies(activation: str, sussmann: bool | None, fefferman: bool | None) -> bool:
@@ -44,7 +47,7 @@ def theorem_applies(activation: str, sussmann: bool | None, fefferman: bool | No
 def _coq_proved(group: dict[str, Any]) -> list[bool]:
     """Which elements Coq proves over the reals (affsym_coq: the renderer writes exactly
     these theorems, so the claim and the Coq file agree)."""
-    from certify.checker.affsym_coq import element_theorems
+    from certify.checker.facts.affsym_coq import element_theorems
 
     return [t is not None for t in element_theorems(group)]
 
@@ -76,7 +79,7 @@ def affsym_result(group: dict[str, Any]) -> dict[str, Any]:
 
 def coq_odd_hypothesis(act: str) -> bool:
     """Whether the activation's Coq theorems rest on its cited oddness (affsym_coq)."""
-    from certify.checker.affsym_coq import coq_function
+    from certify.checker.facts.affsym_coq import coq_function
 
     fn = coq_function(act)
     return fn is not None and fn[0] == "odd"
@@ -117,7 +120,7 @@ def affsym_claim(group: dict[str, Any], result: dict[str, Any], table: int) -> d
                      f"{identity}.")  # fmt: skip
     elif in_coq:
         parts.append(
-            "The checker re-proves every identity with sympy (certify/checker/tanh_sym.py)."
+            "The checker re-proves every identity with sympy (certify/checker/facts/tanh_sym.py)."
         )
     if group["complete"]:
         parts.append(
@@ -206,13 +209,13 @@ def orbit_claim(
         parts.append(
             "The kernels' sufficient condition for a free action fails at these parameters, "
             f"but the orbit has {size} elements (enumerated by the checker's own code, "
-            "certify/checker/tanh_orbit.py, not the kernels), the group order, so the action "
+            "certify/checker/facts/tanh_orbit.py, not the kernels), the group order, so the action "
             "is free."
         )
     else:
         parts.append(
             f"The action is not free at these parameters: the orbit has {size} elements "
-            "(enumerated by the checker's own code, certify/checker/tanh_orbit.py, not the "
+            "(enumerated by the checker's own code, certify/checker/facts/tanh_orbit.py, not the "
             "kernels), fewer than the group order."
         )
     parts.append(f"Every element {SAME_FUNCTION}.")

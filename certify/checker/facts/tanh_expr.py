@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from certify.checker.tanh_sympy import sp
+from certify.checker.facts.tanh_sympy import sp
 
 X = sp.Symbol("x", real=True)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from certify.checker.networks import primitive
+from certify.checker.facts.networks import primitive
 
 Layer = tuple[list[list[Fraction]], list[Fraction]]
 
@@ -201,7 +201,7 @@ def batch_pattern_keys(
     """Per batch point, a key of its activation pattern (equal keys iff equal
     pattern(forward(...))), from the signs of the exact integer-scaled pre-activations
     (relu_fast.batch_signs)."""
-    from certify.checker.relu_fast import batch_signs
+    from certify.checker.fast.relu import batch_signs
 
     def pairs(xs: Sequence[Fraction]) -> list[tuple[int, int]]:
         return [(Fraction(v).numerator, Fraction(v).denominator) for v in xs]

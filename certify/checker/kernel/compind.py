@@ -3,22 +3,21 @@ independence of sigma(p_1), ..., sigma(p_k) (and the constant 1 with biases).
 
 Multivariate polynomials are lists of terms ((num, den), exponents), exponents a list of
 naturals of length nvars; the activation sigma is a coefficient list (constant term first).
-Same conventions as kernel.py (rationals unnormalised with den > 0; mod-p values in [0, p)).
+Same conventions as the kernel package (kernel/__init__.py): rationals unnormalised with
+den > 0; mod-p values in [0, p).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from certify.checker.kernel import (
+from certify.checker.kernel.arith import (
     ARITH_Q,
     Arith,
     Rat,
     arith_mod,
-    check_inverse,
     ints_mod,
     nonzero_q,
-    nth,
     nth_q,
     p_ok,
     qeq,
@@ -26,9 +25,9 @@ from certify.checker.kernel import (
     rats_inv_ok,
     rats_mod,
     rats_pos,
-    rows_len,
-    zlist_eq,
 )
+from certify.checker.kernel.lists import nth, rows_len, zlist_eq
+from certify.checker.kernel.rank import check_inverse
 
 Term = tuple[Rat, list[int]]
 
@@ -419,7 +418,8 @@ def hidden_ok(Ws: list[list[list[int]]]) -> bool:
 def check_not_subnetwork(widths: list[int], th: list[int]) -> bool:
     """The bias-free MLP with integer weights th has at least one hidden layer, the right
     shape, and no inactive or redundant hidden neuron (math.md §1, 'subnetwork')."""
-    from certify.checker.kernel import all_pos, n_params
+    from certify.checker.kernel.lists import all_pos
+    from certify.checker.kernel.net import n_params
 
     return (
         len(widths) >= 3

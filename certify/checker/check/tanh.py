@@ -1,7 +1,7 @@
 """Independent checker of the tanh certificates: decode the instance, run the kernel twin
-(certify/checker/kernel_tanh.py) on every kernel fact, re-prove every affine symmetry with
-sympy (certify/checker/tanh_sym.py), count non-free orbits with its own enumeration
-(certify/checker/tanh_orbit.py), and rebuild result and claim from what was checked.
+(certify/checker/kernel/tanh.py) on every kernel fact, re-prove every affine symmetry with
+sympy (certify/checker/facts/tanh_sym.py), count non-free orbits with its own enumeration
+(certify/checker/facts/tanh_orbit.py), and rebuild result and claim from what was checked.
 
 It imports nothing from the generators: it does not re-run the search for the affine symmetry
 group (certify/families/tanh/affsym.py); what that search alone establishes (completeness of
@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker import kernel_tanh as KT
-from certify.checker import tanh_net as N
+from certify.checker.facts import tanh_net as N
 from certify.checker.ir import (
     MAX_NAT,
     Malformed,
@@ -25,6 +24,7 @@ from certify.checker.ir import (
     parse_rat_str,
     same,
 )
+from certify.checker.kernel import tanh as KT
 
 Rat = tuple[int, int]
 
@@ -135,8 +135,8 @@ def _sym_problems(inst: dict[str, Any], net: N.TanhNet, s: KT.AffSym, flip: bool
     """The flip the group uses (no recomputation of the activation's group): re-proved a
     symmetry of the activation and an involution (tanh_sym.check_flip); for the activations
     of the cited converse theorems, the flip of those theorems' group."""
-    from certify.checker.claims_tanh import CONVERSE_SYMMETRY
-    from certify.checker.tanh_sym import check_flip, named_activation
+    from certify.checker.claims.tanh import CONVERSE_SYMMETRY
+    from certify.checker.facts.tanh_sym import check_flip, named_activation
 
     act = named_activation(net.activation, "instance.network.activation")
     problems = check_flip(act, s) if flip else []
@@ -170,8 +170,8 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
     """The listed group re-checked by tanh_sym.check_group (every identity re-proved; the
     completeness of the list is the generator's, not re-run), its rational part by the kernel
     twin, result and claim rebuilt."""
-    from certify.checker.claims_tanh import affsym_claim, affsym_result
-    from certify.checker.tanh_sym import check_group, named_activation, rational_table
+    from certify.checker.claims.tanh import affsym_claim, affsym_result
+    from certify.checker.facts.tanh_sym import check_group, named_activation, rational_table
 
     act = named_activation(exact_keys(cert["instance"], "instance", ("activation",))["activation"],
                            "instance.activation")  # fmt: skip
@@ -200,8 +200,8 @@ def check_affsym(cert: dict[str, Any]) -> list[str]:
 
 # ---------------------------------------------------------------- orbit
 def check_orbit(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims_tanh import orbit_claim, orbit_result
-    from certify.checker.tanh_orbit import MAX_ENUMERATE, orbit_size
+    from certify.checker.claims.tanh import orbit_claim, orbit_result
+    from certify.checker.facts.tanh_orbit import MAX_ENUMERATE, orbit_size
 
     inst = exact_keys(cert["instance"], "instance", ORBIT_INSTANCE)
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")
@@ -243,7 +243,7 @@ def check_orbit(cert: dict[str, Any]) -> list[str]:
 
 # ---------------------------------------------------------------- equiv
 def check_equiv(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims_tanh import equiv_claim, equiv_result, theorem_applies
+    from certify.checker.claims.tanh import equiv_claim, equiv_result, theorem_applies
 
     inst = exact_keys(cert["instance"], "instance", (*ORBIT_INSTANCE, "other"))
     net = decode_net(inst["network"], inst["parameters"], "instance.parameters")

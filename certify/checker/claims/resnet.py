@@ -11,8 +11,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import kernel_resnet as KR
+from certify.checker.facts.resnet_orbit import (
+    MAX_LISTED,
+    MAX_LISTED_COMPLEX,
+    complex_orbit,
+    layer_symmetry,
+    orbit_size,
+    rational_critical_points,
+    real_orbit,
+    symmetries,
+)
 from certify.checker.ir import ResNet, format_polynomial, rat_str
+from certify.checker.kernel import resnet as KR
 
 Term = tuple[tuple[int, int], list[int]]
 
@@ -321,3 +331,187 @@ def summary_critical(r: dict[str, Any]) -> str:
 def summary_implicit(r: dict[str, Any]) -> str:
     """One line of what a ResNet implicit-equation certificate established."""
     return f"{r['equation']} = 0 on the image (degree {r['degree']})"
+
+
+# ------------------------------------------------------------------ orbits (math.md §2)
+def orbit_result(rn: ResNet, theta: list[Fraction], field: str) -> dict[str, Any]:
+    syms = symmetries(rn, field)
+    layers = []
+    for a in rn.activations:
+        s = layer_symmetry(list(a))
+        real = s["t0"] is not None and s["g"] % 2 == 0
+        cplx = s["t0"] is not None and s["g"] >= 2
+        layers.append(
+            {
+                "t0": None if s["t0"] is None else rat_str(s["t0"]),
+                "g": s["g"],
+                "group": ("{+1,-1}" if real else "trivial")
+                if field == "real"
+                else (f"mu_{s['g']}" if cplx else "trivial"),
+            }
+        )
+    size = orbit_size(rn, theta, syms)
+    listed: Any = None
+    if not syms:  # the trivial group: the orbit is {theta}, in both fields a real vector
+        listed = [[rat_str(x) for x in theta]]
+    elif field == "real" and size <= MAX_LISTED:
+        listed = [[rat_str(x) for x in e] for e in real_orbit(rn, theta, syms)]
+    elif field == "complex" and syms and size <= MAX_LISTED_COMPLEX:
+        listed = complex_orbit(rn, theta, syms)
+    return {
+        "field": field,
+        "layers": layers,
+        "generators": sum(rn.width for _ in syms),
+        "orbit_size": size,
+        "orbit": listed,
+        **coefficient_fields(rn, theta),
+    }
+
+
+FIBER_THEOREM_DEGREE = 3  # math.md §2: the fiber theorem needs deg sigma >= 3
+
+
+def fiber_theorem_failures(rn: ResNet) -> list[str]:
+    """The hypotheses of math.md §2's fiber theorem ("degree >= 3 and no linear term after
+    translating the input: the generic fiber equals the orbit") that fail here, one phrase per
+    layer and hypothesis, as read here: deg sigma_l >= 3, and a rational critical point t0 of
+    sigma_l (so sigma_l(s + t0) has no linear term). Empty when the theorem applies.
+
+    Degree 2 is outside it for a reason, not by caution: for sigma = t^2, width 1, depth 2 and
+    theta = (4, 3, -5, 2) the real fiber has 8 points against an orbit of 4 (math.md §2: degree
+    2 genuinely fails; pinned with sympy by tests/test_orbit_claim_hypotheses.py)."""
+    out = []
+    for ell, a in enumerate(rn.activations):
+        d = len(a) - 1
+        if d < FIBER_THEOREM_DEGREE:
+            out.append(f"layer {ell}: deg sigma = {d} < {FIBER_THEOREM_DEGREE}")
+        elif not rational_critical_points(list(a)):
+            out.append(f"layer {ell}: sigma has no rational critical point")
+    return out
+
+
+def cited_hypotheses(rn: ResNet) -> bool:
+    """The hypotheses of math.md §2's fiber theorem as read here: every activation has degree
+    >= 3 and a rational critical point t0 (so sigma(s + t0) has no linear term)."""
+    return not fiber_theorem_failures(rn)
+
+
+def not_applicable(rn: ResNet, claimed: str) -> str:
+    """The sentence of a claim whose instance is outside the fiber theorem: which hypothesis
+    fails in which layer, and that only `claimed` is claimed."""
+    failures = fiber_theorem_failures(rn)
+    text = (
+        "The fiber theorem of math.md §2 (the generic fiber equals the orbit) does not apply, "
+        "so it is not cited: its hypotheses, every activation of degree >= 3 with a rational "
+        f"critical point, fail here ({'; '.join(failures)}; computed by the checker, not "
+        f"kernel-checked); only {claimed} is claimed."
+    )
+    if any(len(a) - 1 == 2 for a in rn.activations):
+        text += (
+            " For degree 2 the real fiber can be larger than the orbit (math.md §2: extra real "
+            "fiber points beyond the sign flips)."
+        )
+    return text
+
+
+def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
+    """The claim of an orbit certificate for the trivial group: the orbit is {theta}."""
+    layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
+    real = result["field"] == "real"
+    which = (
+        "an odd k (so sigma(2 t0 - y) != sigma(y): no flip zeta = -1)"
+        if real
+        else "k not divisible by g, for every g = 2, ..., deg sigma (so no mu_g)"
+    )
+    parts = [
+        f"Kernel-checked: for the ResNet of width {rn.width} and depth {rn.depth} with layers "
+        f"{layer}, the {'real ' if real else ''}root-of-unity group of every layer is trivial: "
+        f"a symmetry at any t0 forces t0 = -a_(d-1) / (d a_d) (d = deg sigma), and there the "
+        f"translate sigma(s + t0) has a term s^k with {which}. Hence the group acting on "
+        f"theta is trivial and the orbit of theta is {{theta}} (size 1); the kernel checks "
+        f"that the orbit listed is exactly theta.",
+    ]
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        parts.append(coeffs)
+    where = "real fiber" if real else "complex fiber"
+    if rn.outer:
+        parts.append(
+            "With the outer matrices V the fiber is larger (permuting neurons with the columns "
+            "of V, and rescaling for monomial activations, also fix F); only that theta lies in "
+            "its fiber is claimed."
+        )
+    elif cited_hypotheses(rn):
+        parts.append(
+            "Cited, not kernel-checked: for activations of degree >= 3 whose translate "
+            "sigma(s + t0) at a critical point t0 has no linear term, the generic fiber equals "
+            f"the orbit of this group (math.md §2); here the group is trivial, so for generic "
+            f"theta the {where} is {{theta}} (the hypotheses, degree >= 3 and a rational "
+            "critical point of every sigma, are computed by the checker, not kernel-checked); "
+            "with a rank certificate of full rank at theta the fiber is locally finite there."
+        )
+    else:
+        parts.append(not_applicable(rn, "that theta lies in its fiber"))
+    if real and any(s["g"] >= 3 for s in result["layers"]):
+        parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
+    return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}
+
+
+def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
+    if result["generators"] == 0:
+        return trivial_claim(rn, result)
+    layer = "x + V sigma(W x + b)" if rn.outer else "x + sigma(W x + b)"
+    size = result["orbit_size"]
+    cert = [i for i, s in enumerate(result["layers"]) if s["group"] != "trivial"]
+    groups = ", ".join(f"layer {i}: {result['layers'][i]['group']} at t0 = "
+                       f"{result['layers'][i]['t0']}" for i in cert)  # fmt: skip
+    if result["field"] == "real":
+        ident = (
+            "sigma(2 t0 - y) = sigma(y) identically, so flipping any neuron of that layer "
+            "(w -> -w, b -> 2 t0 - b) leaves its output function unchanged whatever its weights"
+        )
+        where = "real fiber"
+    else:
+        ident = (
+            "sigma(t0 + zeta (y - t0)) = sigma(y) identically for every zeta in mu_g (an identity "
+            "in Q[z]/(z^g - 1)), so w -> zeta w, b -> zeta (b - t0) + t0 on any neuron of that "
+            "layer leaves its output function unchanged whatever its weights"
+        )
+        where = "complex fiber"
+    trivial = [i for i, s in enumerate(result["layers"]) if s["group"] == "trivial"]
+    parts = [
+        f"Kernel-checked: for the ResNet of width {rn.width} and depth {rn.depth} with layers "
+        f"{layer}, in each certified layer ({groups}) the activation satisfies {ident}. Hence "
+        f"the product of these groups over all {result['generators']} neurons maps theta into "
+        f"its {where}: an orbit of {size} parameter vectors. Each of the "
+        f"{result['generators']} generators is also checked at theta: the moved parameters are "
+        f"computed exactly and the layer's map is unchanged on a unisolvent lattice.",
+    ]
+    if trivial:
+        parts.append(
+            f"Layers {trivial} carry no such symmetry (no rational critical point t0 with "
+            + ("an even translate" if result["field"] == "real" else "exponent gcd g >= 2")
+            + "; computed, not kernel-checked)."
+        )
+    if rn.outer:
+        parts.append(
+            "With the outer matrices V the fiber is larger than this orbit (permuting neurons "
+            "with the columns of V, and rescaling for monomial activations, also fix F); only "
+            "the inclusion is claimed."
+        )
+    elif cited_hypotheses(rn):
+        parts.append(
+            "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "
+            "linear term, the generic fiber equals the orbit of this group (math.md §2); the "
+            "hypotheses, degree >= 3 and a rational critical point of every sigma, are computed "
+            "by the checker, not kernel-checked; with a rank certificate of full rank at theta "
+            "the fiber is locally finite there."
+        )
+    else:
+        parts.append(not_applicable(rn, f"the inclusion of this orbit in the {where}"))
+    coeffs = coefficient_sentence(result)
+    if coeffs:
+        parts.append(coeffs + " Every element of the orbit has this F.")
+    if result["field"] == "real" and any(s["g"] >= 3 for s in result["layers"]):
+        parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
+    return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from math import gcd
 
-from certify.checker.base import all_lt, ints_mod, nth, p_ok
+from certify.checker.kernel.arith import ints_mod, p_ok
+from certify.checker.kernel.lists import all_lt, nth
 
 
 # ---------------------------------------------------------------- elimination mod p

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker.claims_common import LOWER_CITE, coq_rank_lower, coq_rank_upper
+from certify.checker.claims.common import LOWER_CITE, coq_rank_lower, coq_rank_upper
 
 SCALING = "math.md §3: positive scaling of a hidden neuron preserves F (ReLU(lam a) = lam ReLU(a))"
 GRILLO_MONTUFAR = "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)"
 WIDTH_ONE = "math.md §3: width-one layers break identifiability"
 WIDTH_ONE_CHAIN = (
     "nn-certify: ReLU chains of width-one hidden layers have functional dimension <= "
-    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims_relu.py, width_one_bound)"
+    "n0 + 2 nL + 1 (proof sketch: certify/checker/claims/relu.py, width_one_bound)"
 )
 
 

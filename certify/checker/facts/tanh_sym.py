@@ -17,10 +17,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import kernel_tanh as KT
+from certify.checker.facts.tanh_expr import (
+    Activation,
+    ActivationError,
+    X,
+    activation,
+    parse_expression,
+)
+from certify.checker.facts.tanh_sympy import sp
 from certify.checker.ir import Malformed, as_list, exact_keys, rat_str
-from certify.checker.tanh_expr import Activation, ActivationError, X, activation, parse_expression
-from certify.checker.tanh_sympy import sp
+from certify.checker.kernel import tanh as KT
 
 LAM = sp.Symbol("l", real=True)  # the parameter of a continuous family
 # The ranges of a family's parameter l the generator writes (and the prover understands:

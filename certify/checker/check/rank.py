@@ -1,16 +1,16 @@
 """Independent checker for rank certificates: decode the JSON into kernel data, then run
-the twin of the kernel checkers (kernel.py) and cross-check the reported result."""
+the twin of the kernel checkers (kernel/rank.py, kernel/resnet.py) and cross-check the
+reported result."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import fast
-from certify.checker import kernel as K
-from certify.checker import kernel_resnet as KR
-from certify.checker.claims import rank_claim, rank_result, trivial_upper, upper_summary
-from certify.checker.fast import is_prime_31
+from certify.checker.claims.rank import rank_claim, rank_result, trivial_upper, upper_summary
+from certify.checker.facts.networks import activation_texts, quadratic_tangents, scaling_tangents
+from certify.checker.fast import rank as fast
+from certify.checker.fast.rank import is_prime_31
 from certify.checker.ir import (
     MLP,
     Malformed,
@@ -27,10 +27,14 @@ from certify.checker.ir import (
     network_json,
     same,
 )
-from certify.checker.networks import activation_texts, quadratic_tangents, scaling_tangents
+from certify.checker.kernel import resnet as KR
+from certify.checker.kernel.arith import Rat, p_ok
+from certify.checker.kernel.net import first_width
+from certify.checker.kernel.net import shape_ok as kernel_shape_ok
+from certify.checker.kernel.rank import LowerWitness, RankInstance, UpperWitness
 
 
-def _canonical_acts(acts: list[list[K.Rat]]) -> None:
+def _canonical_acts(acts: list[list[Rat]]) -> None:
     """Activations are coefficient lists of their exact degree >= 1 (a last coefficient 0
     would make the degree, and a constant activation, look larger than it is)."""
     for i, cs in enumerate(acts):
@@ -41,7 +45,7 @@ def _canonical_acts(acts: list[list[K.Rat]]) -> None:
             )
 
 
-def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
+def decode_instance(cert: dict[str, Any]) -> RankInstance | KR.ResNetInstance:
     """The kernel instance; theta must have one entry per parameter (a shorter one would index
     past its end later: issue 22)."""
     out = _decode_instance(cert)
@@ -52,7 +56,7 @@ def decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
     return out
 
 
-def _decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance:
+def _decode_instance(cert: dict[str, Any]) -> RankInstance | KR.ResNetInstance:
     inst = exact_keys(cert["instance"], "instance", INSTANCE_KEYS)  # every MLP/ResNet kind
     net = as_dict(inst["network"], "instance.network")
     if net.get("family") == "resnet":
@@ -86,7 +90,7 @@ def _decode_instance(cert: dict[str, Any]) -> K.RankInstance | KR.ResNetInstance
     if not isinstance(bias, bool):
         raise Malformed("instance.network.bias: expected true or false")
     theta = [as_rat(t, f"instance.theta[{i}]") for i, t in enumerate(as_list(inst["theta"], "th"))]
-    return K.RankInstance(widths, acts, bias, theta)
+    return RankInstance(widths, acts, bias, theta)
 
 
 INSTANCE_KEYS = {"network", "theta"}
@@ -95,13 +99,13 @@ LOWER_KEYS = {"rank", "prime", "samples", "theta_inv", "acts_inv", "rows", "cols
 UPPER_KEYS = {"kind", "bound", "grid", "prime", "tangents", "cols", "moduli"}
 
 
-def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
+def decode_lower(w: dict[str, Any]) -> tuple[LowerWitness, int]:
     w = as_dict(w, "witness.lower")
     rows = as_matrix(w["rows"], "witness.lower.rows")
     if not all(len(r) == 2 and min(r) >= 0 for r in rows):
         raise Malformed("witness.lower.rows: expected [sample, output] pairs of naturals")
     cols = as_nats(w["cols"], "witness.lower.cols")
-    lw = K.LowerWitness(
+    lw = LowerWitness(
         p=as_int(w["prime"], "witness.lower.prime"),
         samples=as_matrix(w["samples"], "witness.lower.samples"),
         theta_inv=as_ints(w["theta_inv"], "witness.lower.theta_inv"),
@@ -113,10 +117,10 @@ def decode_lower(w: dict[str, Any]) -> tuple[K.LowerWitness, int]:
     return lw, as_int(w["rank"], "witness.lower.rank")
 
 
-def decode_upper(w: dict[str, Any]) -> tuple[K.UpperWitness, int]:
+def decode_upper(w: dict[str, Any]) -> tuple[UpperWitness, int]:
     w = as_dict(w, "witness.upper")
     cols = as_nats(w["cols"], "witness.upper.cols")
-    uw = K.UpperWitness(
+    uw = UpperWitness(
         p=as_int(w["prime"], "witness.upper.prime"),
         tangents=as_matrix(w["tangents"], "witness.upper.tangents"),
         cols=cols,
@@ -133,7 +137,7 @@ GENERIC_KEYS = {"prime", "points", "ranks"}
 
 
 def check_generic(
-    inst: K.RankInstance | KR.ResNetInstance, w: Any
+    inst: RankInstance | KR.ResNetInstance, w: Any
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """The generic-rank evidence (witness.generic): a prime q, points {theta, samples} of
     residues and the recorded rank at each; the checker recomputes every rank (the Jacobian
@@ -145,14 +149,14 @@ def check_generic(
     q = as_int(w["prime"], "witness.generic.prime")
     pts = as_list(w["points"], "witness.generic.points")
     ranks = as_nats(w["ranks"], "witness.generic.ranks")
-    if not (K.p_ok(q) and fast.is_prime_31(q)):
+    if not (p_ok(q) and fast.is_prime_31(q)):
         return None, ["witness.generic.prime: expected a prime below 2^31"]
     if not pts or len(ranks) != len(pts):
         return None, ["witness.generic: expected one rank per point, at least one point"]
     if any(b % q == 0 for cs in inst.acts for _, b in cs):
         return None, ["witness.generic.prime divides a denominator of an activation"]
     n = len(inst.theta)
-    d0 = inst.width if isinstance(inst, KR.ResNetInstance) else K.first_width(inst.widths)
+    d0 = inst.width if isinstance(inst, KR.ResNetInstance) else first_width(inst.widths)
     got = []
     for i, pt in enumerate(pts):
         pt = exact_keys(pt, f"witness.generic.points[{i}]", ("theta", "samples"))
@@ -166,7 +170,7 @@ def check_generic(
     return {"prime": q, "points": len(pts), "rank": max(got)}, []
 
 
-def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
+def network_of(inst: RankInstance | KR.ResNetInstance) -> MLP | ResNet:
     """The spec-level network of a decoded instance (for claim texts and derived fields)."""
     acts = tuple(tuple(Fraction(a, b) for a, b in cs) for cs in inst.acts)
     if isinstance(inst, KR.ResNetInstance):
@@ -174,7 +178,7 @@ def network_of(inst: K.RankInstance | KR.ResNetInstance) -> MLP | ResNet:
     return MLP(tuple(inst.widths), acts, inst.bias)
 
 
-def network_problems(cert: dict[str, Any], inst: K.RankInstance | KR.ResNetInstance) -> list[str]:
+def network_problems(cert: dict[str, Any], inst: RankInstance | KR.ResNetInstance) -> list[str]:
     """The instance's network table must be exactly the canonical one of the decoded network
     (no stray keys, activation texts that match the coefficients)."""
     return mismatch(
@@ -183,24 +187,24 @@ def network_problems(cert: dict[str, Any], inst: K.RankInstance | KR.ResNetInsta
     )  # fmt: skip
 
 
-def lower_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
-    """The kernel twins' lower-bound check, on the vectorised path (checker/fast.py)."""
+def lower_ok(inst: RankInstance | KR.ResNetInstance, w: LowerWitness, r: int) -> bool:
+    """The kernel twins' lower-bound check, on the vectorised path (checker/fast/rank.py)."""
     if isinstance(inst, KR.ResNetInstance):
         return fast.check_rank_lower_resnet(inst, w, r)
     return fast.check_rank_lower(inst, w, r)
 
 
-def upper_ok(inst: K.RankInstance | KR.ResNetInstance, w: K.UpperWitness, u: int) -> bool:
-    """The kernel twins' upper-bound check, on the vectorised path (checker/fast.py)."""
+def upper_ok(inst: RankInstance | KR.ResNetInstance, w: UpperWitness, u: int) -> bool:
+    """The kernel twins' upper-bound check, on the vectorised path (checker/fast/rank.py)."""
     if isinstance(inst, KR.ResNetInstance):
         return fast.check_rank_upper_resnet(inst, w, u)
     return fast.check_rank_upper(inst, w, u)
 
 
-def shape_ok(inst: K.RankInstance | KR.ResNetInstance) -> bool:
+def shape_ok(inst: RankInstance | KR.ResNetInstance) -> bool:
     if isinstance(inst, KR.ResNetInstance):
         return KR.resnet_shape_ok(inst, [])
-    return K.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
+    return kernel_shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
 
 
 def check(cert: dict[str, Any]) -> list[str]:

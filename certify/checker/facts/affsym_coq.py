@@ -20,8 +20,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from certify.checker.tanh_expr import ActivationError, X, activation
-from certify.checker.tanh_sympy import sp
+from certify.checker.facts.tanh_expr import ActivationError, X, activation
+from certify.checker.facts.tanh_sympy import sp
 
 # sympy expression of a named activation -> its Coq function over R (AffsymMeaning.v, Reals)
 _NAMED = {

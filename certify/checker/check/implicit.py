@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import kernel_resnet as KR
+from certify.checker.check.rank import decode_instance, network_of, network_problems
 from certify.checker.ir import (
     Malformed,
     as_dict,
@@ -18,11 +18,11 @@ from certify.checker.ir import (
     mismatch,
     same,
 )
-from certify.checker.rank import decode_instance, network_of, network_problems
+from certify.checker.kernel import resnet as KR
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims_resnet import (
+    from certify.checker.claims.resnet import (
         MAX_EQUATION_DEGREE,
         canonical_terms,
         coefficient_fields,

@@ -3,66 +3,40 @@ x -> x + sigma_l(W_l x + b_l) (or x + V_l sigma_l(W_l x + b_l) when `outer`), ev
 forward mode, and the rank checks on them (math.md §2).
 
 Parameter layout per layer: W_l row by row with each row's bias after it (as an MLP layer
-with biases), then V_l row by row when `outer`. Same conventions as kernel.py.
+with biases), then V_l row by row when `outer`. Same conventions as the kernel package
+(kernel/__init__.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from certify.checker.kernel import (
+from certify.checker.kernel.arith import (
     ARITH_Q,
     ARITH_Z,
-    A,
     Arith,
-    LowerWitness,
     Rat,
-    UpperWitness,
-    abs_nums,
-    act_dual,
-    act_vd,
-    acts_int,
     acts_inv_ok,
     acts_mod,
-    acts_nonconst,
     acts_pos,
     all_zero_q,
     arith_mod,
-    back_rows,
-    const_list,
-    degree_bound,
-    dot,
-    drop_n,
-    hadamard,
-    horner_dual,
     ints_mod,
     ints_q,
-    lattice,
-    layer_dual,
-    layer_vals,
     nonzero_q,
-    nth_nat,
     nth_q,
-    nth_row,
-    nums,
     p_ok,
     qeq,
     qeq_all,
     qmul,
     qneg,
-    range_from,
-    range_nat,
-    rats_int,
     rats_inv_ok,
     rats_mod,
     rats_pos,
-    rows_len,
-    scale_each,
-    take_n,
     unit_vec,
     zeros,
 )
-from certify.checker.kernel_compind import (
+from certify.checker.kernel.compind import (
     Term,
     all_zero_terms,
     const_term,
@@ -76,7 +50,40 @@ from certify.checker.kernel_compind import (
     term_exps,
     terms_scale,
 )
-from certify.checker.rank_core import (
+from certify.checker.kernel.lists import (
+    A,
+    drop_n,
+    lattice,
+    nth_nat,
+    nth_row,
+    range_from,
+    range_nat,
+    rows_len,
+    take_n,
+)
+from certify.checker.kernel.net import (
+    act_dual,
+    act_vd,
+    acts_nonconst,
+    back_rows,
+    degree_bound,
+    dot,
+    hadamard,
+    horner_dual,
+    layer_dual,
+    layer_vals,
+    scale_each,
+)
+from certify.checker.kernel.rank import (
+    LowerWitness,
+    UpperWitness,
+    abs_nums,
+    acts_int,
+    const_list,
+    nums,
+    rats_int,
+)
+from certify.checker.kernel.rank_core import (
     check_rank_core,
     independent_mod,
     kill_bound,

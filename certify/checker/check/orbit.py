@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import kernel_resnet as KR
+from certify.checker.check.rank import decode_instance, network_of, network_problems
 from certify.checker.ir import (
     Malformed,
     as_dict,
@@ -20,7 +20,7 @@ from certify.checker.ir import (
     mismatch,
     same,
 )
-from certify.checker.rank import decode_instance, network_of, network_problems
+from certify.checker.kernel import resnet as KR
 
 
 def coefficient_problems(inst: KR.ResNetInstance, res: dict[str, Any]) -> list[str]:
@@ -40,7 +40,8 @@ def trivial_problems(
 ) -> list[str]:
     """An empty witness: every layer's group must be trivial (the checker's own plan and the
     kernel's check_trivial_orbit) and the listed orbit exactly [theta]."""
-    from certify.checker.orbits import orbit_claim, orbit_result, symmetries
+    from certify.checker.claims.resnet import orbit_claim, orbit_result
+    from certify.checker.facts.resnet_orbit import symmetries
 
     rn = network_of(inst)
     if symmetries(rn, field):  # type: ignore[arg-type]
@@ -60,7 +61,8 @@ def trivial_problems(
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.orbits import orbit_claim, orbit_result, symmetries
+    from certify.checker.claims.resnet import orbit_claim, orbit_result
+    from certify.checker.facts.resnet_orbit import symmetries
 
     inst = decode_instance(cert)
     if not isinstance(inst, KR.ResNetInstance):

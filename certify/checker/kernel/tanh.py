@@ -1,6 +1,7 @@
 """Python twin of lean/NNCert/Tanh.lean and coq/NNCert/Tanh.v: the data checks of the tanh
-certificates (math.md §4). Same conventions as kernel.py: plain ints, rationals as unnormalised
-(num, den) pairs, every loop a walk along one list (structural recursion in Lean and Coq).
+certificates (math.md §4). Same conventions as the kernel package (kernel/__init__.py):
+plain ints, rationals as unnormalised (num, den) pairs, every loop a walk along one list
+(structural recursion in Lean and Coq).
 
 What the kernels check here is data only; that a checked group element preserves the network
 function is the library theorem of coq/NNCert/TanhSym.v (proved once over the reals for any ρ
@@ -15,28 +16,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from certify.checker.kernel import (
+from certify.checker.kernel.arith import (
     Rat,
-    all_lt,
-    first_width,
-    last_width,
-    mem_nat,
-    nodup_nat,
     nonzero_q,
-    nth,
-    nth_nat,
     nth_q,
-    nth_row,
     qadd,
     qeq,
     qeq_all,
     qmul,
     qneg,
-    range_nat,
     rats_pos,
+)
+from certify.checker.kernel.compind import column
+from certify.checker.kernel.lists import (
+    all_lt,
+    mem_nat,
+    nodup_nat,
+    nth,
+    nth_nat,
+    nth_row,
+    range_nat,
     zlist_eq,
 )
-from certify.checker.kernel_compind import column
+from certify.checker.kernel.net import first_width, last_width
 
 
 @dataclass(frozen=True)

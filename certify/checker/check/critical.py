@@ -9,13 +9,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certify.checker import kernel_resnet as KR
-from certify.checker.claims_resnet import (
+from certify.checker.check.rank import decode_instance, network_of, network_problems
+from certify.checker.claims.resnet import (
     coefficient_fields,
     critical_claim,
     diagnostics,
     locus_result,
 )
+from certify.checker.facts.networks import expected_dim
 from certify.checker.ir import (
     MAX_EXPONENT,
     Malformed,
@@ -27,8 +28,7 @@ from certify.checker.ir import (
     mismatch,
     same,
 )
-from certify.checker.networks import expected_dim
-from certify.checker.rank import decode_instance, network_of, network_problems
+from certify.checker.kernel import resnet as KR
 
 
 def check(cert: dict[str, Any]) -> list[str]:

@@ -18,49 +18,54 @@ Three checks, each recomputing from the instance what the claim is about:
   points between which every hidden pre-activation of both networks keeps its sign (so both
   functions are affine on every piece and on the two rays); a point where they differ; a
   permutation and positive scaling of the hidden neurons mapping theta to theta2.
-Same conventions as kernel.py: rationals are (num, den) pairs with den > 0, never normalised.
+Same conventions as the kernel package (kernel/__init__.py): rationals are (num, den) pairs
+with den > 0, never normalised.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from certify.checker.kernel import (
+from certify.checker.kernel.arith import (
     ARITH_Q,
-    A,
     Arith,
     Rat,
-    UpperWitness,
     acts_inv_ok,
     acts_mod,
     acts_pos,
-    all_lt,
-    all_pos,
     arith_mod,
-    back_rows,
-    drop_n,
-    first_width,
-    last_width,
-    layer_vals,
-    n_params,
-    nodup_nat,
     nth_q,
-    nth_row,
     p_ok,
     qadd,
     qeq_all,
     qmul,
-    range_nat,
     rats_inv_ok,
     rats_mod,
     rats_pos,
-    rows_len,
-    scale_each,
-    take_n,
     unit_vec,
     zeros,
 )
-from certify.checker.rank_core import check_rank_core, independent_mod
+from certify.checker.kernel.lists import (
+    A,
+    all_lt,
+    all_pos,
+    drop_n,
+    nodup_nat,
+    nth_row,
+    range_nat,
+    rows_len,
+    take_n,
+)
+from certify.checker.kernel.net import (
+    back_rows,
+    first_width,
+    last_width,
+    layer_vals,
+    n_params,
+    scale_each,
+)
+from certify.checker.kernel.rank import UpperWitness
+from certify.checker.kernel.rank_core import check_rank_core, independent_mod
 
 
 @dataclass(frozen=True)
