@@ -45,12 +45,21 @@ def exact_rank_at_point(cert) -> int:
             cs = acts[ell]
             h = [sum(sp.Rational(c.numerator, c.denominator) * a**k for k, c in enumerate(cs))
                  for a in pre]  # fmt: skip
-    subs = {t: sp.Rational(v.numerator, v.denominator) for t, v in zip(ths, theta, strict=True)}
+    # The Jacobian of theta -> (coefficients of F_theta in x) at theta: each output as one
+    # polynomial in x and theta, grouped by its x-monomial into a polynomial in theta alone,
+    # differentiated symbolically in each theta_j and evaluated at the point (sympy Poly
+    # arithmetic: the same mathematics as differentiating expressions, without re-walking
+    # expression trees for every entry).
+    point = [sp.Rational(v.numerator, v.denominator) for v in theta]
     rows = []
     for out in h:
-        poly = sp.Poly(sp.expand(out), *xs)
-        for coeff in poly.coeffs():
-            rows.append([_q(sp.diff(coeff, t).subs(subs)) for t in ths])
+        poly = sp.Poly(out, *xs, *ths)
+        by_x: dict[tuple[int, ...], dict[tuple[int, ...], object]] = {}
+        for mon, c in poly.terms():
+            by_x.setdefault(mon[: len(xs)], {})[mon[len(xs) :]] = c
+        for xm in sorted(by_x):
+            coeff = sp.Poly.from_dict(by_x[xm], *ths)
+            rows.append([_q(coeff.diff(t)(*point)) if coeff.degree(t) > 0 else _q(0) for t in ths])
     if not rows:
         return 0
     return fmpq_mat(rows).rank()

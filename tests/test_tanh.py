@@ -714,7 +714,7 @@ def test_checking_the_tanh_certificates_loads_no_generator_module_nor_flint(tmp_
             n += 1
     probe = (
         "import json, sys\nfrom pathlib import Path\nfrom certify import certificate\n"
-        "from certify.checker import tanh as T\n"
+        "from certify.checker.check import tanh as T\n"
         "fn = {'affsym': T.check_affsym, 'orbit': T.check_orbit, 'equiv': T.check_equiv}\n"
         "bad = {}\n"
         "for p in sorted(Path(sys.argv[1]).glob('*.json')):\n"
