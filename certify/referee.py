@@ -139,7 +139,7 @@ CITATIONS: dict[str, str] = {
         "ReLU(lam a) = lam ReLU(a) for lam > 0, so (w_in(v), b_v) -> lam (w_in(v), b_v), "
         "w_out(v) -> w_out(v) / lam leaves F unchanged for every input; its tangent at lam = 1 "
         "is (w_in(v), b_v, -w_out(v)), so the functional dimension is <= D - H "
-        "(proved in coq/NNCert/ReLUSound.v: positive homogeneity)."
+        "(proved in coq/NNCert/meaning/relu/ReLUSound.v: positive homogeneity)."
     ),
     "Grillo-Montufar, arXiv:2605.03601 (functional dimension D - H)": (
         "Grillo, Montufar, arXiv:2605.03601: for ReLU networks with input and hidden widths "

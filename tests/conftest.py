@@ -69,9 +69,9 @@ def coq_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     got = coqp.prepare_library(resource_dir("coq"), root / "scratch", cache, 1800)
     assert got.verdict.status == "passed", got.verdict.message
     assert got.root is not None
-    for vo in (got.root / "NNCert").iterdir():
+    for vo in (got.root / "NNCert").rglob("*"):
         if vo.suffix in {".vo", ".vok", ".vos", ".glob"}:
-            shutil.copyfile(vo, proj / "NNCert" / vo.name)
+            shutil.copyfile(vo, proj / "NNCert" / vo.relative_to(got.root / "NNCert"))
     return proj
 
 

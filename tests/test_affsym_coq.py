@@ -1,5 +1,6 @@
 """Affine-symmetry certificates end in theorems over Coq's reals (issue 24): each listed
-element is `affine_symmetry rho a b g d` (coq/NNCert/AffsymMeaning.v), proved by coqc; a
+element is `affine_symmetry rho a b g d` (coq/NNCert/meaning/tanh/AffsymMeaning.v), proved by
+coqc; a
 tampered element is rejected by the Python checker and its rendered theorem by coqc; the
 axioms of the reals are allowed for these theorems only."""
 

@@ -130,7 +130,7 @@ def test_bundle_is_self_contained_lake_and_coq_projects(demo: Path):
               "Certificates.lean", "Audit.lean"):  # fmt: skip
         assert (demo / "lean" / f).is_file(), f
     assert (demo / "lean" / "lean-toolchain").read_text().strip() == "leanprover/lean4:v4.36.0"
-    for f in ("Lists", "Arith", "Net", "Rank", "Sound"):
+    for f in ("kernel/Lists", "kernel/Arith", "kernel/Net", "kernel/Rank", "meaning/Sound"):
         assert (demo / "coq" / "NNCert" / f"{f}.v").is_file()
     audit = (demo / "lean" / "Audit.lean").read_text()
     assert audit.count("#print axioms") >= len(EXPECTED_RANKS)
@@ -163,7 +163,7 @@ def test_certify_check_with_coqc_accepts_the_untouched_small_bundle(small: Path)
 
 def test_certify_check_rejects_a_weakened_coq_library(small: Path, tmp_path: Path):
     b = _copy(small, tmp_path)
-    rank = b / "coq" / "NNCert" / "RankCore.v"
+    rank = b / "coq" / "NNCert" / "kernel" / "RankCore.v"
     weak = rank.read_text().replace("Nat.eqb (length labels) r &&", "")
     assert weak != rank.read_text()
     rank.write_text(weak)

@@ -177,11 +177,11 @@ def test_check_reports_files_the_manifest_does_not_account_for(spec, tmp_path):
     out = tmp_path / "o"
     assert cli("run", str(spec), "--out", str(out), "--no-coq", "--no-lean").returncode == 0
     (out / "coq" / "Certificates" / "Cheat.v").write_text("Axiom cheat : False.\n")
-    (out / "coq" / "NNCert" / "Lists.vo").write_bytes(b"x")
+    (out / "coq" / "NNCert" / "kernel" / "Lists.vo").write_bytes(b"x")
     r = cli("check", str(out), "--no-coq", "--no-lean")
     assert r.returncode == 1
     assert "coq/Certificates/Cheat.v: file not accounted for by the manifest" in r.stdout
-    assert "coq/NNCert/Lists.vo: a build product inside the bundle" in r.stdout
+    assert "coq/NNCert/kernel/Lists.vo: a build product inside the bundle" in r.stdout
 
 
 def _sleeper(tmp_path: Path) -> tuple[Path, Path]:

@@ -299,7 +299,7 @@ def test_build_sh_rejects_a_rehashed_tamper_before_compiling(
 def test_build_sh_rejects_an_edited_library(bundle: Path, tmp_path: Path) -> None:
     coq = tmp_path / "coq"
     shutil.copytree(bundle / "coq", coq)
-    lists = coq / "NNCert" / "Lists.v"
+    lists = coq / "NNCert" / "kernel" / "Lists.v"
     text = lists.read_text()
     assert "Fixpoint lattice" in text
     lists.write_text(
@@ -310,13 +310,13 @@ def test_build_sh_rejects_an_edited_library(bundle: Path, tmp_path: Path) -> Non
         )
     )
     r = _build(coq)
-    assert r.returncode != 0 and "NNCert/Lists.v" in r.stderr and "SHA256SUMS" in r.stderr
+    assert r.returncode != 0 and "NNCert/kernel/Lists.v" in r.stderr and "SHA256SUMS" in r.stderr
 
 
 def test_certify_check_rejects_an_edited_library(bundle: Path, tmp_path: Path) -> None:
     b = tmp_path / "b"
     shutil.copytree(bundle, b)
-    lists = b / "coq" / "NNCert" / "Lists.v"
+    lists = b / "coq" / "NNCert" / "kernel" / "Lists.v"
     lists.write_text(lists.read_text() + "\n(* edited *)\n")
     problems, _ = check_bundle(b, Options(run_coq=False, run_lean=False))
     assert any("Lists.v" in p for p in problems)

@@ -1,7 +1,8 @@
 """Every rank certificate's Coq file ends with what the lower bound means (issue 15): a theorem
-`r <= \\rank` of the Jacobian over Q, the Jacobian defined in NNCert/RankMeaning.v by derivatives
+`r <= \\rank` of the Jacobian over Q, the Jacobian defined in NNCert/meaning/RankMeaning.v by
+derivatives
 of the network evaluated over {poly rat}. coqc derives it from the kernel's own check
-(rank_lower_check) by the library theorems of NNCert/RankSound.v, assuming nothing but the
+(rank_lower_check) by the library theorems of NNCert/meaning/RankSound.v, assuming nothing but the
 specification axioms of Coq's primitive integers; a tampered witness fails that check, and a
 composite modulus fails p_prime."""
 

@@ -1,5 +1,6 @@
 """Composition-dependence facts end in theorems over Coq's rationals (issue 24):
-`dependent inst lam` and `dependent_all inst lam lo d` of coq/NNCert/DependenceMeaning.v,
+`dependent inst lam` and `dependent_all inst lam lo d` of
+coq/NNCert/meaning/compind/DependenceMeaning.v,
 the relation evaluated by the library's own polynomial evaluation over Q at every point,
 derived from the kernel's check by one `exact`. Every test here runs coqc or the checker."""
 
@@ -18,6 +19,7 @@ from certify.families import generate_certificate
 from certify.families.compind.render import render_files
 from certify.provers import coq as coqp
 from certify.provers import coq_audit
+from certify.provers.coq_library import qualified
 from certify.spec import parse_spec
 
 
@@ -159,9 +161,9 @@ REDEFINED = {
 @needs_coqc
 @pytest.mark.parametrize("name", sorted(REDEFINED))
 def test_a_file_that_redefines_the_statement_fails_the_audit(coq, name):
-    """The driver restates relation_i in absolute names (NNCert.DependenceMeaning.dependent,
-    dependent_all): a local definition := True proves another statement, and the audit
-    refuses it."""
+    """The driver restates relation_i in absolute names
+    (NNCert.meaning.compind.DependenceMeaning.dependent, dependent_all): a local definition
+    := True proves another statement, and the audit refuses it."""
     req, faithful, forged = REDEFINED[name]
     c = make(req)
     text = coq_text(c)
@@ -170,7 +172,9 @@ def test_a_file_that_redefines_the_statement_fails_the_audit(coq, name):
     stated = coq_audit.statements(c, "Certificates.Dep_fake")
     rel = [k for k in stated if k.startswith("relation_")]
     assert rel and all(
-        stated[k].startswith(f"NNCert.DependenceMeaning.{name} Certificates.Dep_fake.inst_")
+        stated[k].startswith(
+            f"{qualified(f'DependenceMeaning.{name}')} Certificates.Dep_fake.inst_"
+        )
         for k in rel
     )
     v = compile_text(coq, c, fake, "Dep_fake")

@@ -418,5 +418,5 @@ def test_every_kernel_twin_module_is_one_coq_and_lean_module():
         if p.stem == "__init__":
             continue
         name = spelled.get(p.stem, p.stem.capitalize())
-        assert (ROOT / "coq" / "NNCert" / f"{name}.v").is_file(), p
+        assert (ROOT / "coq" / "NNCert" / "kernel" / f"{name}.v").is_file(), p
         assert (ROOT / "lean" / "NNCert" / f"{name}.lean").is_file(), p

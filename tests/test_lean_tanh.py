@@ -1,4 +1,4 @@
-"""Static lint and parity tests of lean/NNCert/Tanh.lean, coq/NNCert/Tanh.v and the template
+"""Static lint and parity tests of lean/NNCert/Tanh.lean, coq/NNCert/kernel/Tanh.v and the template
 templates/lean/tanh/tanh.lean.j2 against the Python twin certify/checker/kernel/tanh.py.
 
 No Lean toolchain is available here, so (as tests/test_lean_resnet.py does) these check:
@@ -85,7 +85,7 @@ def test_the_tanh_file_names_its_twins_and_fills_the_nncert_namespace():
     text = TANH.read_text()
     head = text[: text.index("-/")]
     assert "certify/checker/kernel/tanh.py" in head and "(NNCert/Tanh)" in head
-    assert "coq/NNCert/Tanh.v" in head and "TanhSym.v" in head
+    assert "coq/NNCert/kernel/Tanh.v" in head and "TanhSym.v" in head
     assert "namespace NNCert\n" in text and text.rstrip().endswith("end NNCert")
     assert not re.search(r"^module\b", text, re.M)
 

@@ -18,30 +18,8 @@ from certify import scratch as scratch_dirs
 from certify.errors import CertifyError
 from certify.provers import coq_audit
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Run, Verdict, run
+from certify.provers.coq_library import LIBRARY as LIBRARY
 
-LIBRARY = [
-    "Lists",
-    "Arith",
-    "Net",
-    "RankCore",
-    "Rank",
-    "Sound",
-    "Compind",
-    "CompindSound",
-    "CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
-    "DependenceMeaning",  # what a composition-dependence fact means, over Q (issue 24)
-    "ResNet",
-]
-LIBRARY += ["ReLU", "ReLUSound"]  # ReLU networks (issue 5)
-LIBRARY += ["Tanh", "TanhSym"]  # tanh-type activations (issue 6)
-# What an affine-symmetry element means: an identity over Coq's reals (issue 24)
-LIBRARY += ["AffsymMeaning"]
-# What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15),
-# the proofs that the kernel's reverse mode computes it and that its elimination mod p certifies
-# a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
-# (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
-LIBRARY += ["Jacobian", "RankMeaning", "BackRel", "Backprop", "BackpropResNet", "ElimSound"]
-LIBRARY += ["RankSound", "UpperSound", "UpperSoundReLU"]
 # Print Assumptions lists Coq's primitive 63-bit integer type and operations as axioms: they are
 # kernel primitives (docs/architecture.md, kernel library conventions). The theorems of RankSound.v
 # and UpperSound*.v use the specification axioms of those primitives from Coq's standard library
@@ -180,8 +158,8 @@ def _valid(final: Path, key: str, modules: list[str]) -> bool:
 
 
 def _scratch_build(src: Path, scratch: Path, timeout: float, modules: list[str]) -> Verdict:
-    (scratch / "NNCert").mkdir(parents=True, exist_ok=True)
-    for mod in modules:
+    for mod in modules:  # a module is a path under NNCert/ (coq_library.LIBRARY)
+        (scratch / "NNCert" / mod).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src / "NNCert" / f"{mod}.v", scratch / "NNCert" / f"{mod}.v")
     return build_library(scratch, timeout, modules)
 

@@ -43,6 +43,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from certify.provers.coq_library import qualified
+
 PRIM = "Coq.Numbers.Cyclic.Int63.PrimInt63"
 UINT = "Coq.Numbers.Cyclic.Int63.Uint63"
 # The `Primitive` declarations of Coq 8.16's theories/Numbers/Cyclic/Int63/PrimInt63.v.
@@ -65,7 +67,8 @@ ALLOWED_NAMES = frozenset(
 # The axioms of Coq 8.16's real numbers (theories/Reals: ClassicalDedekindReals, and the
 # functional extensionality and excluded middle its constructions use), allowed only for the
 # theorems over the reals (Theorem.reals: the affine-symmetry identities of
-# coq/NNCert/AffsymMeaning.v), audited in a group of their own so that no rank theorem may use
+# coq/NNCert/meaning/tanh/AffsymMeaning.v), audited in a group of their own so that no rank
+# theorem may use
 # them.
 REALS_FULL = [
     "Coq.Reals.ClassicalDedekindReals.sig_not_dec",
@@ -132,7 +135,7 @@ def _le(a: str, b: str) -> str:
 
 def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     """The statements of a rank certificate's `rank_lower` and `rank_upper` (the templates'
-    theorems), r <= rank J and rank J' <= u, J the Jacobian of NNCert/RankMeaning.v at the
+    theorems), r <= rank J and rank J' <= u, J the Jacobian of NNCert/meaning/RankMeaning.v at the
     certificate's instance: the samples for the lower bound; for MLP and ResNet the lattice
     {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
     functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
@@ -147,39 +150,36 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     u = None if up is None else int(up["bound"])
     rank = f"({_RANK} ({{}}))"
     out: dict[str, str] = {}
+    # the library's definitions by their full logical names (coq_library.qualified)
+    samples = f"({qualified('Rank.lw_samples')} {mod}.lower)"
+    lattice_of, degree_of = qualified("Lists.lattice"), qualified("Net.degree_bound")
     if fam == "mlp":
-        jac = f"NNCert.RankMeaning.mlp_jacobian {mod}.inst"
-        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)"))
-        lattice = (
-            f"(NNCert.Lists.lattice (NNCert.Net.first_width (NNCert.Rank.widths {mod}.inst)) "
-            f"(NNCert.Net.degree_bound (NNCert.Rank.acts {mod}.inst)))"
-        )
+        jac = f"{qualified('RankMeaning.mlp_jacobian')} {mod}.inst"
+        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
+        first = f"({qualified('Net.first_width')} ({qualified('Rank.widths')} {mod}.inst))"
+        lattice = f"({lattice_of} {first} ({degree_of} ({qualified('Rank.acts')} {mod}.inst)))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
         # result.functional_dimension, where the certificate states one, bounds the same ranks
         fd = cert["result"].get("functional_dimension")
         if fd is not None:
             fd = int(fd)
-            out["functional_dimension_le_rank"] = _le(
-                f"{fd}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)")
-            )
+            out["functional_dimension_le_rank"] = _le(f"{fd}", rank.format(f"{jac} {samples}"))
             if up is not None and up.get("kind") in ("scaling", "symmetry"):
                 out["functional_dimension_ge_rank_upper"] = _le(
                     rank.format(f"{jac} {lattice}"), f"{fd}"
                 )
     elif fam == "resnet":
-        jac = f"NNCert.RankMeaning.resnet_jacobian {mod}.inst"
-        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} (NNCert.Rank.lw_samples {mod}.lower)"))
-        lattice = (
-            f"(NNCert.Lists.lattice (NNCert.ResNet.rn_width {mod}.inst) "
-            f"(NNCert.Net.degree_bound (NNCert.ResNet.rn_acts {mod}.inst)))"
-        )
+        jac = f"{qualified('RankMeaning.resnet_jacobian')} {mod}.inst"
+        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
+        width = f"({qualified('ResNet.rn_width')} {mod}.inst)"
+        lattice = f"({lattice_of} {width} ({degree_of} ({qualified('ResNet.rn_acts')} {mod}.inst)))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
     elif fam == "relu":
-        batch = f"(NNCert.ReLU.rl_batch {mod}.lower)"
-        jac = rank.format(f"NNCert.RankMeaning.relu_jacobian {mod}.inst {batch}")
-        generic = f"NNCert.RankMeaning.relu_batch_generic {mod}.inst {batch}"
+        batch = f"({qualified('ReLU.rl_batch')} {mod}.lower)"
+        jac = rank.format(f"{qualified('RankMeaning.relu_jacobian')} {mod}.inst {batch}")
+        generic = f"{qualified('RankMeaning.relu_batch_generic')} {mod}.inst {batch}"
         out["rank_lower"] = f"Coq.Init.Logic.and ({generic}) ({_le(f'{r}', jac)})"
         if u is not None:
             out["rank_upper"] = _le(jac, f"{u}")
@@ -189,7 +189,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     """The statements of a composition certificate's `relation_i` theorems (the template's),
     in absolute names: a dependence fact i is `dependent inst_i lam_i` (kind dependent) or
-    `dependent_all inst_i lam_i lo degree` (kind dependent_all) of NNCert/DependenceMeaning.v,
+    `dependent_all inst_i lam_i lo degree` (kind dependent_all) of
+    NNCert/meaning/compind/DependenceMeaning.v,
     so a file that redefines `dependent` locally proves another statement and the driver
     fails."""
     out: dict[str, str] = {}
@@ -198,10 +199,11 @@ def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         kind = f.get("kind") if isinstance(f, dict) else None
         args = f"{mod}.inst_{i} {mod}.lam_{i}"
         if kind == "dependent":
-            out[f"relation_{i}"] = f"NNCert.DependenceMeaning.dependent {args}"
+            out[f"relation_{i}"] = f"{qualified('DependenceMeaning.dependent')} {args}"
         elif kind == "dependent_all":
             lo, d = int(f["lo"]), int(f["degree"])
-            out[f"relation_{i}"] = f"NNCert.DependenceMeaning.dependent_all {args} {lo}%nat {d}%nat"
+            every = qualified("DependenceMeaning.dependent_all")
+            out[f"relation_{i}"] = f"{every} {args} {lo}%nat {d}%nat"
     return out
 
 
@@ -247,8 +249,8 @@ def driver_text(theorems: list[Theorem]) -> str:
         lines.append(f"Definition {REFERENCE_REALS} := (")
         lines += [f"  {n}," for n in both[:-1]] + [f"  {both[-1]})."]
     lines += [
-        "Require NNCert.Lists NNCert.Net NNCert.Rank NNCert.ResNet NNCert.ReLU.",
-        "Require NNCert.RankMeaning mathcomp.ssreflect.ssrnat mathcomp.algebra.mxalgebra.",
+        f"Require {' '.join(qualified(m) for m in ('Lists', 'Net', 'Rank', 'ResNet', 'ReLU'))}.",
+        f"Require {qualified('RankMeaning')} mathcomp.ssreflect.ssrnat mathcomp.algebra.mxalgebra.",
         "Require mathcomp.algebra.rat.",
     ]
     lines += [f"Require {m}." for m in modules]

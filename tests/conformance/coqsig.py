@@ -135,7 +135,7 @@ HEADER = re.compile(r"^(Definition|Fixpoint)\s+([\w']+)", re.M)
 
 
 def read_file(stem: str) -> tuple[list[CoqDef], list[CoqRecord]]:
-    text = strip_comments((COQ_DIR / f"{stem}.v").read_text())
+    text = strip_comments((COQ_DIR / "kernel" / f"{stem}.v").read_text())
     defs: list[CoqDef] = []
     section_uses: dict[str, set[str]] = {}
     sections: list[tuple[int, int, list[Param]]] = []

@@ -8,13 +8,14 @@ LOWER_CITE = "design.md §6: rank lower bound by a nonsingular minor mod p"
 
 
 def coq_rank_lower(r: int, jacobian: str) -> str:
-    """What the Coq file's theorem rank_lower says and rests on (NNCert/RankSound.v): it is
+    """What the Coq file's theorem rank_lower says and rests on (NNCert/meaning/RankSound.v): it is
     derived from the kernel's own check, so the step from a nonsingular minor mod p to the
     rank over Q is proved there, not cited; Lean checks the same computation and cites it."""
     return (
-        f"Proved in Coq (theorem rank_lower, from the kernel's check by NNCert/RankSound.v): "
+        "Proved in Coq (theorem rank_lower, from the kernel's check by "
+        "NNCert/meaning/RankSound.v): "
         f"{r} <= the rank over Q of {jacobian}, each entry defined as the derivative at t = 0 "
-        f"of the network evaluated at theta + t e_j over Q[t] (NNCert/RankMeaning.v); the "
+        f"of the network evaluated at theta + t e_j over Q[t] (NNCert/meaning/RankMeaning.v); the "
         f"proof shows that the kernel's reverse mode mod p computes these derivatives and that "
         f"a minor nonsingular mod the prime p has a nonzero rational determinant, and assumes "
         f"only the specification axioms of Coq's primitive 63-bit integers. In Lean that step "
@@ -23,7 +24,7 @@ def coq_rank_lower(r: int, jacobian: str) -> str:
 
 
 def coq_rank_upper(u: int, jacobian: str, lattice: bool) -> str:
-    """What the Coq file's theorem rank_upper says (NNCert/UpperSound.v, UpperSoundReLU.v),
+    """What the Coq file's theorem rank_upper says (NNCert/meaning/UpperSound.v, UpperSoundReLU.v),
     derived from the kernel's upper-bound check; for MLPs and ResNets the Jacobian is the one
     on the lattice, whose unisolvence (so that this bounds the rank at theta on all inputs)
     stays cited."""

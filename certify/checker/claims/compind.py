@@ -137,7 +137,8 @@ def _instance_view(ci: Any) -> dict[str, Any]:
 
 # Where the Prop. 2.1 / 3.3 facts are stated mathematically (the hypotheses over Q)
 MEANING_Q = (
-    "theorem hypotheses_* of the Coq file, from coq/NNCert/CompindMeaning.v, with Delta_2 and "
+    "theorem hypotheses_* of the Coq file, from coq/NNCert/meaning/compind/CompindMeaning.v, with "
+    "Delta_2 and "
     "Delta_3 written out from sigma's coefficients"
 )
 
@@ -145,7 +146,8 @@ MEANING_Q = (
 def _relation(i: int) -> str:
     """Where a dependence fact is stated mathematically (DependenceMeaning.v)."""
     return (
-        f"theorem relation_{i} of the Coq file, from coq/NNCert/DependenceMeaning.v, the "
+        f"theorem relation_{i} of the Coq file, from "
+        "coq/NNCert/meaning/compind/DependenceMeaning.v, the "
         f"relation evaluated by its own polynomial evaluation over Q"
     )
 

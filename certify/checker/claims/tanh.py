@@ -9,12 +9,14 @@ VB = "Vlacic-Boelcskei, arXiv:2006.11727 (affine symmetries of tanh-type activat
 SUSSMANN = "Sussmann 1992 (one hidden layer, tanh: irreducible nets with the same map)"
 FEFFERMAN = "Fefferman 1994 (deep tanh nets under genericity conditions)"
 SYM_LIB = (
-    "coq/NNCert/TanhSym.v: invariance of the network function under one flip at a DAG node "
+    "coq/NNCert/meaning/tanh/TanhSym.v: invariance of the network function under one flip at a "
+    "DAG node "
     "(and sequences of flips, at the unflipped nodes) and under permuting one hidden layer"
 )
 # What the claims say rests on the (unformalised) argument in certify/families/tanh/dag.py.
 SAME_FUNCTION = (
-    "realises the same function: proved in Coq over the reals (coq/NNCert/TanhSym.v, any "
+    "realises the same function: proved in Coq over the reals (coq/NNCert/meaning/tanh/TanhSym.v, "
+    "any "
     "activation with the symmetry) for one flip at any DAG node and for permuting the neurons "
     "of one hidden layer; the simultaneous flip formula the kernels check and the relabelling "
     "of interchangeable DAG nodes rest on the argument in certify/families/tanh/dag.py "
@@ -69,7 +71,8 @@ def affsym_result(group: dict[str, Any]) -> dict[str, Any]:
         "elements": len(rows),
         "proved": proved,
         "families": sum(r["family"] is not None for r in rows),
-        # the identities Coq proves over the reals (coq/NNCert/AffsymMeaning.v); the checker
+        # the identities Coq proves over the reals (coq/NNCert/meaning/tanh/AffsymMeaning.v); the
+        # checker
         # re-proves every one with sympy (design.md §4)
         "coq_identities": sum(coq),
         "identity_proofs": how,
@@ -106,7 +109,7 @@ def affsym_claim(group: dict[str, Any], result: dict[str, Any], table: int) -> d
     if in_coq:
         parts.append(
             f"Proved in Coq over the real numbers (theorems affsym_element_* of the Coq file, "
-            f"from coq/NNCert/AffsymMeaning.v and Coq's standard library): each of "
+            f"from coq/NNCert/meaning/tanh/AffsymMeaning.v and Coq's standard library): each of "
             f"{', '.join(in_coq)} satisfies {identity}."
         )
         if coq_odd_hypothesis(act):

@@ -4,7 +4,8 @@ base, shared by the renderer, which writes the theorems, and the claim, which sa
 there are, so that the two cannot disagree).
 
 An element (a, b, g, d) of the group of rho states `affine_symmetry RHO A B G D`
-(coq/NNCert/AffsymMeaning.v: forall x : R, rho (a x + b) = g rho(x) + d), RHO the activation
+(coq/NNCert/meaning/tanh/AffsymMeaning.v: forall x : R, rho (a x + b) = g rho(x) + d), RHO the
+activation
 written over Coq's reals: the standard library's tanh, atan, sin, and the library's logistic,
 softsign, relu, xtanh (defined there from exp, Rabs, Rmax); a polynomial written out with its
 rational coefficients. A family (l, 0, g(l), 0) for l > 0 or l != 0 states its condition as a

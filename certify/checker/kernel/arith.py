@@ -1,4 +1,4 @@
-"""Arithmetic of the kernel twins (coq/NNCert/Arith.v, lean/NNCert/Arith.lean): exact
+"""Arithmetic of the kernel twins (coq/NNCert/kernel/Arith.v, lean/NNCert/Arith.lean): exact
 rationals as unnormalised pairs (num, den) with den > 0, residues mod p with 1 < p < 2^31,
 and the `Arith` record that network evaluation is generic over.
 

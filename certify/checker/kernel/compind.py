@@ -1,4 +1,4 @@
-"""Python twin of lean/NNCert/Compind.lean and coq/NNCert/Compind.v: composition
+"""Python twin of lean/NNCert/Compind.lean and coq/NNCert/kernel/Compind.v: composition
 independence of sigma(p_1), ..., sigma(p_k) (and the constant 1 with biases).
 
 Multivariate polynomials are lists of terms ((num, den), exponents), exponents a list of

@@ -1,4 +1,4 @@
-"""Lists of the kernel twins (coq/NNCert/Lists.v, lean/NNCert/Lists.lean): indexing,
+"""Lists of the kernel twins (coq/NNCert/kernel/Lists.v, lean/NNCert/Lists.lean): indexing,
 ranges, grids and lattices of sample points, membership; function by function the Coq and
 Lean definitions of the same names (tests/twins.toml). `is_unit_row` is in Lists.lean and in
 Rank.v (on residues) in Coq.

@@ -1,4 +1,4 @@
-"""Polynomial MLPs of the kernel twins (coq/NNCert/Net.v, lean/NNCert/Net.lean): evaluation
+"""Polynomial MLPs of the kernel twins (coq/NNCert/kernel/Net.v, lean/NNCert/Net.lean): evaluation
 over any `Arith`, forward-mode duals, the reverse pass that gives one Jacobian row, and the
 shape of a parameter vector. See certify/checker/kernel/__init__.py for the conventions.
 """

@@ -1,4 +1,4 @@
-"""Rank checks of polynomial MLPs (coq/NNCert/Rank.v, lean/NNCert/Rank.lean): the lower
+"""Rank checks of polynomial MLPs (coq/NNCert/kernel/Rank.v, lean/NNCert/Rank.lean): the lower
 bound (a minor of the Jacobian mod p, nonsingular by RankCore's elimination) and the upper
 bound (integer tangents orthogonal to every row, independent mod p). See
 certify/checker/kernel/__init__.py for the conventions.

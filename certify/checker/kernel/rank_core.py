@@ -1,4 +1,4 @@
-"""The rank core shared by every family (Python twin of coq/NNCert/RankCore.v and
+"""The rank core shared by every family (Python twin of coq/NNCert/kernel/RankCore.v and
 lean/NNCert/RankCore.lean; same names, same order, loops where they recurse structurally).
 
 A family supplies the Jacobian rows it can compute from its literal instance; the core

@@ -1,4 +1,4 @@
-"""Python twin of lean/NNCert/ReLU.lean and coq/NNCert/ReLU.v: ReLU networks (math.md §3).
+"""Python twin of lean/NNCert/ReLU.lean and coq/NNCert/kernel/ReLU.v: ReLU networks (math.md §3).
 
 F = A_L o ReLU o ... o ReLU o A_1 with A_l(x) = W_l x + b_l, widths (n_0, ..., n_L); theta is
 flat as for an MLP with biases: layer by layer, neuron by neuron, incoming weights then bias.

@@ -1,4 +1,4 @@
-"""Python twin of lean/NNCert/ResNet.lean and coq/NNCert/ResNet.v: constant-width ResNets
+"""Python twin of lean/NNCert/ResNet.lean and coq/NNCert/kernel/ResNet.v: constant-width ResNets
 x -> x + sigma_l(W_l x + b_l) (or x + V_l sigma_l(W_l x + b_l) when `outer`), evaluated in
 forward mode, and the rank checks on them (math.md §2).
 

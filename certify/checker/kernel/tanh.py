@@ -1,10 +1,11 @@
-"""Python twin of lean/NNCert/Tanh.lean and coq/NNCert/Tanh.v: the data checks of the tanh
+"""Python twin of lean/NNCert/Tanh.lean and coq/NNCert/kernel/Tanh.v: the data checks of the tanh
 certificates (math.md §4). Same conventions as the kernel package (kernel/__init__.py):
 plain ints, rationals as unnormalised (num, den) pairs, every loop a walk along one list
 (structural recursion in Lean and Coq).
 
 What the kernels check here is data only; that a checked group element preserves the network
-function is the library theorem of coq/NNCert/TanhSym.v (proved once over the reals for any ρ
+function is the library theorem of coq/NNCert/meaning/tanh/TanhSym.v (proved once over the reals
+for any ρ
 with the symmetry hypothesis ρ(αz + β) = γρ(z) + δ).
 
 A network (TanhInstance) is dense over its N nodes, numbered inputs, hidden, outputs:

@@ -11,7 +11,8 @@ smaller to a larger number), outputs last. Hidden nodes apply ρ to their pre-ac
   minus wδ/γ (the logistic's "bias shift of the next layer");
 * permutations of interchangeable hidden nodes: same predecessors and same successors.
 
-The argument the claims cite (not formalised; coq/NNCert/TanhSym.v proves one flip at a DAG
+The argument the claims cite (not formalised; coq/NNCert/meaning/tanh/TanhSym.v proves one flip at
+a DAG
 node, sequences of flips at the unflipped nodes, and permutations of one hidden layer):
 
 1. Simultaneous flips. By ρ(αz + β) = γρ(z) + δ, a flipped node k outputs γh_k + δ; dividing

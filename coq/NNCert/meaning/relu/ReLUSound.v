@@ -1,4 +1,4 @@
-(** Soundness lemmas of the ReLU checkers (coq/NNCert/ReLU.v): what [= true] means, and the
+(** Soundness lemmas of the ReLU checkers (coq/NNCert/kernel/ReLU.v): what [= true] means, and the
     positive homogeneity of ReLU behind the scaling tangents and the symmetry certificates.
     Compiled with the library, so every bundle's coqc run re-checks these proofs. *)
 From Coq Require Import ZArith List Bool Uint63 Lia Reals Lra.

@@ -1,0 +1,54 @@
+"""The Coq library NNCert: its files, in dependency order, and their logical names.
+
+coq/NNCert/ is layered (docs/architecture.md, "Kernel library conventions"):
+
+* `kernel/`: plain-Coq computation, the twins of certify/checker/kernel/ (Lists, Arith, Net,
+  RankCore, Rank, Compind, ResNet, ReLU, Tanh): what `vm_cast_no_check` runs;
+* `meaning/`: the theorems that say what the kernel's checks mean, shared by every family
+  (the Jacobian over {poly rat} with MathComp, reverse mode, elimination mod p, the rank
+  theorems), and one folder per family with theorems of its own (`resnet/`, `relu/`,
+  `compind/`, `tanh/`).
+
+Certificates and library files import modules by their short names (`From NNCert Require
+Import Rank`: Coq resolves a partially qualified name under `-R NNCert NNCert`); the audit
+driver names definitions by their full logical names (`qualified`), so that a certificate's
+local redefinition cannot stand in for the library's."""
+
+from __future__ import annotations
+
+# Paths under coq/NNCert, without ".v", in the order coqc compiles them.
+LIBRARY = [
+    "kernel/Lists",
+    "kernel/Arith",
+    "kernel/Net",
+    "kernel/RankCore",
+    "kernel/Rank",
+    "meaning/Sound",
+    "kernel/Compind",
+    "meaning/compind/CompindSound",
+    "meaning/compind/CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
+    "meaning/compind/DependenceMeaning",  # what a composition-dependence fact means, over Q
+    "kernel/ResNet",
+]
+LIBRARY += ["kernel/ReLU", "meaning/relu/ReLUSound"]  # ReLU networks (issue 5)
+LIBRARY += ["kernel/Tanh", "meaning/tanh/TanhSym"]  # tanh-type activations (issue 6)
+# What an affine-symmetry element means: an identity over Coq's reals (issue 24)
+LIBRARY += ["meaning/tanh/AffsymMeaning"]
+# What a rank certificate means (issue 15): the Jacobian defined over {poly rat} (MathComp 1.15),
+# the proofs that the kernel's reverse mode computes it and that its elimination mod p certifies
+# a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
+# (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
+LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/BackRel", "meaning/Backprop"]
+LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
+LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
+
+# short module name (the file's stem) -> its path under coq/NNCert
+PATHS = {path.rsplit("/", 1)[-1]: path for path in LIBRARY}
+
+
+def qualified(name: str) -> str:
+    """The full logical name of `Module.definition` (or of a module): NNCert.<folders>.name,
+    e.g. `Rank.lw_samples` -> `NNCert.kernel.Rank.lw_samples`."""
+    module, _, rest = name.partition(".")
+    full = "NNCert." + PATHS[module].replace("/", ".")
+    return f"{full}.{rest}" if rest else full
