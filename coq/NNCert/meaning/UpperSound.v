@@ -369,6 +369,96 @@ Lemma acts_RM q (Hq : p_ok q = true) acts :
   Forall2 (Forall2 (RM q)) (List.map nums acts) (List.map (fun a => ints_mod q (nums a)) acts).
 Proof. apply: Forall2_map_map => a _. exact: RM_ints. Qed.
 
+(** * Orthogonality, once for every family
+
+    A family gives its Jacobian rows as [row A ar acts th x k] (output [k] at [x], reverse mode
+    in any arithmetic [ar]) and the list [rows A ar th acts x] of the [dout] output rows the
+    kernel walks; the two are generic in the arithmetic ([row_rel]: related inputs give
+    related rows, for any relation respecting [0], [1], [+], [*]). Both kernel checks of
+    orthogonality (exact over rational pairs, or mod several moduli with a bound) then mean
+    that every tangent is orthogonal to every row over [rat]: [orth_exact] and
+    [orth_moduli], instantiated by each family below. *)
+(** A family's rows are generic in the arithmetic: for any relation [R] between two
+    arithmetics relating [0] to [0], [1] to [1] and respecting [+] and [*], related activations,
+    parameters and inputs give related rows (BackRel.v proves it for each family's reverse
+    mode). *)
+Definition row_parametric
+    (row : forall A : Type, arith A -> list (list A) -> list A -> list A -> nat -> list A) :=
+  forall (A B : Type) (arA : arith A) (arB : arith B) (R : A -> B -> Prop),
+  R (zero arA) (zero arB) -> R (one arA) (one arB) ->
+  (forall a a' b b', R a b -> R a' b' -> R (add arA a a') (add arB b b')) ->
+  (forall a a' b b', R a b -> R a' b' -> R (mul arA a a') (mul arB b b')) ->
+  forall acts acts' th th' x x' k,
+  Forall2 (Forall2 R) acts acts' -> Forall2 R th th' -> Forall2 R x x' ->
+  Forall2 R (row A arA acts th x k) (row B arB acts' th' x' k).
+
+Section Orthogonality.
+Variable row : forall A : Type, arith A -> list (list A) -> list A -> list A -> nat -> list A.
+Variable rows : forall A : Type, arith A -> list A -> list (list A) -> list A -> list (list A).
+Variable dout : nat.
+Hypothesis rows_In : forall (A : Type) (ar : arith A) th acs x k, (k < dout)%N ->
+  In (row A ar acs th x k) (rows A ar th acs x).
+Hypothesis row_rel : row_parametric row.
+
+(** The row over [rat] at the instance's rational activations [acts] and parameters [th]. *)
+Definition row_rat (acts : list (list (Z * Z))) (th : list (Z * Z)) (x : list Z) (k : nat)
+  : list rat :=
+  row rat (arith_ring _) (List.map (List.map q_of) acts) (List.map q_of th) (List.map zr x) k.
+
+(** Exact check: every tangent is orthogonal to every row over exact rational pairs. *)
+Lemma orth_exact acts th pts ts x k t :
+  rats_pos th = true -> acts_pos acts = true ->
+  forallb (fun x =>
+    forallb (fun r => forallb (fun t => Z.eqb (fst (dot arith_q r (ints_q t))) 0) ts)
+      (rows _ arith_q th acts (ints_q x))) pts = true ->
+  In x pts -> (k < dout)%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (row_rat acts th x k) (List.map zr t) = 0.
+Proof.
+  move=> Hth Hac /forallb_forall /(_ x) H Hx Hk Ht.
+  move: (H Hx) => /forallb_forall /(_ _ (rows_In _ arith_q _ _ _ _ Hk)).
+  move=> /forallb_forall /(_ t Ht) /Z.eqb_eq E.
+  apply: orth_of_exact E. apply: row_rel; [exact: RQ0 | exact: RQ1 | exact: RQadd |
+    exact: RQmul | exact: acts_RQ | exact: rats_rel | exact: ints_RQ].
+Qed.
+
+(** Moduli check: integral instance, the rows mod every modulus orthogonal to the tangents
+    mod that modulus, and a bound on the rows (at [|theta|], [|coefficients|], [(D, ..., D)])
+    below the product of the moduli: every tangent is orthogonal to every row over [rat] at
+    every point of the lattice [{x in N^nin : |x| <= D}]. *)
+Lemma orth_moduli acts th nin D qs ts x k t :
+  let pts := lattice nin D in
+  rats_int th = true -> acts_int acts = true -> moduli_ok qs = true ->
+  (kill_bound (rows _ arith_z (abs_nums th) (List.map abs_nums acts)
+                 (const_list nin (Z.of_nat D))) ts < prod_z qs)%Z ->
+  forallb (fun q =>
+    forallb (fun x => kills_mod q (rows _ (arith_mod (Uint63.of_Z q)) (ints_mod q (nums th))
+                                     (List.map (fun a => ints_mod q (nums a)) acts)
+                                     (ints_mod q x))
+                        (List.map (ints_mod q) ts)) pts) qs = true ->
+  In x pts -> (k < dout)%N -> In t ts ->
+  dot (arith_ring _ : arith rat) (row_rat acts th x k) (List.map zr t) = 0.
+Proof.
+  move=> pts Hth Hac Hok Hbd /forallb_forall Hkill Hx Hk Ht.
+  have [Hlx Hbx] := lattice_pts _ _ _ Hx.
+  apply: (orth_of_moduli qs _ (row Z arith_z (List.map nums acts) (nums th) x k)
+    (row Z arith_z (List.map abs_nums acts) (abs_nums th) (const_list nin (Z.of_nat D)) k)
+    (fun q => row int (arith_mod (Uint63.of_Z q)) (List.map (fun a => ints_mod q (nums a)) acts)
+       (ints_mod q (nums th)) (ints_mod q x) k)) => //.
+  - apply: row_rel; [exact: RZ0 | exact: RZ1 | exact: RZadd | exact: RZmul |
+      exact: acts_int_RZ | exact: rats_int_RZ | exact: ints_RZ].
+  - apply: row_rel; [exact: RB0 | exact: RB1 | exact: RBadd | exact: RBmul |
+      exact: acts_RB | exact: nums_RB | rewrite -Hlx; exact: point_RB].
+  - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. split.
+    + apply: row_rel; [exact: RM0 | exact: RM1 | exact: RMadd | exact: RMmul |
+        exact: acts_RM | exact: RM_ints | exact: RM_ints].
+    + move: (Hkill q Hin) => /forallb_forall /(_ x Hx) /forallb_forall.
+      move=> /(_ _ (rows_In _ _ _ _ _ _ Hk)) /forallb_forall.
+      move=> /(_ _ (in_map (ints_mod q) _ _ Ht)). by move/Uint63.eqb_spec.
+  - apply: Z.le_lt_trans Hbd. apply: kill_bound_ge Ht. exact: rows_In.
+Qed.
+
+End Orthogonality.
+
 (** * Polynomial MLPs *)
 
 (** The Jacobian row [d f_theta(x)[k] / d theta] over [rat] by the kernel's reverse mode. *)
@@ -402,14 +492,15 @@ Proof.
   by rewrite map_length.
 Qed.
 
-(** Row [k] of [rows_from ... k0 c] for [k0 <= k < k0 + c]. *)
-Lemma rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
-  (k0 <= k < k0 + c)%N ->
-  In (net_row ar (widths inst) acs (bias inst) th x k) (rows_from ar inst th acs x k0 c).
+(** A walk [walk k0 c = [f k0; f (k0 + 1); ...; f (k0 + c - 1)]] (the kernel's [rows_from],
+    [resnet_rows_from]) holds [f k] for [k0 <= k < k0 + c]. *)
+Lemma In_walk {B : Type} (f : nat -> B) (walk : nat -> nat -> list B) :
+  (forall k0 c, walk k0 c.+1 = f k0 :: walk k0.+1 c) ->
+  forall c k0 k, (k0 <= k < k0 + c)%N -> In (f k) (walk k0 c).
 Proof.
-  elim: c => [| c IH] k0 k /andP [H1 H2] /=.
+  move=> Hs. elim=> [| c IH] k0 k /andP [H1 H2].
   - by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
-  - case: (k =P k0) => [-> | Hne]; [by left | right].
+  - rewrite Hs. case: (k =P k0) => [-> | Hne]; [by left | right].
     apply: IH. apply/andP; split; [| by rewrite addSnnS].
     by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
 Qed.
@@ -417,56 +508,22 @@ Qed.
 Lemma out_rows_In {A : Type} (ar : arith A) inst th acs x k :
   (k < last_width (widths inst))%N ->
   In (net_row ar (widths inst) acs (bias inst) th x k) (out_rows ar inst th acs x).
-Proof. move=> Hk. apply: rows_from_In. by rewrite leq0n. Qed.
+Proof. move=> Hk. by apply: (In_walk _ (rows_from ar inst th acs x)). Qed.
 
-(** Exact check ([mlp_kills_q]): every tangent is orthogonal to every Jacobian row over
-    [rat] at every point. *)
-Lemma mlp_orth_exact inst pts ts x k t :
-  rats_pos (theta inst) = true -> acts_pos (acts inst) = true ->
-  mlp_kills_q inst pts ts = true -> In x pts -> (k < last_width (widths inst))%N -> In t ts ->
-  dot (arith_ring _ : arith rat) (mlp_rowQ inst x k) (List.map zr t) = 0.
-Proof.
-  move=> Hth Hac /forallb_forall /(_ x) H Hx Hk Ht.
-  move: (H Hx) => /forallb_forall /(_ _ (out_rows_In arith_q inst _ _ _ _ Hk)).
-  move=> /forallb_forall /(_ t Ht) /Z.eqb_eq E.
-  apply: orth_of_exact E. apply: net_row_rel; [exact: RQ0 | exact: RQ1 | exact: RQadd |
-    exact: RQmul | exact: acts_RQ | exact: rats_rel | exact: ints_RQ].
-Qed.
+(** The MLP's rows: [net_row] at the instance's widths and bias, the [last_width] outputs
+    [out_rows] walks ([out_rows_In]); [net_row_rel] (BackRel.v) is its parametricity. *)
+Definition mlp_row (inst : rank_instance) (A : Type) (ar : arith A) acts th x k : list A :=
+  net_row ar (widths inst) acts (bias inst) th x k.
 
-(** Moduli check: integral instance, the rows mod every modulus orthogonal to the tangents
-    mod that modulus, and [mlp_bound] (rows at [|theta|], [|coefficients|], [(D, ..., D)])
-    below the product of the moduli: every tangent is orthogonal to every Jacobian row over
-    [rat] at every lattice point. *)
-Lemma mlp_orth_moduli inst qs ts x k t :
-  let D := degree_bound (acts inst) in
-  let pts := lattice (first_width (widths inst)) D in
-  rats_int (theta inst) = true -> acts_int (acts inst) = true -> moduli_ok qs = true ->
-  (mlp_bound inst (Z.of_nat D) ts < prod_z qs)%Z ->
-  forallb (mlp_kills_mod inst pts ts) qs = true ->
-  In x pts -> (k < last_width (widths inst))%N -> In t ts ->
-  dot (arith_ring _ : arith rat) (mlp_rowQ inst x k) (List.map zr t) = 0.
-Proof.
-  move=> D pts Hth Hac Hok Hbd /forallb_forall Hkill Hx Hk Ht.
-  have [Hlx Hbx] := lattice_pts _ _ _ Hx.
-  apply: (orth_of_moduli qs _
-    (net_row arith_z (widths inst) (List.map nums (acts inst)) (bias inst) (nums (theta inst)) x k)
-    (net_row arith_z (widths inst) (List.map abs_nums (acts inst)) (bias inst)
-       (abs_nums (theta inst)) (const_list (first_width (widths inst)) (Z.of_nat D)) k)
-    (fun q => net_row (arith_mod (Uint63.of_Z q)) (widths inst)
-       (List.map (fun a => ints_mod q (nums a)) (acts inst)) (bias inst)
-       (ints_mod q (nums (theta inst))) (ints_mod q x) k)) => //.
-  - apply: net_row_rel; [exact: RZ0 | exact: RZ1 | exact: RZadd | exact: RZmul |
-      exact: acts_int_RZ | exact: rats_int_RZ | exact: ints_RZ].
-  - apply: net_row_rel; [exact: RB0 | exact: RB1 | exact: RBadd | exact: RBmul |
-      exact: acts_RB | exact: nums_RB | rewrite -Hlx; exact: point_RB].
-  - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. split.
-    + apply: net_row_rel; [exact: RM0 | exact: RM1 | exact: RMadd | exact: RMmul |
-        exact: acts_RM | exact: RM_ints | exact: RM_ints].
-    + move: (Hkill q Hin) => /forallb_forall /(_ x Hx) /forallb_forall.
-      move=> /(_ _ (out_rows_In _ inst _ _ _ _ Hk)) /forallb_forall.
-      move=> /(_ _ (in_map (ints_mod q) _ _ Ht)). by move/Uint63.eqb_spec.
-  - apply: Z.le_lt_trans Hbd. apply: kill_bound_ge Ht. exact: out_rows_In.
-Qed.
+Lemma mlp_row_rel (inst : rank_instance) : row_parametric (mlp_row inst).
+Proof. move=> A B arA arB R R0 R1 Ra Rm *. exact: net_row_rel. Qed.
+
+Definition mlp_rows (inst : rank_instance) (A : Type) (ar : arith A) th acs x :=
+  out_rows ar inst th acs x.
+
+Lemma mlp_rows_In inst A (ar : arith A) th acs x k : (k < last_width (widths inst))%N ->
+  In (mlp_row inst A ar acs th x k) (mlp_rows inst A ar th acs x).
+Proof. exact: out_rows_In. Qed.
 
 (** * Assembly *)
 
@@ -516,9 +573,11 @@ Proof.
   - move=> x k Hx _. apply: mlp_rowQ_length => //. by have [-> _] := lattice_pts _ _ _ Hx.
   - move=> x k t Hx Hk Ht. move: Hkill. rewrite /mlp_tangents_kill.
     case: (uw_moduli w) => [| q0 qs'] Hkill.
-    + exact: mlp_orth_exact Hkill Hx Hk Ht.
+    + exact: (orth_exact _ _ _ (mlp_rows_In inst) (mlp_row_rel inst) _ _ _ _ _ _ _ Hth Hac
+        Hkill Hx Hk Ht).
     + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
-      exact: mlp_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
+      exact: (orth_moduli _ _ _ (mlp_rows_In inst) (mlp_row_rel inst) _ _ _ _ _ _ _ _ _
+        Hti Haci Hok Hbd Hm Hx Hk Ht).
 Qed.
 
 (** * ResNets *)
@@ -542,68 +601,25 @@ Proof.
   by rewrite map_length.
 Qed.
 
-Lemma resnet_rows_from_In {A : Type} (ar : arith A) inst th acs x c : forall k0 k,
-  (k0 <= k < k0 + c)%N ->
-  In (resnet_row ar (rn_width inst) (rn_outer inst) acs th x k)
-     (resnet_rows_from ar inst th acs x k0 c).
-Proof.
-  elim: c => [| c IH] k0 k /andP [H1 H2] /=.
-  - by rewrite addn0 in H2; move: (leq_ltn_trans H1 H2); rewrite ltnn.
-  - case: (k =P k0) => [-> | Hne]; [by left | right].
-    apply: IH. apply/andP; split; [| by rewrite addSnnS].
-    by rewrite ltn_neqAle H1 andbT; apply/eqP => E; apply: Hne.
-Qed.
-
 Lemma resnet_out_In {A : Type} (ar : arith A) inst th acs x k : (k < rn_width inst)%N ->
   In (resnet_row ar (rn_width inst) (rn_outer inst) acs th x k)
      (resnet_rows_from ar inst th acs x 0 (rn_width inst)).
-Proof. move=> Hk. apply: resnet_rows_from_In. by rewrite leq0n. Qed.
+Proof. move=> Hk. by apply: (In_walk _ (resnet_rows_from ar inst th acs x)). Qed.
 
-(** Exact check ([resnet_kills_q]), as [mlp_orth_exact]. *)
-Lemma resnet_orth_exact inst pts ts x k t :
-  rats_pos (rn_theta inst) = true -> acts_pos (rn_acts inst) = true ->
-  resnet_kills_q inst pts ts = true -> In x pts -> (k < rn_width inst)%N -> In t ts ->
-  dot (arith_ring _ : arith rat) (resnet_rowQ inst x k) (List.map zr t) = 0.
-Proof.
-  move=> Hth Hac /forallb_forall /(_ x) H Hx Hk Ht.
-  move: (H Hx) => /forallb_forall /(_ _ (resnet_out_In arith_q inst _ _ _ _ Hk)).
-  move=> /forallb_forall /(_ t Ht) /Z.eqb_eq E.
-  apply: orth_of_exact E. apply: resnet_row_rel; [exact: RQ0 | exact: RQ1 | exact: RQadd |
-    exact: RQmul | exact: acts_RQ | exact: rats_rel | exact: ints_RQ].
-Qed.
+(** The ResNet's rows: [resnet_row] at the instance's width and [outer], the [rn_width]
+    outputs [resnet_rows_from] walks; [resnet_row_rel] (BackRel.v) is its parametricity. *)
+Definition resnet_row_of (inst : resnet_instance) (A : Type) (ar : arith A) acts th x k :=
+  resnet_row ar (rn_width inst) (rn_outer inst) acts th x k.
 
-(** Moduli check, as [mlp_orth_moduli]. *)
-Lemma resnet_orth_moduli inst qs ts x k t :
-  let D := degree_bound (rn_acts inst) in
-  let pts := lattice (rn_width inst) D in
-  rats_int (rn_theta inst) = true -> acts_int (rn_acts inst) = true -> moduli_ok qs = true ->
-  (resnet_bound inst (Z.of_nat D) ts < prod_z qs)%Z ->
-  forallb (resnet_kills_mod inst pts ts) qs = true ->
-  In x pts -> (k < rn_width inst)%N -> In t ts ->
-  dot (arith_ring _ : arith rat) (resnet_rowQ inst x k) (List.map zr t) = 0.
-Proof.
-  move=> D pts Hth Hac Hok Hbd /forallb_forall Hkill Hx Hk Ht.
-  have [Hlx Hbx] := lattice_pts _ _ _ Hx.
-  apply: (orth_of_moduli qs _
-    (resnet_row arith_z (rn_width inst) (rn_outer inst) (List.map nums (rn_acts inst))
-       (nums (rn_theta inst)) x k)
-    (resnet_row arith_z (rn_width inst) (rn_outer inst) (List.map abs_nums (rn_acts inst))
-       (abs_nums (rn_theta inst)) (const_list (rn_width inst) (Z.of_nat D)) k)
-    (fun q => resnet_row (arith_mod (Uint63.of_Z q)) (rn_width inst) (rn_outer inst)
-       (List.map (fun a => ints_mod q (nums a)) (rn_acts inst))
-       (ints_mod q (nums (rn_theta inst))) (ints_mod q x) k)) => //.
-  - apply: resnet_row_rel; [exact: RZ0 | exact: RZ1 | exact: RZadd | exact: RZmul |
-      exact: acts_int_RZ | exact: rats_int_RZ | exact: ints_RZ].
-  - apply: resnet_row_rel; [exact: RB0 | exact: RB1 | exact: RBadd | exact: RBmul |
-      exact: acts_RB | exact: nums_RB | rewrite -Hlx; exact: point_RB].
-  - move=> q Hin. have Hq := moduli_ok_In _ _ Hok Hin. split.
-    + apply: resnet_row_rel; [exact: RM0 | exact: RM1 | exact: RMadd | exact: RMmul |
-        exact: acts_RM | exact: RM_ints | exact: RM_ints].
-    + move: (Hkill q Hin) => /forallb_forall /(_ x Hx) /forallb_forall.
-      move=> /(_ _ (resnet_out_In _ inst _ _ _ _ Hk)) /forallb_forall.
-      move=> /(_ _ (in_map (ints_mod q) _ _ Ht)). by move/Uint63.eqb_spec.
-  - apply: Z.le_lt_trans Hbd. apply: kill_bound_ge Ht. exact: resnet_out_In.
-Qed.
+Lemma resnet_row_of_rel (inst : resnet_instance) : row_parametric (resnet_row_of inst).
+Proof. move=> A B arA arB R R0 R1 Ra Rm *. exact: resnet_row_rel. Qed.
+
+Definition resnet_rows (inst : resnet_instance) (A : Type) (ar : arith A) th acs x :=
+  resnet_rows_from ar inst th acs x 0 (rn_width inst).
+
+Lemma resnet_rows_In inst A (ar : arith A) th acs x k : (k < rn_width inst)%N ->
+  In (resnet_row_of inst A ar acs th x k) (resnet_rows inst A ar th acs x).
+Proof. exact: resnet_out_In. Qed.
 
 (** [check_rank_upper_resnet] with independent tangents: the rank at [theta] of the
     ResNet's Jacobian on the lattice is [<= u]. *)
@@ -622,9 +638,11 @@ Proof.
   - move=> x k Hx _. apply: resnet_rowQ_length => //. by have [-> _] := lattice_pts _ _ _ Hx.
   - move=> x k t Hx Hk Ht. move: Hkill. rewrite /resnet_tangents_kill.
     case: (uw_moduli w) => [| q0 qs'] Hkill.
-    + exact: resnet_orth_exact Hkill Hx Hk Ht.
+    + exact: (orth_exact _ _ _ (resnet_rows_In inst) (resnet_row_of_rel inst) _ _ _ _ _ _ _
+        Hth Hac Hkill Hx Hk Ht).
     + move: Hkill => /andP [/andP [/andP [/andP [Hti Haci] Hok] /Z.ltb_lt Hbd] Hm].
-      exact: resnet_orth_moduli Hti Haci Hok Hbd Hm Hx Hk Ht.
+      exact: (orth_moduli _ _ _ (resnet_rows_In inst) (resnet_row_of_rel inst) _ _ _ _ _ _ _ _ _
+        Hti Haci Hok Hbd Hm Hx Hk Ht).
 Qed.
 
 (** * The theorems *)
