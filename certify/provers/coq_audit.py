@@ -153,15 +153,21 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     # the library's definitions by their full logical names (coq_library.qualified)
     samples = f"({qualified('Rank.lw_samples')} {mod}.lower)"
     lattice_of, degree_of = qualified("Lists.lattice"), qualified("Net.degree_bound")
-    if fam == "mlp":
-        jac = f"{qualified('RankMeaning.mlp_jacobian')} {mod}.inst"
+    if fam in ("mlp", "resnet"):
+        if fam == "mlp":
+            jac = f"{qualified('RankMeaning.mlp_jacobian')} {mod}.inst"
+            width = f"({qualified('Net.first_width')} ({qualified('Rank.widths')} {mod}.inst))"
+            acts = f"({qualified('Rank.acts')} {mod}.inst)"
+        else:
+            jac = f"{qualified('RankMeaning.resnet_jacobian')} {mod}.inst"
+            width = f"({qualified('ResNet.rn_width')} {mod}.inst)"
+            acts = f"({qualified('ResNet.rn_acts')} {mod}.inst)"
         out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
-        first = f"({qualified('Net.first_width')} ({qualified('Rank.widths')} {mod}.inst))"
-        lattice = f"({lattice_of} {first} ({degree_of} ({qualified('Rank.acts')} {mod}.inst)))"
+        lattice = f"({lattice_of} {width} ({degree_of} {acts}))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
-        # result.functional_dimension, where the certificate states one, bounds the same ranks
-        fd = cert["result"].get("functional_dimension")
+        # result.functional_dimension, where an MLP certificate states one, bounds the same ranks
+        fd = cert["result"].get("functional_dimension") if fam == "mlp" else None
         if fd is not None:
             fd = int(fd)
             out["functional_dimension_le_rank"] = _le(f"{fd}", rank.format(f"{jac} {samples}"))
@@ -169,13 +175,6 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
                 out["functional_dimension_ge_rank_upper"] = _le(
                     rank.format(f"{jac} {lattice}"), f"{fd}"
                 )
-    elif fam == "resnet":
-        jac = f"{qualified('RankMeaning.resnet_jacobian')} {mod}.inst"
-        out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
-        width = f"({qualified('ResNet.rn_width')} {mod}.inst)"
-        lattice = f"({lattice_of} {width} ({degree_of} ({qualified('ResNet.rn_acts')} {mod}.inst)))"
-        if u is not None:
-            out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
     elif fam == "relu":
         batch = f"({qualified('ReLU.rl_batch')} {mod}.lower)"
         jac = rank.format(f"{qualified('RankMeaning.relu_jacobian')} {mod}.inst {batch}")

@@ -22,34 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from certify.checker.fast import relu as RF
+from certify.checker.kernel import arith, lists, net
+from certify.checker.kernel import rank as K
 from certify.checker.kernel import rank_core as RC
 from certify.checker.kernel import relu as KL
 from certify.checker.kernel import resnet as KR
-from certify.checker.kernel.arith import (
-    Rat,
-    acts_inv_ok,
-    acts_mod,
-    acts_pos,
-    ints_mod,
-    p_ok,
-    rats_inv_ok,
-    rats_mod,
-    rats_pos,
-)
-from certify.checker.kernel.lists import all_lt, lattice, nth_row, rows_len
-from certify.checker.kernel.net import degree_bound, first_width, last_width, shape_ok
-from certify.checker.kernel.rank import (
-    LowerWitness,
-    RankInstance,
-    UpperWitness,
-    acts_int,
-    mlp_bound,
-    nums,
-    rats_int,
-)
-from certify.checker.kernel.rank import (
-    mlp_tangents_kill as kernel_mlp_tangents_kill,
-)
 
 Mat = np.ndarray
 
@@ -182,14 +159,18 @@ def check_minor_np(p: int, n: int, r: int, rows: Mat, cols: list[int]) -> bool:
     return (
         rows.shape[0] == r
         and len(cols) == r
-        and all_lt(n, cols)
+        and lists.all_lt(n, cols)
         and nonsingular_np(rows[:, cols] if r else rows[:, :0], p)
     )
 
 
 def independent_np(p: int, n: int, ts: list[list[int]], cols: list[int]) -> bool:
     """rank_core.independent_mod, vectorised."""
-    return p_ok(p) and rows_len(n, ts) and check_minor_np(p, n, len(ts), as_mod(ts, p, n), cols)
+    return (
+        arith.p_ok(p)
+        and lists.rows_len(n, ts)
+        and check_minor_np(p, n, len(ts), as_mod(ts, p, n), cols)
+    )
 
 
 def kills_np(q: int, rows: Mat, tq: Mat) -> bool:
@@ -289,26 +270,26 @@ def label_rows(rows_at, samples: list[list[int]], labels: list[tuple[int, int]],
     d0 = len(samples[0]) if samples else 0
     for k in sorted({k for _, k in labels}):
         idx = [i for i, (_, kk) in enumerate(labels) if kk == k]
-        X = as_mod([nth_row(samples, labels[i][0]) for i in idx], p, d0)
+        X = as_mod([lists.nth_row(samples, labels[i][0]) for i in idx], p, d0)
         out[idx] = rows_at(X, k)
     return out
 
 
 # ---------------------------------------------------------------- the checks
-def check_rank_lower(inst: RankInstance, w: LowerWitness, r: int) -> bool:
+def check_rank_lower(inst: K.RankInstance, w: K.LowerWitness, r: int) -> bool:
     """kernel.check_rank_lower, vectorised."""
     p, n = w.p, len(inst.theta)
     if not (
-        shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, w.samples)
-        and p_ok(p)
-        and rats_inv_ok(p, inst.theta, w.theta_inv)
-        and acts_inv_ok(p, inst.acts, w.acts_inv)
+        net.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, w.samples)
+        and arith.p_ok(p)
+        and arith.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and arith.acts_inv_ok(p, inst.acts, w.acts_inv)
         and len(w.rows) == r
-        and RC.rows_in_range(len(w.samples), last_width(inst.widths), w.rows)
+        and RC.rows_in_range(len(w.samples), net.last_width(inst.widths), w.rows)
     ):
         return False
-    acts_m = acts_mod(p, inst.acts, w.acts_inv)
-    th_m = rats_mod(p, inst.theta, w.theta_inv)
+    acts_m = arith.acts_mod(p, inst.acts, w.acts_inv)
+    th_m = arith.rats_mod(p, inst.theta, w.theta_inv)
     rows = label_rows(
         lambda X, k: mlp_rows_np(p, inst.widths, acts_m, inst.bias, th_m, X, k),
         w.samples, w.rows, n, p,
@@ -316,20 +297,20 @@ def check_rank_lower(inst: RankInstance, w: LowerWitness, r: int) -> bool:
     return check_minor_np(p, n, r, rows, w.cols)
 
 
-def check_rank_lower_resnet(inst: KR.ResNetInstance, w: LowerWitness, r: int) -> bool:
+def check_rank_lower_resnet(inst: KR.ResNetInstance, w: K.LowerWitness, r: int) -> bool:
     """kernel_resnet.check_rank_lower_resnet, vectorised."""
     p, n = w.p, len(inst.theta)
     if not (
         KR.resnet_shape_ok(inst, w.samples)
-        and p_ok(p)
-        and rats_inv_ok(p, inst.theta, w.theta_inv)
-        and acts_inv_ok(p, inst.acts, w.acts_inv)
+        and arith.p_ok(p)
+        and arith.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and arith.acts_inv_ok(p, inst.acts, w.acts_inv)
         and len(w.rows) == r
         and RC.rows_in_range(len(w.samples), inst.width, w.rows)
     ):
         return False
-    acts_m = acts_mod(p, inst.acts, w.acts_inv)
-    th_m = rats_mod(p, inst.theta, w.theta_inv)
+    acts_m = arith.acts_mod(p, inst.acts, w.acts_inv)
+    th_m = arith.rats_mod(p, inst.theta, w.theta_inv)
     rows = label_rows(
         lambda X, k: resnet_rows_np(p, inst.width, inst.outer, acts_m, th_m, X, k),
         w.samples, w.rows, n, p,
@@ -356,25 +337,29 @@ def _tangents_kill_mod(theta, acts, bound, d0: int, dout: int, rows_at, ts, qs) 
     """The modular path of `*_tangents_kill` that every polynomial family shares: an integral
     instance, pairwise coprime moduli whose product exceeds the family's bound (bound(D)),
     and every tangent orthogonal mod every q to the rows (rows_at) at every lattice point."""
-    D = degree_bound(acts)
-    if not (rats_int(theta) and acts_int(acts) and RC.moduli_ok(qs) and bound(D) < RC.prod_z(qs)):
+    D = net.degree_bound(acts)
+    if not (
+        K.rats_int(theta) and K.acts_int(acts) and RC.moduli_ok(qs) and bound(D) < RC.prod_z(qs)
+    ):
         return False
-    pts = lattice(d0, D)
+    pts = lists.lattice(d0, D)
     return all(_kills_all(rows_at, pts, ts, dout, len(theta), q) for q in qs)
 
 
-def mlp_tangents_kill(inst: RankInstance, ts: list[list[int]], qs: list[int]) -> bool:
+def mlp_tangents_kill(inst: K.RankInstance, ts: list[list[int]], qs: list[int]) -> bool:
     """kernel.mlp_tangents_kill, the modular path vectorised (the exact path is the twin's)."""
     if not qs:
-        return kernel_mlp_tangents_kill(inst, ts, qs)
+        return K.mlp_tangents_kill(inst, ts, qs)
 
     def rows_at(X: Mat, k: int, q: int) -> Mat:
-        acts = [ints_mod(q, nums(a)) for a in inst.acts]
-        return mlp_rows_np(q, inst.widths, acts, inst.bias, ints_mod(q, nums(inst.theta)), X, k)
+        acts = [arith.ints_mod(q, K.nums(a)) for a in inst.acts]
+        return mlp_rows_np(
+            q, inst.widths, acts, inst.bias, arith.ints_mod(q, K.nums(inst.theta)), X, k
+        )
 
     return _tangents_kill_mod(
-        inst.theta, inst.acts, lambda D: mlp_bound(inst, D, ts),
-        first_width(inst.widths), last_width(inst.widths), rows_at, ts, qs,
+        inst.theta, inst.acts, lambda D: K.mlp_bound(inst, D, ts),
+        net.first_width(inst.widths), net.last_width(inst.widths), rows_at, ts, qs,
     )  # fmt: skip
 
 
@@ -384,8 +369,8 @@ def resnet_tangents_kill(inst: KR.ResNetInstance, ts: list[list[int]], qs: list[
         return KR.resnet_tangents_kill(inst, ts, qs)
 
     def rows_at(X: Mat, k: int, q: int) -> Mat:
-        acts = [ints_mod(q, nums(a)) for a in inst.acts]
-        th = ints_mod(q, nums(inst.theta))
+        acts = [arith.ints_mod(q, K.nums(a)) for a in inst.acts]
+        th = arith.ints_mod(q, K.nums(inst.theta))
         return resnet_rows_np(q, inst.width, inst.outer, acts, th, X, k)
 
     return _tangents_kill_mod(
@@ -394,29 +379,29 @@ def resnet_tangents_kill(inst: KR.ResNetInstance, ts: list[list[int]], qs: list[
     )  # fmt: skip
 
 
-def check_rank_upper(inst: RankInstance, w: UpperWitness, u: int) -> bool:
+def check_rank_upper(inst: K.RankInstance, w: K.UpperWitness, u: int) -> bool:
     """kernel.check_rank_upper, vectorised."""
     n, s = len(inst.theta), len(w.tangents)
     return (
-        shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
-        and rats_pos(inst.theta)
-        and acts_pos(inst.acts)
+        net.shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
+        and arith.rats_pos(inst.theta)
+        and arith.acts_pos(inst.acts)
         and u + s == n
-        and rows_len(n, w.tangents)
+        and lists.rows_len(n, w.tangents)
         and mlp_tangents_kill(inst, w.tangents, w.moduli)
         and independent_np(w.p, n, w.tangents, w.cols)
     )
 
 
-def check_rank_upper_resnet(inst: KR.ResNetInstance, w: UpperWitness, u: int) -> bool:
+def check_rank_upper_resnet(inst: KR.ResNetInstance, w: K.UpperWitness, u: int) -> bool:
     """kernel_resnet.check_rank_upper_resnet, vectorised."""
     n, s = len(inst.theta), len(w.tangents)
     return (
         KR.resnet_shape_ok(inst, [])
-        and rats_pos(inst.theta)
-        and acts_pos(inst.acts)
+        and arith.rats_pos(inst.theta)
+        and arith.acts_pos(inst.acts)
         and u + s == n
-        and rows_len(n, w.tangents)
+        and lists.rows_len(n, w.tangents)
         and resnet_tangents_kill(inst, w.tangents, w.moduli)
         and independent_np(w.p, n, w.tangents, w.cols)
     )
@@ -428,23 +413,23 @@ def check_relu_rank_lower(inst: KL.ReluInstance, w: KL.ReluLowerWitness, r: int)
     p, n = w.p, len(inst.theta)
     if not (
         KL.relu_shape_ok(inst.widths, inst.theta, w.batch)
-        and p_ok(p)
-        and rats_inv_ok(p, inst.theta, w.theta_inv)
-        and acts_inv_ok(p, w.batch, w.batch_inv)
+        and arith.p_ok(p)
+        and arith.rats_inv_ok(p, inst.theta, w.theta_inv)
+        and arith.acts_inv_ok(p, w.batch, w.batch_inv)
         and RF.batch_nonzero(inst.widths, inst.theta, w.batch)
         and len(w.rows) == r
-        and RC.rows_in_range(len(w.batch), last_width(inst.widths), w.rows)
+        and RC.rows_in_range(len(w.batch), net.last_width(inst.widths), w.rows)
     ):
         return False
     rows = RF.relu_rows_mod(
         p, inst.widths, RF.batch_patterns(inst.widths, inst.theta, w.batch),
-        rats_mod(p, inst.theta, w.theta_inv), acts_mod(p, w.batch, w.batch_inv), w.rows,
+        arith.rats_mod(p, inst.theta, w.theta_inv), arith.acts_mod(p, w.batch, w.batch_inv), w.rows,
     )  # fmt: skip
     return check_minor_np(p, n, r, rows, w.cols)
 
 
 def check_relu_rank_upper(
-    inst: KL.ReluInstance, batch: list[list[Rat]], w: UpperWitness, u: int
+    inst: KL.ReluInstance, batch: list[list[arith.Rat]], w: K.UpperWitness, u: int
 ) -> bool:
     """kernel_relu.check_relu_rank_upper: the zero test and the exact orthogonality of the
     tangents in integers on the whole batch (relu_fast), the independence minor by numpy."""
@@ -453,7 +438,7 @@ def check_relu_rank_upper(
         KL.relu_shape_ok(inst.widths, inst.theta, batch)
         and RF.batch_nonzero(inst.widths, inst.theta, batch)
         and u + s == n
-        and rows_len(n, w.tangents)
+        and lists.rows_len(n, w.tangents)
         and not w.moduli
         and RF.tangents_vanish(inst.widths, inst.theta, batch, w.tangents)
         and independent_np(w.p, n, w.tangents, w.cols)
@@ -485,7 +470,7 @@ def rank_mod_np(M: Mat, p: int) -> int:
 
 
 def jacobian_rank_mod(
-    inst: RankInstance | KR.ResNetInstance, p: int, theta: list[int], samples: list[list[int]]
+    inst: K.RankInstance | KR.ResNetInstance, p: int, theta: list[int], samples: list[list[int]]
 ) -> int:
     """The rank over GF(p) of the Jacobian of theta -> (f_theta(x_s))_s at the residue point
     theta (the instance's network; its theta is not used) and the residue samples x_s, every
@@ -498,7 +483,7 @@ def jacobian_rank_mod(
         def rows_at(X: Mat, k: int) -> Mat:
             return resnet_rows_np(p, inst.width, inst.outer, acts_m, th, X, k)
     else:
-        d0, dout = first_width(inst.widths), last_width(inst.widths)
+        d0, dout = net.first_width(inst.widths), net.last_width(inst.widths)
 
         def rows_at(X: Mat, k: int) -> Mat:
             return mlp_rows_np(p, inst.widths, acts_m, inst.bias, th, X, k)
