@@ -127,7 +127,7 @@ def lean_declarations(path: Path) -> list[str]:
 
 
 def twin_declarations() -> list[tuple[str, str]]:
-    """(kind, name) of the public functions and dataclasses of kernel_compind.py, in order."""
+    """(kind, name) of the public functions and dataclasses of kernel/compind.py, in order."""
     out = []
     for node in ast.parse(TWIN.read_text()).body:
         if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):

@@ -62,7 +62,7 @@ def tanh_defs() -> list[Any]:
 
 
 def twin_declarations() -> list[str]:
-    """Public functions and dataclasses of kernel_tanh.py, in file order (Lean spelling)."""
+    """Public functions and dataclasses of kernel/tanh.py, in file order (Lean spelling)."""
     out = []
     for node in ast.parse(TWIN.read_text()).body:
         if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):

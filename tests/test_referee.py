@@ -53,7 +53,7 @@ def test_every_cite_constant_of_the_claims_has_a_citation_entry():
     for c in consts:
         assert c in CITATIONS, c
     assert _tanh_cite(claims_tanh.SYM_LIB) is not None
-    # literal cite strings elsewhere (orbits.py, implicit.py)
+    # literal cite strings elsewhere (claims/resnet.py, check/implicit.py)
     for src in (ROOT / "certify").glob("*.py"):
         for lit in re.findall(r'"cites": \[([^\]]*)\]', src.read_text()):
             for s in re.findall(r'"([^"]+)"', lit):

@@ -2,7 +2,7 @@
 instances: the region batch (families/relu/witness.region_design vs region_design_reference,
 output for output), its building blocks (fast.py vs model.py), the incremental echelon basis vs
 maximal_minor, and the checker's integer paths (checker/fast/relu.py) vs the kernel twin
-(kernel_relu.py), with rational theta and points and with magnitudes beyond int64."""
+(kernel/relu.py), with rational theta and points and with magnitudes beyond int64."""
 
 from __future__ import annotations
 

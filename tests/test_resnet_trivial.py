@@ -26,7 +26,7 @@ from tests.test_resnet_symmetry import certs_for
 
 
 def sympy_coefficients(cert: dict) -> list[sp.Rational]:
-    """c_0, ..., c_D of F_theta with sympy (independent of the kernels and of orbits.py)."""
+    """c_0, ..., c_D of F_theta with sympy (independent of the kernels and of the orbit plan)."""
     net = cert["instance"]["network"]
     th = [sp.Rational(str(parse_rat_str(t))) for t in cert["instance"]["theta"]]
     x = sp.Symbol("x")

@@ -1,5 +1,5 @@
 """Independent checker for composition-independence certificates (kinds compind, prop21,
-newman-slater): decode into kernel data, run the twins in kernel_compind.py, and rebuild
+newman-slater): decode into kernel data, run the twins in kernel/compind.py, and rebuild
 the result and claim from what was checked."""
 
 from __future__ import annotations

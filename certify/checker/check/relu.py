@@ -1,5 +1,5 @@
 """Independent checker for ReLU certificates (kinds rank and equiv of family relu): decode
-the JSON into kernel data, run the twin of the kernel checkers (kernel_relu.py), then rebuild
+the JSON into kernel data, run the twin of the kernel checkers (kernel/relu.py), then rebuild
 every derived field and the claim text from what was checked."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The checker's own orbit enumeration for orbit certificates whose action the kernels'
 sufficient condition does not show free (trusted; the generator counts with its own code,
 certify/families/tanh/witness.py): every group element is applied with the kernels' action formulas
-(bias_shift, new_weight, new_bias of kernel_tanh.py) and the distinct images are counted."""
+(bias_shift, new_weight, new_bias of kernel/tanh.py) and the distinct images are counted."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Exact integer arithmetic for ReLU networks on a whole batch at once (trusted; numpy only).
 
-The production path of the ReLU checks' exact parts (kernel_relu.py: batch_nonzero,
+The production path of the ReLU checks' exact parts (kernel/relu.py: batch_nonzero,
 batch_patterns, tangents_vanish_relu, relu_rows_mod); tests compare each with its twin.
 
 Scaling. Layer l of theta has W_l = Wn_l / c_l and b_l = bn_l / c_l with c_l > 0 the least

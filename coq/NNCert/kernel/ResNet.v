@@ -168,7 +168,7 @@ Definition check_rank_upper_resnet (inst : resnet_instance) (w : upper_witness) 
   resnet_tangents_kill inst (uw_tangents w) (uw_moduli w) &&
   independent_mod (uw_p w) n (uw_tangents w) (uw_cols w).
 
-(** * Orbits (math.md §2). Python twin: the "orbits" section of kernel_resnet.py. *)
+(** * Orbits (math.md §2). Python twin: the "orbits" section of certify/checker/kernel/resnet.py. *)
 
 (** Entry [k] of the flipped parameter vector: neuron [neuron] of layer [layer] maps
     [w -> -w] and [b -> 2 t0 - b]; every other entry is unchanged. *)
@@ -646,7 +646,7 @@ Definition check_scalar_coeffs (inst : resnet_instance) (cs : list (Z * Z)) : bo
     from the network. With [g = min(D + 1, #params)], the certificate ships [P], cofactors
     [Q_i] and coefficients [c_i] with [M_i = Q_i P] for ALL [g x g] minors [M_i] of [J] and
     [sum_i c_i M_i = lam P^k] ([lam <> 0]). Python twin: the last section of
-    kernel_resnet.py. *)
+    certify/checker/kernel/resnet.py. *)
 
 (** Coq-only helper of [poly_deriv]: entry [j] of the exponent vector lowered by one. *)
 Fixpoint dec_at (es : list nat) (j : nat) : list nat :=
