@@ -37,7 +37,7 @@ from tests.test_lean_library import (
 from tests.test_tanh import cert_of
 
 TANH = LEAN_DIR / "NNCert" / "Tanh.lean"
-COQ = ROOT / "coq" / "NNCert" / "Tanh.v"
+COQ = ROOT / "coq" / "NNCert" / "kernel" / "Tanh.v"
 TEMPLATE = TEMPLATE_DIR / "tanh/tanh.lean.j2"
 TWIN = ROOT / "certify" / "checker" / "kernel" / "tanh.py"
 FIELD_TYPES = {

@@ -2,7 +2,7 @@
 NNCert.Arith: the arithmetics of the checkers (`ℤ/p`, exact rational pairs, exact integers) and
 the reductions of rational data mod `p`.
 Python twin: certify/checker/kernel/arith.py (NNCert/Arith); Coq twin:
-coq/NNCert/Arith.v. Same names (camelCase here), same order.
+coq/NNCert/kernel/Arith.v. Same names (camelCase here), same order.
 Conventions: a rational is a pair `(num, den)` with `den > 0`, never normalised; values mod `p`
 lie in `[0, p)` with `1 < p < 2^31`; `%` is `Int.emod` (the remainder is in `[0, p)` for `p > 0`).
 -/

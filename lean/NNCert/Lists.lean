@@ -1,6 +1,6 @@
 /-
 NNCert.Lists: list helpers of the kernel checkers.
-Python twin: certify/checker/kernel/lists.py (NNCert/Lists); Coq twin: coq/NNCert/Lists.v.
+Python twin: certify/checker/kernel/lists.py (NNCert/Lists); Coq twin: coq/NNCert/kernel/Lists.v.
 Each definition mirrors the Python function of the same name (snake_case there, camelCase here),
 in the same order. Python loops and comprehensions become structural recursion on one list or
 `Nat` argument that shrinks in every recursive call (`termination_by structural`).

@@ -2,7 +2,7 @@
 NNCert.Net: polynomial MLPs evaluated in forward mode (dual numbers `a + b ε`) and in reverse
 mode (one backward pass per Jacobian row), generic in the arithmetic, and the shape checks of an
 instance.
-Python twin: certify/checker/kernel/net.py (NNCert/Net); Coq twin: coq/NNCert/Net.v. Same
+Python twin: certify/checker/kernel/net.py (NNCert/Net); Coq twin: coq/NNCert/kernel/Net.v. Same
 names (camelCase here), same order. `layerVals`, `addScaledRow`, `backRows` and `scaleEach` live here (not in
 NNCert.ReLU) because the MLP, ResNet and ReLU rows all use them.
 A network is `(widths, acts, bias, theta)`: `theta` is flat, layer by layer, neuron by neuron,

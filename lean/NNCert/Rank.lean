@@ -1,7 +1,7 @@
 /-
 NNCert.Rank: rank certificates for polynomial MLPs.
 Python twin: certify/checker/kernel/rank.py (NNCert/Rank); Coq twin:
-coq/NNCert/Rank.v. Same names (camelCase here), same order.
+coq/NNCert/kernel/Rank.v. Same names (camelCase here), same order.
 `checkInverse` and its helpers (`M * V ≡ I (mod p)`) stay for the composition-independence
 witnesses (NNCert.Compind); the rank checks of every family decide nonsingularity by
 elimination in NNCert.RankCore.

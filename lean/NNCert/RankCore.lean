@@ -1,6 +1,6 @@
 /-
 NNCert.RankCore: the rank core shared by every family (polynomial MLPs, ResNets, ReLU networks).
-Python twin: certify/checker/kernel/rank_core.py (NNCert/RankCore); Coq twin: coq/NNCert/RankCore.v.
+Python twin: certify/checker/kernel/rank_core.py (NNCert/RankCore); Coq twin: coq/NNCert/kernel/RankCore.v.
 Same names (camelCase here), same order; `minorRows` reads the `Nat` residues with `nthNat`
 (NNCert.Lists: the Python twin's `nth` on residues).
 

@@ -2,7 +2,7 @@
 NNCert.ReLU: ReLU networks `F = A_L ∘ ReLU ∘ … ∘ ReLU ∘ A_1` (math.md §3): exact evaluation over
 `ℚ`, reverse mode with the activation pattern fixed, and the rank, equivalence and symmetry
 checks.
-Python twin: certify/checker/kernel/relu.py (NNCert/ReLU); Coq twin: coq/NNCert/ReLU.v.
+Python twin: certify/checker/kernel/relu.py (NNCert/ReLU); Coq twin: coq/NNCert/kernel/ReLU.v.
 Same names (camelCase here), same order; the reverse-mode helpers `layerVals`, `addScaledRow`,
 `backRows` and `scaleEach` are shared with the MLP rows and live in NNCert.Net, the rank
 decisions in NNCert.RankCore.

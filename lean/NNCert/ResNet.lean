@@ -4,7 +4,7 @@ when `outer`), evaluated in forward mode, their Jacobian rows by reverse mode an
 checks on them (through NNCert.RankCore), their orbits under roots of unity (over `ℚ` and over
 `ℚ[z]/(z^g - 1)`) and the implicit equations of scalar ResNets (math.md §2), the diagnostics
 of critical points, and the critical locus of a scalar ResNet as a certificate.
-Python twin: certify/checker/kernel/resnet.py (NNCert/ResNet); Coq twin: coq/NNCert/ResNet.v.
+Python twin: certify/checker/kernel/resnet.py (NNCert/ResNet); Coq twin: coq/NNCert/kernel/ResNet.v.
 Same names (camelCase here), same order; the Lean-only helpers `flipParamsFrom`,
 `layerSymmetricAt`, `rootParamsFrom`, `paramTermsFrom`, `coeffsXFrom`, `zeroRowsIn`,
 `zeroRowsFrom`, `rowsZeroFrom`, `deadLayersFrom`, `eqPairs`, `decAt`, `removeAt`, `expandRow` and

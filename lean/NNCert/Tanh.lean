@@ -3,11 +3,11 @@ NNCert.Tanh (NNCert/Tanh): data checks of the tanh certificates (math.md §4): a
 tables of an activation, and the group acting on DAG networks (flips by an affine symmetry,
 permutations of interchangeable hidden nodes): applying a group element, classes, freeness,
 canonical form, genericity conditions.
-Python twin: certify/checker/kernel/tanh.py; Coq twin: coq/NNCert/Tanh.v. Same names (camelCase
+Python twin: certify/checker/kernel/tanh.py; Coq twin: coq/NNCert/kernel/Tanh.v. Same names (camelCase
 here), same order. A network is dense over its `N` nodes (inputs, hidden, outputs): `adj` row
 `q`, column `p` is `1` iff there is an edge `p → q`; rationals are unnormalised pairs
 `(num, den)`. That a checked group element keeps the network function is the theorem proved
-once over the reals in coq/NNCert/TanhSym.v (for any activation with the symmetry).
+once over the reals in coq/NNCert/meaning/tanh/TanhSym.v (for any activation with the symmetry).
 -/
 import NNCert.Lists
 import NNCert.Arith

@@ -1,6 +1,6 @@
 /-
 NNCert.TanhSym (NNCert/TanhSym): what a checked group element of a tanh certificate means,
-the one-hidden-layer part of coq/NNCert/TanhSym.v (Python side: certify/families/tanh/dag.py documents
+the one-hidden-layer part of coq/NNCert/meaning/tanh/TanhSym.v (Python side: certify/families/tanh/dag.py documents
 the action; there is no Python twin of a proof).
 Core Lean only: the numbers are any commutative ring `α` (`Lean.Grind.CommRing`, the class of
 core's `grind` ring solver), the activation an arbitrary function carried by the hypothesis
