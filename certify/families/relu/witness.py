@@ -92,6 +92,52 @@ MAX_LINES = 64
 MAX_REGION_POINTS = 4096
 
 
+def _round_candidates(
+    net: ReLUNet,
+    theta: tuple[Fraction, ...],
+    rng: random.Random,
+    first: bool,
+    n_box: int,
+    tag: str,
+    breakpoints: Any,
+) -> list[tuple[Fraction, ...]]:
+    """The candidates of one round of the region design: the first round, random integer
+    points of the sampling box; every later one, the simplest rational point of every piece
+    of a random line x0 + t d (integer x0 in the box, integer direction d), the pieces cut at
+    the exact breakpoints of F on the line (`breakpoints`: the reference or the vectorised
+    one, which agree)."""
+    if first:
+        return _candidates(net, n_box, tag, 1)
+    n0 = net.widths[0]
+    x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
+    d = [Fraction(0)] * n0
+    while all(c == 0 for c in d):
+        d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
+    lw = (1, *net.widths[1:])
+    ts = M.line_points(breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
+    return [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
+
+
+def _design_batch(
+    regions: list[list[tuple[Fraction, ...]]],
+    R: list[int],
+    C: list[int],
+    n0: int,
+    dout: int,
+    counts: dict[str, int],
+) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
+    """The batch of a region design: the regions (in order) holding a row of the minor's
+    rows R, each with its n0 + 1 points, the minor's labels (point, output) in that batch, its
+    columns C, and the design's counts."""
+    per = (n0 + 1) * dout  # rows of a region
+    kept = sorted({i // per for i in R})
+    new_index = {g: n for n, g in enumerate(kept)}
+    points = [z for g in kept for z in regions[g]]
+    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
+    info = {**counts, "batch_size": len(points), "patterns": len(kept)}
+    return points, labels, C, info
+
+
 def region_design_reference(
     net: ReLUNet, theta: tuple[Fraction, ...], p: int, tag: str
 ) -> tuple[list[tuple[Fraction, ...]], list[tuple[int, int]], list[int], dict]:
@@ -119,16 +165,8 @@ def region_design_reference(
     rank, idle, lines, tried = 0, 0, 0, 0
     n_box = 2 * -(-target // ((n0 + 1) * dout)) + 8
     while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
-        if not regions and lines == 0:
-            cands = _candidates(net, n_box, tag, 1)
-        else:
-            x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
-            d = [Fraction(0)] * n0
-            while all(c == 0 for c in d):
-                d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
-            lw = (1, *net.widths[1:])
-            ts = M.line_points(M.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
-            cands = [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
+        first = not regions and lines == 0
+        cands = _round_candidates(net, theta, rng, first, n_box, tag, M.breakpoints)
         lines += 1
         before = len(rows)
         for x in cands:
@@ -157,13 +195,8 @@ def region_design_reference(
     regions = [regions[g] for g in order]
     rows = [rows[g * per + j] for g in order for j in range(per)]
     R, C = maximal_minor(rows, p, D) if rows else ([], [])
-    kept = sorted({i // per for i in R})
-    new_index = {g: n for n, g in enumerate(kept)}
-    points = [z for g in kept for z in regions[g]]
-    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
-    info = {"candidates": tried, "rounds": lines, "regions_met": len(seen),
-            "batch_size": len(points), "patterns": len(kept)}  # fmt: skip
-    return points, labels, C, info
+    counts = {"candidates": tried, "rounds": lines, "regions_met": len(seen)}
+    return _design_batch(regions, R, C, n0, dout, counts)
 
 
 def region_design(
@@ -195,16 +228,8 @@ def region_design(
     rank, idle, lines, tried = 0, 0, 0, 0
     n_box = 2 * -(-target // ((n0 + 1) * dout)) + 8
     while lines < MAX_LINES and idle < LINE_PATIENCE and rank < target:
-        if not regions and lines == 0:
-            cands = _candidates(net, n_box, tag, 1)
-        else:
-            x0 = [Fraction(rng.randint(-SAMPLE_RANGE, SAMPLE_RANGE)) for _ in range(n0)]
-            d = [Fraction(0)] * n0
-            while all(c == 0 for c in d):
-                d = [Fraction(rng.randint(-3, 3)) for _ in range(n0)]
-            lw = (1, *net.widths[1:])
-            ts = M.line_points(FR.breakpoints(lw, M.line_network(net.widths, theta, x0, d)))
-            cands = [tuple(a + t * c for a, c in zip(x0, d)) for t in ts]
+        first = not regions and lines == 0
+        cands = _round_candidates(net, theta, rng, first, n_box, tag, FR.breakpoints)
         lines += 1
         X, q = FR.scaled_points(cands)
         signs = FR.hidden_signs(ils, X, q)
@@ -257,13 +282,8 @@ def region_design(
     else:
         C = list(range(D)) if R else []
     regions = [regions[g] for g in order]
-    kept = sorted({i // per for i in R})
-    new_index = {g: n for n, g in enumerate(kept)}
-    points = [z for g in kept for z in regions[g]]
-    labels = [(new_index[i // per] * (n0 + 1) + (i % per) // dout, i % dout) for i in R]
-    info = {"candidates": tried, "rounds": lines, "regions_met": len(seen),
-            "batch_size": len(points), "patterns": len(kept)}  # fmt: skip
-    return points, labels, C, info
+    counts = {"candidates": tried, "rounds": lines, "regions_met": len(seen)}
+    return _design_batch(regions, R, C, n0, dout, counts)
 
 
 def generate(spec: Spec, req: CertRequest) -> dict[str, Any]:
