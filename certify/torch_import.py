@@ -1,19 +1,25 @@
 """`certify from-torch model.pt`: a spec (TOML) for an nn.Sequential of Linear layers
 alternating with one activation, with the float weights converted to exact rationals.
 
-* Linear and Tanh/Sigmoid: a spec of family "tanh" (default certificate kind orbit); the
-  conversion is recorded in the network's `source` (which every claim about the network
-  repeats, quoted), one token `from-torch:<file name>:exact` or
+Which family a Sequential becomes is the families' say, not this module's: every network
+family's spec module may list `TORCH_ACTIVATIONS` (torch activation class name -> the
+[network] fields it sets beyond family and widths) and `TORCH_SOURCE` (whether its network
+records the conversion in a `source` field). Today:
+
+* Linear and Tanh/Sigmoid: family tanh (activation tanh or logistic; default certificate kind
+  orbit); the conversion is recorded in the network's `source` (which every claim about the
+  network repeats, quoted), one token `from-torch:<file name>:exact` or
   `from-torch:<file name>:rounded-<n>-places` (the grammar tanh_net.SOURCE_RE, no spaces:
   no sentence enters a claim through it), and in a TOML comment in words.
-* Linear and ReLU: a spec of family "relu" (default certificate kind rank). Family relu has
-  no `source` field, and none is added to its trusted network table: the conversion is
-  recorded in a TOML comment at the top of the spec, which no claim repeats.
+* Linear and ReLU: family relu (default certificate kind rank). It has no `source` field,
+  and none is added to its trusted network table: the conversion is recorded in a TOML
+  comment at the top of the spec, which no claim repeats.
 
 The optional extra `nn-certify[torch]` provides torch; only `load_modules` needs it. The rest
-works on plain descriptions of the modules, so it is tested without torch:
+works on plain descriptions of the modules (named by their torch classes), so it is tested
+without torch:
 
-    ("linear", weight rows, bias)   ("relu",)   ("tanh",)   ("sigmoid",)
+    ("Linear", weight rows, bias)   ("ReLU",)   ("Tanh",)   ("Sigmoid",)
 
 The Sequential must read Linear, act, Linear, ..., act, Linear: one activation for every
 hidden layer, none after the last Linear. Anything else is an InputError (exit 2) naming the
@@ -31,19 +37,48 @@ Run from-torch only on model files you trust, as you would run the code that wro
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from certify.checker import registry
 from certify.errors import CertifyError, InputError
 
-ACTIVATIONS = {"tanh": "tanh", "sigmoid": "logistic"}  # family tanh: module -> activation
-FAMILY = {"relu": "relu", "tanh": "tanh", "sigmoid": "tanh"}  # activation module -> family
-NAMES = {"linear": "Linear", "relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid"}
+LINEAR = "Linear"
 MAX_PRECISION = 30
+
+
+def _spec_module(family: str) -> Any:
+    return importlib.import_module(registry.family_path(family, "spec", "").partition(":")[0])
+
+
+@cache
+def activations() -> dict[str, tuple[str, dict[str, str]]]:
+    """torch activation class name -> (family, the [network] fields it sets beyond family and
+    widths), from every network family's TORCH_ACTIVATIONS, in registry order."""
+    out: dict[str, tuple[str, dict[str, str]]] = {}
+    for family in registry.NETWORK_FAMILIES:
+        for name, fields in getattr(_spec_module(family), "TORCH_ACTIVATIONS", {}).items():
+            out[name] = (family, dict(fields))
+    return out
+
+
+def _records_source(family: str) -> bool:
+    """Whether the family's network records the conversion in a `source` field."""
+    return bool(getattr(_spec_module(family), "TORCH_SOURCE", False))
+
+
+def _supported() -> str:
+    names = [LINEAR, *activations()]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _family(act: str) -> str:
+    return activations()[act][0]
 
 
 def to_rational(x: float, precision: int | None, where: str = "weight") -> Fraction:
@@ -57,15 +92,16 @@ def to_rational(x: float, precision: int | None, where: str = "weight") -> Fract
 
 
 def describe(module: Any) -> tuple[Any, ...]:
-    """A torch module as a plain description (class name based: Linear, ReLU, Tanh, Sigmoid)."""
+    """A torch module as a plain description, by its class name: ("Linear", weight rows, bias)
+    or (activation class name,) for an activation some family lists."""
     kind = type(module).__name__
-    if kind == "Linear":
+    if kind == LINEAR:
         w = module.weight.detach().double().tolist()
         b = module.bias.detach().double().tolist() if module.bias is not None else [0.0] * len(w)
-        return ("linear", w, b)
-    if kind in ("ReLU", "Tanh", "Sigmoid"):
-        return (kind.lower(),)
-    raise InputError(f"module {kind} is not supported (Linear, ReLU, Tanh, Sigmoid only)")
+        return (LINEAR, w, b)
+    if kind in activations():
+        return (kind,)
+    raise InputError(f"module {kind} is not supported ({_supported()} only)")
 
 
 def load_modules(path: Path) -> list[tuple[Any, ...]]:
@@ -98,11 +134,9 @@ def load_modules(path: Path) -> list[tuple[Any, ...]]:
 
 
 def _kind(m: Any, i: int) -> str:
-    if not isinstance(m, tuple) or not m or m[0] not in NAMES:
+    if not isinstance(m, tuple) or not m or (m[0] != LINEAR and m[0] not in activations()):
         got = m[0] if isinstance(m, tuple) and m else m
-        raise InputError(
-            f"module {i} ({got!r}): not supported; expected Linear, ReLU, Tanh or Sigmoid"
-        )
+        raise InputError(f"module {i} ({got!r}): not supported; expected {_supported()}")
     return str(m[0])
 
 
@@ -113,30 +147,32 @@ def _structure(mods: list[tuple[Any, ...]]) -> str:
         raise InputError("an empty Sequential; expected Linear, activation, ..., Linear")
     first_act = None
     for i, k in enumerate(kinds):
-        if i % 2 == 0 and k != "linear":
+        if i % 2 == 0 and k != LINEAR:
             where = "first" if i == 0 else f"after the activation module {i - 1}"
-            raise InputError(f"module {i} ({NAMES[k]}): expected a Linear {where}")
-        if i % 2 == 1 and k == "linear":
+            raise InputError(f"module {i} ({k}): expected a Linear {where}")
+        if i % 2 == 1 and k == LINEAR:
+            acts = list(activations())
             raise InputError(
                 f"module {i} (Linear): two Linear layers in a row (modules {i - 1} and {i}); "
-                "expected an activation (ReLU, Tanh or Sigmoid) between them"
+                f"expected an activation ({', '.join(acts[:-1])} or {acts[-1]}) between them"
             )
         if i % 2 == 1 and first_act is None:
             first_act = (i, k)
-        elif i % 2 == 1 and first_act is not None and FAMILY[k] != FAMILY[first_act[1]]:
+        elif i % 2 == 1 and first_act is not None and _family(k) != _family(first_act[1]):
             j, a = first_act
             raise InputError(
-                f"module {i} ({NAMES[k]}): mixed activations (module {j} is {NAMES[a]}); "
-                f"expected {NAMES[a]}, one activation for all hidden layers"
+                f"module {i} ({k}): mixed activations (module {j} is {a}); "
+                f"expected {a}, one activation for all hidden layers"
             )
         elif i % 2 == 1 and first_act is not None and k != first_act[1]:
+            same = [a for a, (f, _) in activations().items() if f == _family(k)]
             raise InputError(
-                f"module {i} ({NAMES[k]}): one activation for all hidden layers (Tanh or "
-                f"Sigmoid); module {first_act[0]} is {NAMES[first_act[1]]}"
+                f"module {i} ({k}): one activation for all hidden layers "
+                f"({' or '.join(same)}); module {first_act[0]} is {first_act[1]}"
             )
-    if kinds[-1] != "linear":
+    if kinds[-1] != LINEAR:
         raise InputError(
-            f"module {len(kinds) - 1} ({NAMES[kinds[-1]]}): an activation after the last Linear; "
+            f"module {len(kinds) - 1} ({kinds[-1]}): an activation after the last Linear; "
             "expected the Sequential to end with a Linear (the output layer has no activation)"
         )
     if first_act is None:
@@ -145,14 +181,15 @@ def _structure(mods: list[tuple[Any, ...]]) -> str:
 
 
 def layered(mods: list[tuple[Any, ...]], precision: int | None) -> dict[str, Any]:
-    """family, activation, widths, weights, biases (rational strings) of Linear/act/.../Linear."""
+    """family, its [network] fields, widths, weights, biases (rational strings) of
+    Linear/act/.../Linear."""
     act = _structure(mods)
     widths: list[int] = []
     Ws, bs = [], []
     for i in range(0, len(mods), 2):
         m = mods[i]
         if len(m) != 3:
-            raise InputError(f"module {i} (Linear): expected ('linear', weight rows, bias)")
+            raise InputError(f"module {i} (Linear): expected ('Linear', weight rows, bias)")
         _, W, b = m
         if not isinstance(W, list) or not W or not all(isinstance(r, list) and r for r in W):
             raise InputError(f"module {i} (Linear): expected a non-empty list of weight rows")
@@ -175,9 +212,10 @@ def layered(mods: list[tuple[Any, ...]], precision: int | None) -> dict[str, Any
         Ws.append([_row(row, precision, f"{at} weight[{r}]") for r, row in enumerate(W)])
         bs.append(_row(b, precision, f"{at} bias"))
         widths.append(len(W))
+    family, fields = activations()[act]
     return {
-        "family": FAMILY[act],
-        "activation": ACTIVATIONS.get(act),
+        "family": family,
+        "fields": fields,
         "widths": widths,
         "weights": Ws,
         "biases": bs,
@@ -226,9 +264,11 @@ def spec_text(mods: list[tuple[Any, ...]], name: str, source: str, precision: in
     src = f"from-torch {_ascii(source)}: {how}"
     lines = ["# Generated by certify from-torch. Parameters are exact rationals."]
     lines.append(f"# Conversion: {src}.")
-    if net["family"] == "relu":
+    records = _records_source(net["family"])
+    if not records:
         lines += [
-            "# (Family relu has no network.source field: this comment records the conversion;",
+            f"# (Family {net['family']} has no network.source field: this comment records the "
+            "conversion;",
             "# no claim repeats it.)",
         ]
     lines += [
@@ -237,10 +277,9 @@ def spec_text(mods: list[tuple[Any, ...]], name: str, source: str, precision: in
         "[network]",
         f"family = {json.dumps(net['family'])}",
     ]
-    if net["family"] == "tanh":
-        lines.append(f"activation = {json.dumps(net['activation'])}")
+    lines += [f"{key} = {json.dumps(value)}" for key, value in net["fields"].items()]
     lines.append(f"widths = {json.dumps(net['widths'])}")
-    if net["family"] == "tanh":
+    if records:
         lines.append(f"source = {json.dumps(source_token(source, precision))}")
     lines += [
         "",

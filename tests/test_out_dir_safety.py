@@ -363,11 +363,11 @@ def test_from_torch_refuses_a_model_of_the_wrong_shape_as_input_error_exit_2():
     from certify.torch_import import spec_text
 
     with pytest.raises(InputError, match="module 1") as e:
-        spec_text([("linear", [[1.0]], [0.0]), ("linear", [[1.0]], [0.0])], "t", "m.pt", None)
+        spec_text([("Linear", [[1.0]], [0.0]), ("Linear", [[1.0]], [0.0])], "t", "m.pt", None)
     assert e.value.exit_code == 2
     with pytest.raises(InputError, match="not a finite number"):
         spec_text(
-            [("linear", [[float("nan")]], [0.0]), ("relu",), ("linear", [[1.0]], [0.0])],
+            [("Linear", [[float("nan")]], [0.0]), ("ReLU",), ("Linear", [[1.0]], [0.0])],
             "t",
             "m.pt",
             None,

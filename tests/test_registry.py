@@ -136,6 +136,7 @@ HUBS = (
     "dimension_figure.py",
     "spec.py",
     "bundle.py",
+    "torch_import.py",
 )
 
 

@@ -13,19 +13,43 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from certify.checker import check_certificate
+from certify.checker import check_certificate, registry
 from certify.errors import CertifyError
 from certify.families import generate_certificate, generate_certificates
 from certify.spec import load_spec, parse_spec
-from certify.torch_import import MAX_PRECISION, spec_text, to_rational
+from certify.torch_import import MAX_PRECISION, activations, spec_text, to_rational
 from tests.conftest import run_cli
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 MODS = [
-    ("linear", [[0.5, -1.25], [0.1, 2.0], [-3.0, 0.75]], [0.25, -0.5, 1.0]),
-    ("tanh",),
-    ("linear", [[1.5, -0.5, 0.125]], [0.0]),
+    ("Linear", [[0.5, -1.25], [0.1, 2.0], [-3.0, 0.75]], [0.25, -0.5, 1.0]),
+    ("Tanh",),
+    ("Linear", [[1.5, -0.5, 0.125]], [0.0]),
 ]
+
+
+@pytest.mark.parametrize("act", sorted(activations()))
+def test_every_activation_a_family_lists_becomes_a_spec_of_that_family_with_its_fields(act):
+    """The families own the torch mapping (their spec module's TORCH_ACTIVATIONS): the spec
+    from-torch writes parses as a network of that family, with the fields the family lists,
+    and a `source` exactly where the family says it records one (TORCH_SOURCE)."""
+    family, fields = activations()[act]
+    assert family in registry.NETWORK_FAMILIES
+    data = tomllib.loads(spec_text([MODS[0], (act,), MODS[2]], "t", "m.pt", None))
+    records_source = registry.resolve(registry.family_path(family, "spec", "TORCH_SOURCE"))
+    assert data["network"]["family"] == family and data["network"]["widths"] == [2, 3, 1]
+    assert {k: data["network"][k] for k in fields} == fields
+    assert ("source" in data["network"]) == records_source
+    assert parse_spec(data, "<torch>").network.family == family
+    assert [c["kind"] for c in data["certificate"]] == [registry.default_kind(family)]
+
+
+def test_the_torch_mapping_is_read_from_the_families_not_written_in_from_torch():
+    assert activations() == {
+        "ReLU": ("relu", {}),
+        "Tanh": ("tanh", {"activation": "tanh"}),
+        "Sigmoid": ("tanh", {"activation": "logistic"}),
+    }
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, width=32))
@@ -60,7 +84,7 @@ def test_the_spec_records_the_conversion_and_certifies_the_exact_network():
 
 
 def test_sigmoid_becomes_the_logistic_and_precision_is_stated():
-    mods = [MODS[0], ("sigmoid",), MODS[2]]
+    mods = [MODS[0], ("Sigmoid",), MODS[2]]
     text = spec_text(mods, "torch-s", "m.pt", 2)
     spec = parse_spec(tomllib.loads(text), "<torch>")
     assert spec.network.activation == "logistic"
@@ -74,8 +98,8 @@ def test_sigmoid_becomes_the_logistic_and_precision_is_stated():
     [
         ([MODS[0]], "at least 3 modules"),
         ([MODS[0], ("softmax",), MODS[2]], "Linear, ReLU, Tanh or Sigmoid"),
-        ([MODS[0], ("tanh",), MODS[0], ("sigmoid",), MODS[2]], "one activation"),
-        ([MODS[0], ("tanh",), ("linear", [[1.0, 2.0]], [0.0])], "does not chain"),
+        ([MODS[0], ("Tanh",), MODS[0], ("Sigmoid",), MODS[2]], "one activation"),
+        ([MODS[0], ("Tanh",), ("Linear", [[1.0, 2.0]], [0.0])], "does not chain"),
     ],
 )
 def test_a_model_of_another_shape_is_refused_with_the_reason(mods, why):
@@ -124,14 +148,14 @@ def test_the_pickle_risk_of_torch_load_is_documented():
 
 # ---------------------------------------------------------------- ReLU (issue 13, item 8)
 RELU_121 = [
-    ("linear", [[0.75], [-1.5]], [0.5, 0.1]),
-    ("relu",),
-    ("linear", [[1.25, -0.3]], [0.0]),
+    ("Linear", [[0.75], [-1.5]], [0.5, 0.1]),
+    ("ReLU",),
+    ("Linear", [[1.25, -0.3]], [0.0]),
 ]
 RELU_231 = [
-    ("linear", [[0.5, -1.25], [0.1, 2.0], [-3.0, 0.75]], [0.25, -0.5, 1.0]),
-    ("relu",),
-    ("linear", [[1.5, -0.5, 0.125]], [0.2]),
+    ("Linear", [[0.5, -1.25], [0.1, 2.0], [-3.0, 0.75]], [0.25, -0.5, 1.0]),
+    ("ReLU",),
+    ("Linear", [[1.5, -0.5, 0.125]], [0.2]),
 ]
 finite = st.floats(allow_nan=False, allow_infinity=False)
 
@@ -160,7 +184,7 @@ def _checks(spec):
 @given(st.lists(finite, min_size=7, max_size=7))
 def test_a_relu_spec_holds_the_exact_binary_values_of_the_floats(xs):
     w1, w2, b1, b2, v1, v2, c = xs
-    mods = [("linear", [[w1], [w2]], [b1, b2]), ("relu",), ("linear", [[v1, v2]], [c])]
+    mods = [("Linear", [[w1], [w2]], [b1, b2]), ("ReLU",), ("Linear", [[v1, v2]], [c])]
     spec = parse_spec(tomllib.loads(spec_text(mods, "t", "m.pt", None)), "<torch>")
     assert spec.network.family == "relu" and spec.network.widths == (1, 2, 1)
     assert spec.theta == tuple(Fraction(x) for x in _theta_of(mods))
@@ -185,8 +209,8 @@ def test_a_2_3_1_relu_net_becomes_a_spec_whose_rank_certificate_checks(tmp_path)
 
 
 def test_a_deeper_relu_net_with_several_relu_layers_certifies(tmp_path):
-    mods = [RELU_121[0], ("relu",), ("linear", [[1.0, -0.5], [0.25, 2.0]], [0.1, -0.2])]
-    mods += [("relu",), RELU_121[2]]
+    mods = [RELU_121[0], ("ReLU",), ("Linear", [[1.0, -0.5], [0.25, 2.0]], [0.1, -0.2])]
+    mods += [("ReLU",), RELU_121[2]]
     spec = _relu_spec(mods, tmp_path)
     assert spec.network.widths == (1, 2, 2, 1)
     _checks(spec)
@@ -235,49 +259,49 @@ L0, L2 = RELU_231[0], RELU_231[2]
         (
             [
                 L0,
-                ("relu",),
-                ("linear", [[1.0, 1.0, 1.0]], [0.0]),
-                ("tanh",),
-                ("linear", [[1.0]], [0.0]),
+                ("ReLU",),
+                ("Linear", [[1.0, 1.0, 1.0]], [0.0]),
+                ("Tanh",),
+                ("Linear", [[1.0]], [0.0]),
             ],
             r"module 3 \(Tanh\): mixed activations \(module 1 is ReLU\); expected ReLU",
         ),
         (
-            [MODS[0], ("tanh",), ("linear", [[1.0, 1.0, 1.0]], [0.0]), ("relu",), MODS[2]],
+            [MODS[0], ("Tanh",), ("Linear", [[1.0, 1.0, 1.0]], [0.0]), ("ReLU",), MODS[2]],
             r"module 3 \(ReLU\): mixed activations \(module 1 is Tanh\); expected Tanh",
         ),
         (
-            [L0, ("relu",), L2, ("relu",)],
+            [L0, ("ReLU",), L2, ("ReLU",)],
             r"module 3 \(ReLU\): an activation after the last Linear; expected the Sequential "
             "to end with a Linear",
         ),
         (
-            [L0, ("linear", [[1.0, 2.0, 3.0]], [0.0]), L2],
+            [L0, ("Linear", [[1.0, 2.0, 3.0]], [0.0]), L2],
             r"module 1 \(Linear\): two Linear layers in a row \(modules 0 and 1\); expected an "
             "activation",
         ),
-        ([("relu",), L0, ("relu",), L2], r"module 0 \(ReLU\): expected a Linear first"),
-        ([L0, ("relu",), ("relu",), L2], r"module 2 \(ReLU\): expected a Linear after"),
+        ([("ReLU",), L0, ("ReLU",), L2], r"module 0 \(ReLU\): expected a Linear first"),
+        ([L0, ("ReLU",), ("ReLU",), L2], r"module 2 \(ReLU\): expected a Linear after"),
         ([L0, ("dropout",), L2], r"module 1 \('dropout'\): not supported; expected Linear, ReLU"),
-        ([L0, "relu", L2], r"module 1 \('relu'\): not supported"),
+        ([L0, "ReLU", L2], r"module 1 \(.ReLU.\): not supported"),
         (
-            [L0, ("relu",), ("linear", [[1.0, 2.0]], [0.0])],
+            [L0, ("ReLU",), ("Linear", [[1.0, 2.0]], [0.0])],
             r"module 2 \(Linear\): weight row 0 has 2 entries, expected 3 \(the previous "
             r"Linear's outputs\)",
         ),
         (
             [
-                ("linear", [[1.0, 2.0], [3.0]], [0.0, 0.0]),
-                ("relu",),
-                ("linear", [[1.0, 1.0]], [0.0]),
+                ("Linear", [[1.0, 2.0], [3.0]], [0.0, 0.0]),
+                ("ReLU",),
+                ("Linear", [[1.0, 1.0]], [0.0]),
             ],
             r"module 0 \(Linear\): weight row 1 has 1 entries, expected 2",
         ),
         (
-            [L0, ("relu",), ("linear", [[1.0, 2.0, 3.0]], [0.0, 1.0])],
+            [L0, ("ReLU",), ("Linear", [[1.0, 2.0, 3.0]], [0.0, 1.0])],
             r"module 2 \(Linear\): bias of 2 entries, expected 1 \(one per row\)",
         ),
-        ([("linear", [], []), ("relu",), L2], r"module 0 \(Linear\): expected a non-empty list"),
+        ([("Linear", [], []), ("ReLU",), L2], r"module 0 \(Linear\): expected a non-empty list"),
         ([], "an empty Sequential"),
     ],
 )
@@ -290,15 +314,15 @@ def test_a_relu_model_of_another_shape_is_refused_naming_the_module(mods, why):
     "mods, why",
     [
         (
-            [("linear", [[0.5, float("nan")], [1.0, 1.0]], [0.0, 0.0]), ("relu",), RELU_121[2]],
+            [("Linear", [[0.5, float("nan")], [1.0, 1.0]], [0.0, 0.0]), ("ReLU",), RELU_121[2]],
             r"module 0 \(Linear\): weight\[0\]\[1\] = nan: not a finite number",
         ),
         (
-            [L0, ("relu",), ("linear", [[1.0, 2.0, 3.0]], [float("-inf")])],
+            [L0, ("ReLU",), ("Linear", [[1.0, 2.0, 3.0]], [float("-inf")])],
             r"module 2 \(Linear\): bias\[0\] = -inf: not a finite number",
         ),
         (
-            [L0, ("relu",), ("linear", [[1.0, "2", 3.0]], [0.0])],
+            [L0, ("ReLU",), ("Linear", [[1.0, "2", 3.0]], [0.0])],
             r"module 2 \(Linear\): weight\[0\]\[1\] = '2': not a finite number",
         ),
     ],

@@ -25,6 +25,12 @@ MAX_BATCH = 4096  # points of a given batch (checked before they are parsed)
 # Top-level tables of a spec beyond name/network/parameters/certificate that this family reads
 # (certify/spec.py refuses them for the other families).
 TOP_FIELDS = ("other",)
+# certify from-torch (certify/torch_import.py): the torch activation modules whose Sequential of
+# Linear layers is a network of this family, each with the [network] fields it sets beyond
+# family and widths. Family relu has no `source` field: the conversion is recorded in a TOML
+# comment only, which no claim repeats.
+TORCH_ACTIVATIONS: dict[str, dict[str, str]] = {"ReLU": {}}
+TORCH_SOURCE = False
 
 
 def _widths(net: dict[str, Any], src: str) -> tuple[int, ...]:

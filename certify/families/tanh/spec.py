@@ -36,6 +36,15 @@ from certify.spec_values import (
 
 MAX_NODES = 512
 NET_FIELDS = {"family", "activation", "widths", "inputs", "hidden", "outputs", "edges", "source"}
+# certify from-torch (certify/torch_import.py): the torch activation modules whose Sequential of
+# Linear layers is a network of this family, each with the [network] fields it sets beyond
+# family and widths; the conversion is also recorded in `source` (one token of SOURCE_GRAMMAR,
+# which every claim about the network repeats).
+TORCH_ACTIVATIONS: dict[str, dict[str, str]] = {
+    "Tanh": {"activation": "tanh"},
+    "Sigmoid": {"activation": "logistic"},
+}
+TORCH_SOURCE = True
 
 
 @cache
