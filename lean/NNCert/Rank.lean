@@ -224,4 +224,40 @@ def checkRankUpper (inst : RankInstance) (w : UpperWitness) (u : Nat) : Bool :=
   mlpTangentsKill inst w.tangents w.moduli &&
   independentMod w.p n w.tangents w.cols
 
+/-! Equivalence of two parameter points (kind equiv of family mlp). Only names this library
+already uses on its checking path: `netEval` (NNCert.Net), `arithQ`, `intsQ`, `qeqAll`,
+`ratsPos`, `actsPos` (NNCert.Arith), `lattice` (NNCert.Lists), `shapeOk`, `firstWidth`,
+`degreeBound` (NNCert.Net), and the core `List.all`, `List.length`, `Nat.beq`, `&&`, `!`,
+`Prod.fst` (`.1`), each already used in this file or in NNCert.ReLU (`checkReluDiffer`). -/
+
+/-- `mlpValue inst th x` is `f_th(x)` exactly over `ℚ` (unnormalised pairs) at the integer
+input `x`: `netEval`'s value; its tangent, taken along `(th, x)` itself so that every list
+has its full length, is discarded. -/
+def mlpValue (inst : RankInstance) (th : List (Int × Int)) (x : List Int) : List (Int × Int) :=
+  (netEval arithQ inst.widths inst.acts inst.bias th th (intsQ x) (intsQ x)).1
+
+/-- `equivShapeOk inst other` holds when the instance is well formed, `other` has one entry
+per parameter, and every denominator (of `θ`, `other` and the activations) is positive. -/
+def equivShapeOk (inst : RankInstance) (other : List (Int × Int)) : Bool :=
+  shapeOk inst.widths inst.acts inst.bias inst.theta [] &&
+  Nat.beq other.length inst.theta.length &&
+  ratsPos inst.theta &&
+  ratsPos other &&
+  actsPos inst.acts
+
+/-- `checkMlpSame inst other` holds when `f_θ = f_other` as polynomial maps: every output has
+total degree at most `D = degreeBound inst.acts`, and the two agree exactly at every point of
+the principal lattice `{x ∈ ℕ^n0 : |x| ≤ D}`, which is unisolvent for total degree `≤ D`. -/
+def checkMlpSame (inst : RankInstance) (other : List (Int × Int)) : Bool :=
+  equivShapeOk inst other &&
+  (lattice (firstWidth inst.widths) (degreeBound inst.acts)).all (fun x =>
+    qeqAll (mlpValue inst inst.theta x) (mlpValue inst other x))
+
+/-- `checkMlpDiffer inst other x` holds when `f_θ(x) ≠ f_other(x)` at the integer input `x`,
+exactly over `ℚ`. -/
+def checkMlpDiffer (inst : RankInstance) (other : List (Int × Int)) (x : List Int) : Bool :=
+  equivShapeOk inst other &&
+  Nat.beq x.length (firstWidth inst.widths) &&
+  !(qeqAll (mlpValue inst inst.theta x) (mlpValue inst other x))
+
 end NNCert

@@ -20,6 +20,7 @@ from certify.checker.kernel.arith import (
     ints_mod,
     ints_q,
     p_ok,
+    qeq_all,
     rats_inv_ok,
     rats_mod,
     rats_pos,
@@ -30,6 +31,7 @@ from certify.checker.kernel.net import (
     dot,
     first_width,
     last_width,
+    net_eval,
     net_row,
     shape_ok,
 )
@@ -279,4 +281,48 @@ def check_rank_upper(inst: RankInstance, w: UpperWitness, u: int) -> bool:
         and rows_len(n, w.tangents)
         and mlp_tangents_kill(inst, w.tangents, w.moduli)
         and independent_mod(w.p, n, w.tangents, w.cols)
+    )
+
+
+# ---------------------------------------------------------------- equivalence (NNCert/Rank)
+# Kind equiv of family mlp: do two parameter points of one polynomial MLP give the same map?
+def mlp_value(inst: RankInstance, th: list[Rat], x: list[int]) -> list[Rat]:
+    """f_th(x) exactly over Q (unnormalised pairs): the network of `inst` at the parameters
+    `th` and the integer input `x` (net_eval's value; its tangent, taken along (th, x) itself
+    so that every list has its full length, is discarded)."""
+    xq = ints_q(x)
+    return net_eval(ARITH_Q, inst.widths, inst.acts, inst.bias, th, th, xq, xq)[0]
+
+
+def equiv_shape_ok(inst: RankInstance, other: list[Rat]) -> bool:
+    """The instance is well formed, `other` has one entry per parameter, and every
+    denominator (of theta, other and the activations) is positive."""
+    return (
+        shape_ok(inst.widths, inst.acts, inst.bias, inst.theta, [])
+        and len(other) == len(inst.theta)
+        and rats_pos(inst.theta)
+        and rats_pos(other)
+        and acts_pos(inst.acts)
+    )
+
+
+def check_mlp_same(inst: RankInstance, other: list[Rat]) -> bool:
+    """f_theta = f_other as polynomial maps Q^n0 -> Q^nL: each output is a polynomial of total
+    degree <= D = degree_bound(acts) (an affine layer keeps the degree, an activation of
+    degree d multiplies it by d), and the two agree exactly at every point of the principal
+    lattice {x in N^n0 : |x| <= D}, which is unisolvent for total degree <= D: their
+    difference vanishes there, so it is zero."""
+    n0, deg = first_width(inst.widths), degree_bound(inst.acts)
+    return equiv_shape_ok(inst, other) and all(
+        qeq_all(mlp_value(inst, inst.theta, x), mlp_value(inst, other, x)) for x in lattice(n0, deg)
+    )
+
+
+def check_mlp_differ(inst: RankInstance, other: list[Rat], x: list[int]) -> bool:
+    """f_theta(x) != f_other(x) at the integer input x (exactly over Q): the two parameter
+    points give different maps."""
+    return (
+        equiv_shape_ok(inst, other)
+        and len(x) == first_width(inst.widths)
+        and not qeq_all(mlp_value(inst, inst.theta, x), mlp_value(inst, other, x))
     )

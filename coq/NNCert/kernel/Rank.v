@@ -190,3 +190,34 @@ Definition check_rank_upper (inst : rank_instance) (w : upper_witness) (u : nat)
   rows_len n (uw_tangents w) &&
   mlp_tangents_kill inst (uw_tangents w) (uw_moduli w) &&
   independent_mod (uw_p w) n (uw_tangents w) (uw_cols w).
+
+(** * Equivalence of two parameter points (kind equiv of family mlp) *)
+
+(** [f_th(x)] exactly over Q (unnormalised pairs) at the integer input [x]: [net_eval]'s
+    value; its tangent, taken along [(th, x)] itself so that every list has its full
+    length, is discarded. *)
+Definition mlp_value (inst : rank_instance) (th : list (Z * Z)) (x : list Z) : list (Z * Z) :=
+  fst (net_eval arith_q (widths inst) (acts inst) (bias inst) th th (ints_q x) (ints_q x)).
+
+(** The instance is well formed, [other] has one entry per parameter, and every denominator
+    (of theta, other and the activations) is positive. *)
+Definition equiv_shape_ok (inst : rank_instance) (other : list (Z * Z)) : bool :=
+  shape_ok (widths inst) (acts inst) (bias inst) (theta inst) [] &&
+  Nat.eqb (length other) (length (theta inst)) &&
+  rats_pos (theta inst) &&
+  rats_pos other &&
+  acts_pos (acts inst).
+
+(** [f_theta = f_other] as polynomial maps: every output has total degree
+    [<= D = degree_bound (acts inst)], and the two agree exactly at every point of the
+    principal lattice [{x in N^n0 : |x| <= D}], which is unisolvent for total degree [<= D]. *)
+Definition check_mlp_same (inst : rank_instance) (other : list (Z * Z)) : bool :=
+  equiv_shape_ok inst other &&
+  forallb (fun x => qeq_all (mlp_value inst (theta inst) x) (mlp_value inst other x))
+    (lattice (first_width (widths inst)) (degree_bound (acts inst))).
+
+(** [f_theta(x) <> f_other(x)] at the integer input [x], exactly over Q. *)
+Definition check_mlp_differ (inst : rank_instance) (other : list (Z * Z)) (x : list Z) : bool :=
+  equiv_shape_ok inst other &&
+  Nat.eqb (length x) (first_width (widths inst)) &&
+  negb (qeq_all (mlp_value inst (theta inst) x) (mlp_value inst other x)).
