@@ -116,6 +116,7 @@ from certify.checker.registry import KINDS
 BASES: dict[tuple[str, str], tuple[str, int]] = {
     ("mlp", "rank"): ("ktb-2-2-1", 0),
     ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z", 0),
+    ("mlp", "equiv"): ("mlp-equiv-quadratic", 0),
     ("resnet", "rank"): ("resnet-1-2-quadratic", 0),
     ("resnet", "orbit"): ("resnet-orbit-trivial-cube", 0),
     ("resnet", "critical"): ("resnet-critical-dead-layer", 0),

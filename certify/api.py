@@ -221,6 +221,7 @@ def table(*bundles: Path | str, seconds: bool = False) -> list[dict[str, Any]]:
 QUICK_DEMO: dict[tuple[str, str], tuple[str, str | None]] = {
     ("mlp", "rank"): ("ktb-2-2-1.toml", None),
     ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z.toml", None),
+    ("mlp", "equiv"): ("mlp-equiv-quadratic.toml", "mlp-equiv-rescaled"),
     ("resnet", "rank"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-rank"),
     ("resnet", "orbit"): ("resnet-orbit-trivial-cube.toml", None),
     ("resnet", "critical"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-critical"),

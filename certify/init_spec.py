@@ -59,6 +59,26 @@ weights = [[[2, -3]], [[5]]]  # integer weights
 kind = "mlp-identifiable"
 """
     + _RANK_OPTIONS,
+    ("mlp", "equiv"): """\
+# Whether two parameter points of one polynomial MLP give the same map (docs/math.md §1,
+# "Equivalence of two parameter points"): an input where they differ, or agreement on the
+# lattice {x in N^d0 : |x| <= D} (D the product of the activations' degrees), unisolvent
+# for total degree <= D.
+name = "my-mlp-equiv"
+
+[network]
+family = "mlp"
+widths = [2, 2, 1]
+activation = "t^2"
+bias = false
+
+[parameters]
+weights = [[[1, 2], [3, -1]], [[1, -2]]]
+
+[[certificate]]
+kind = "equiv"                # the second point: same network, weights (and biases) as above
+weights = [[[-3, 1], [2, 4]], [[-2, "1/4"]]]
+""",
     ("resnet", "rank"): """\
 # A rank certificate for a polynomial ResNet x -> x + sigma(W x + b) (docs/math.md §2).
 name = "my-resnet"

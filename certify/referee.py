@@ -66,6 +66,15 @@ def architecture(cert: dict[str, Any]) -> str:
 # Every cite string a claim uses (certify/checker/claims/, check/implicit.py) -> what it refers
 # to. tests/test_referee.py checks that the constants and the demo's claims are all here.
 CITATIONS: dict[str, str] = {
+    "design.md §6: the principal lattice is unisolvent for total degree <= D": (
+        "A polynomial in n variables of total degree <= D that vanishes at every point of the "
+        "principal lattice {x in N^n : x_1 + ... + x_n <= D} is zero (induction on n and D: "
+        "restricted to x_1 = 0 it vanishes on the lattice of dimension n - 1, so x_1 divides "
+        "it, and the quotient, of degree <= D - 1, vanishes on the lattice of degree D - 1 "
+        "shifted by x_1 -> x_1 - 1; a classical fact of multivariate interpolation, e.g. "
+        "Chung and Yao's lattices admitting unique Lagrange interpolation). Two polynomial "
+        "maps of total degree <= D that agree on the lattice are therefore equal."
+    ),
     "design.md §6: rank lower bound by a nonsingular minor mod p": (
         "If an r x r minor J[R, C] of an integer (or rational, reduced mod p) matrix J has "
         "det J[R, C] != 0 mod p, then det J[R, C] != 0 over Q and rank_Q J >= r. J is the "

@@ -83,34 +83,38 @@ def check_rank_memory(n_params: int, src: str, fld: str) -> None:
         )  # fmt: skip
 
 
-def explicit_theta(params: dict[str, Any], mlp: MLP, src: str) -> tuple[Fraction, ...]:
+def explicit_theta(
+    params: dict[str, Any], mlp: MLP, src: str, where: str = "parameters"
+) -> tuple[Fraction, ...]:
+    """The flat parameter point (layer by layer, neuron by neuron: its weights, then its bias)
+    of the tables `weights` and `biases` of `params`; errors name `<where>.weights...`."""
     weights = params["weights"]
     L = mlp.depth
     if not isinstance(weights, list) or len(weights) != L:
-        raise SpecError(src, "parameters.weights", f"a list of {L} weight matrices", weights)
+        raise SpecError(src, f"{where}.weights", f"a list of {L} weight matrices", weights)
     biases = params.get("biases")
     if mlp.bias:
         if not isinstance(biases, list) or len(biases) != L:
-            raise SpecError(src, "parameters.biases", f"a list of {L} bias vectors", biases)
+            raise SpecError(src, f"{where}.biases", f"a list of {L} bias vectors", biases)
     elif biases is not None:
-        raise SpecError(src, "parameters.biases", "no biases, since network.bias = false")
+        raise SpecError(src, f"{where}.biases", "no biases, since network.bias = false")
     theta: list[Fraction] = []
     for ell in range(L):
         rows, cols = mlp.widths[ell + 1], mlp.widths[ell]
         W = weights[ell]
-        fld = f"parameters.weights[{ell}]"
+        fld = f"{where}.weights[{ell}]"
         if not isinstance(W, list) or len(W) != rows:
             raise SpecError(src, fld, f"a {rows} x {cols} matrix (list of {rows} rows)", W)
         if mlp.bias:
             b = biases[ell]  # type: ignore[index]
             if not isinstance(b, list) or len(b) != rows:
-                raise SpecError(src, f"parameters.biases[{ell}]", f"a list of {rows} numbers", b)
+                raise SpecError(src, f"{where}.biases[{ell}]", f"a list of {rows} numbers", b)
         for i, row in enumerate(W):
             if not isinstance(row, list) or len(row) != cols:
                 raise SpecError(src, f"{fld}[{i}]", f"a row of {cols} numbers", row)
             theta.extend(rational_field(v, src, f"{fld}[{i}][{j}]") for j, v in enumerate(row))
             if mlp.bias:
-                theta.append(rational_field(b[i], src, f"parameters.biases[{ell}][{i}]"))
+                theta.append(rational_field(b[i], src, f"{where}.biases[{ell}][{i}]"))
     return tuple(theta)
 
 

@@ -154,10 +154,11 @@ TABLES = {
     "implicit": {"equation": "c0"},
 }
 # what a kind needs beyond its table, per family (relu equiv: the second parameter vector;
-# tanh equiv: the second network's weights and biases)
+# tanh equiv: the second network's weights and biases; mlp equiv: the second point's weights)
 EXTRA = {
     ("relu", "equiv"): ({"other": {"seed": 1}}, {}),
     ("tanh", "equiv"): ({}, {"weights": [[[1], [2]], [[1, 2]]], "biases": [[0, 1], [0]]}),
+    ("mlp", "equiv"): ({}, {"weights": [[[1], [2]], [[1, 2]]]}),
 }
 
 

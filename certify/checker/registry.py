@@ -108,6 +108,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("mlp", "mlp-identifiable", "check.compind:check", "mlp.witness_identifiable:generate",
          "compind.render", RANK, many=True, summary="claims.compind:summary_mlp_identifiable",
          cross_check="check.compind:cross_check", jacobian=True),
+    Kind("mlp", "equiv", "check.mlp_equiv:check", "mlp.witness_equiv:generate",
+         "mlp.render_equiv", ("weights", "biases"), summary="claims.mlp:summary_equiv"),
     Kind("resnet", "rank", "check.rank:check", POLY_RANK, "polynomial.render_rank", RANK,
          summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE),
     Kind("resnet", "orbit", "check.orbit:check", "resnet.witness_orbit:generate",

@@ -142,6 +142,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     its upper bound is made of the symmetry tangents, rank J' <= fd."""
     if cert.get("kind") in ("compind", "newman-slater"):
         return dependence_statements(cert, mod)
+    if (cert.get("family"), cert.get("kind")) == ("mlp", "equiv"):
+        return equiv_statements(cert, mod)
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -183,6 +185,18 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         if u is not None:
             out["rank_upper"] = _le(jac, f"{u}")
     return out
+
+
+def equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """The statement of an MLP equivalence certificate's lemma in absolute names: the kernel's
+    `check_mlp_same inst other` (or `check_mlp_differ inst other x`) is true, so a file that
+    redefines the check locally proves another statement and the driver fails."""
+    eq = "@Coq.Init.Logic.eq Coq.Init.Datatypes.bool"
+    if (cert.get("witness") or {}).get("kind") == "differ":
+        check = f"{qualified('Rank.check_mlp_differ')} {mod}.inst {mod}.other {mod}.x"
+        return {"differ_check": f"{eq} ({check}) Coq.Init.Datatypes.true"}
+    check = f"{qualified('Rank.check_mlp_same')} {mod}.inst {mod}.other"
+    return {"same_check": f"{eq} ({check}) Coq.Init.Datatypes.true"}
 
 
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

@@ -33,7 +33,7 @@ MAX_LITERAL = 6000  # characters: keeps every lemma quick to elaborate and to co
 
 # Small example specs whose certificates drive every family's checkers to accept.
 EXAMPLES = (
-    "cubic-2-3-1-bias", "deep-2-3-2-1", "ktb-2-2-1", "logistic-2-3-1-orbit",
+    "cubic-2-3-1-bias", "deep-2-3-2-1", "ktb-2-2-1", "logistic-2-3-1-orbit", "mlp-equiv-quadratic",
     "mlp-identifiable-width-one", "mlp-identifiable-z2z", "newman-slater-cubes",
     "prop21-z3-z-1", "compind-bivariate-bias", "compind-z2z", "compind-search",
     "relu-1-1-1", "relu-2-2-1", "relu-equiv-differ", "relu-equiv-hidden",

@@ -39,6 +39,7 @@ NAT_FIELDS: dict[tuple[str, str], tuple[str, ...]] = {
                              "witness.dead_layers[]", *_LOCUS),
     ("resnet", "implicit"): ("instance.network.width", "witness.degree",
                              "witness.equation[][1][]"),
+    ("mlp", "equiv"): ("instance.network.widths[]",),
     ("relu", "rank"): ("instance.network.widths[]", *_RANK),
     ("relu", "equiv"): ("instance.network.widths[]", "witness.perms[][]"),
     ("tanh", "affsym"): (),

@@ -1,13 +1,17 @@
 """Spec parsing for family "mlp" (fully connected polynomial networks): the network table,
-its parameters, and the setting of kind mlp-identifiable. Every error is a SpecError naming
-file, field and expectation. The family interface certify/spec.py calls (every family's spec
-module has it): `parse_network` and `check_requests`."""
+its parameters, the setting of kind mlp-identifiable and the second parameter point of kind
+equiv (the [[certificate]] table's `weights` and `biases`, as in [parameters]). Every error
+is a SpecError naming file, field and expectation. The family interface certify/spec.py
+calls (every family's spec module has it): `parse_network` and `check_requests`."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
+from certify.checker.check.mlp_equiv import lattice_within
+from certify.checker.claims.mlp import MAX_EQUIV_POINTS, degree_bound, lattice_size
 from certify.checker.ir import MLP
 from certify.errors import SpecError
 from certify.request import CertRequest
@@ -85,11 +89,37 @@ def check_requests(
     certs: list[CertRequest],
     src: str,
 ) -> tuple[list[CertRequest], None]:
-    """The requests on an MLP: kind mlp-identifiable needs its setting."""
+    """The requests on an MLP: kind mlp-identifiable needs its setting; kind equiv gets its
+    second parameter point (options["other"])."""
+    out = []
     for i, req in enumerate(certs):
         if req.kind == "mlp-identifiable":
             check_identifiable_network(net, theta, src, i)
-    return certs, None
+        if req.kind == "equiv":
+            other = parse_other(certs_raw[i], net, src, f"certificate[{i}]")
+            req = dataclasses.replace(req, options={**req.options, "other": other})
+        out.append(req)
+    return out, None
+
+
+def parse_other(c: dict[str, Any], net: MLP, src: str, where: str) -> tuple[Fraction, ...]:
+    """Kind equiv: the second parameter point, from the request's `weights` (and `biases`
+    when the network has them), in the format of [parameters]; the lattice the kernel walks
+    (C(n0 + D, n0) points, D the product of the activations' degrees) must stay within
+    MAX_EQUIV_POINTS."""
+    if "weights" not in c:
+        raise SpecError(src, f"{where}.weights", "the second parameter point's weights (missing)")
+    d = degree_bound(net)
+    if not lattice_within(net.widths[0], d, MAX_EQUIV_POINTS):
+        size = lattice_size(net.widths[0], d) if d < 10**6 else "too many"
+        raise SpecError(
+            src,
+            "network.widths",
+            f"kind equiv ({where}) compares the two networks on the lattice of "
+            f"C(n0 + D, n0) points, D = {d} the product of the activations' degrees; "
+            f"at most {MAX_EQUIV_POINTS} (here {size}): a smaller input width or lower degrees",
+        )
+    return explicit_theta(c, net, src, where)
 
 
 def check_identifiable_network(
