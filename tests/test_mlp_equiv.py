@@ -191,8 +191,9 @@ def test_coqc_rejects_a_forged_equivalence(label, coq):
 @needs_coqc
 def test_a_local_redefinition_of_the_check_fails_the_audit(coq):
     """A forged 'same' for the differing pair, with the check redefined in the file as
-    `true`: coqc alone accepts the file; the audit, which states the lemma with the library's
-    check in absolute names, does not."""
+    `true` and the meaning theorem (which no longer follows) dropped: coqc alone accepts the
+    file; the audit, which states both with the library's definitions in absolute names,
+    does not."""
     cert = dict(forgeries())["same-for-a-differing-pair"]
     module, _, text, _ = render_files(cert, certificate.sha256(cert))
     thms = coq_audit.theorems_of(cert, f"{module}_redefined", text)  # in absolute names
@@ -201,9 +202,11 @@ def test_a_local_redefinition_of_the_check_fails_the_audit(coq):
         "Definition check_mlp_same (i : rank_instance) (o : list (Z * Z)) : bool := true.\n"
         "Lemma same_check",
     )
+    forged = forged[: forged.index("(* What it means")] + "(* audited: same_check *)\n"
     rel = f"Certificates/{module}_redefined.v"
     (coq.proj / rel).write_text(forged)
-    assert coqp.check_file(coq.proj, rel, 600).status == "passed"  # coqc alone accepts it
+    alone = coqp.check_file(coq.proj, rel, 600)
+    assert alone.status == "passed", alone.message  # coqc alone accepts it
     audited = coqp.check_file(coq.proj, rel, 600, theorems=thms)
     assert audited.status == "failed" and "not the expected statement" in audited.message
 
@@ -234,3 +237,13 @@ def test_the_python_twin_decides_a_scaling_symmetry_and_a_change():
     assert K.check_mlp_differ(inst, [(2, 1), (2, 1), (3, 1), (4, 1)], [1])
     assert not K.check_mlp_differ(inst, [(2, 1), (2, 1), (3, 1), (4, 1)], [0])
     assert not K.check_mlp_same(inst, [(-1, 0), (2, 1), (3, 1), (4, 1)])  # a zero denominator
+
+
+@needs_coqc
+def test_both_example_files_end_in_the_theorem_of_what_the_check_means():
+    for cert in example_certs():
+        text = render_files(cert, certificate.sha256(cert))[2]
+        last = [ln for ln in text.splitlines() if ln.startswith(("Lemma ", "Theorem "))][-1]
+        assert last.startswith(("Theorem same_on_lattice", "Theorem differ_at_x")), last
+        assert "= true" not in last
+        assert "Proved in Coq (theorem " in cert["claim"]["text"]

@@ -192,11 +192,26 @@ def equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     `check_mlp_same inst other` (or `check_mlp_differ inst other x`) is true, so a file that
     redefines the check locally proves another statement and the driver fails."""
     eq = "@Coq.Init.Logic.eq Coq.Init.Datatypes.bool"
+    eq_q = "@Coq.Init.Logic.eq (Coq.Init.Datatypes.list mathcomp.algebra.rat.rat)"
+    fun = qualified("EquivMeaning.mlp_fun")
+    theta = f"({qualified('Rank.theta')} {mod}.inst)"
     if (cert.get("witness") or {}).get("kind") == "differ":
         check = f"{qualified('Rank.check_mlp_differ')} {mod}.inst {mod}.other {mod}.x"
-        return {"differ_check": f"{eq} ({check}) Coq.Init.Datatypes.true"}
+        values = f"({fun} {mod}.inst {theta} {mod}.x) ({fun} {mod}.inst {mod}.other {mod}.x)"
+        return {
+            "differ_check": f"{eq} ({check}) Coq.Init.Datatypes.true",
+            "differ_at_x": f"Coq.Init.Logic.not ({eq_q} {values})",
+        }
     check = f"{qualified('Rank.check_mlp_same')} {mod}.inst {mod}.other"
-    return {"same_check": f"{eq} ({check}) Coq.Init.Datatypes.true"}
+    width = f"({qualified('Net.first_width')} ({qualified('Rank.widths')} {mod}.inst))"
+    degree = f"({qualified('Net.degree_bound')} ({qualified('Rank.acts')} {mod}.inst))"
+    lattice = f"({qualified('Lists.lattice')} {width} {degree})"
+    values = f"({fun} {mod}.inst {theta} x) ({fun} {mod}.inst {mod}.other x)"
+    return {
+        "same_check": f"{eq} ({check}) Coq.Init.Datatypes.true",
+        "same_on_lattice": f"forall x : Coq.Init.Datatypes.list Coq.Numbers.BinNums.Z, "
+        f"Coq.Lists.List.In x {lattice} -> {eq_q} {values}",
+    }
 
 
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

@@ -39,6 +39,8 @@ LIBRARY += ["meaning/tanh/AffsymMeaning"]
 # a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
 # (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
 LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/BackRel", "meaning/Backprop"]
+# What an MLP equivalence certificate means: outputs over Q at the lattice points or at x
+LIBRARY += ["meaning/EquivMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
 

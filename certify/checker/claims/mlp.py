@@ -23,6 +23,17 @@ from certify.checker.ir import MLP
 UNISOLVENT = "design.md §6: the principal lattice is unisolvent for total degree <= D"
 # The kernel evaluates both networks at every lattice point; more would not be a quick check.
 MAX_EQUIV_POINTS = 5000
+COQ_SAME = (
+    "Proved in Coq (theorem same_on_lattice, from the kernel's check by "
+    "NNCert/meaning/EquivMeaning.v): at every point of that lattice the outputs over Q are "
+    "equal, both networks evaluated by the forward evaluator of NNCert/meaning/Jacobian.v; "
+    "the unisolvence of the lattice is cited. Lean checks the computation only."
+)
+COQ_DIFFER = (
+    "Proved in Coq (theorem differ_at_x, from the kernel's check by "
+    "NNCert/meaning/EquivMeaning.v): the outputs over Q at x differ, both networks evaluated "
+    "by the forward evaluator of NNCert/meaning/Jacobian.v. Lean checks the computation only."
+)
 
 
 def degree_bound(mlp: MLP) -> int:
@@ -68,7 +79,7 @@ def equiv_claim(mlp: MLP, result: dict[str, Any]) -> dict[str, Any]:
             "text": (
                 f"Kernel-checked: for {net}, f_theta(x) != f_theta2(x) at the integer input "
                 f"x = {result['x']} (exact rational arithmetic): the two parameter points "
-                f"realise different maps."
+                f"realise different maps. {COQ_DIFFER}"
             ),
             "cites": [],
         }
@@ -80,7 +91,7 @@ def equiv_claim(mlp: MLP, result: dict[str, Any]) -> dict[str, Any]:
             f"of either network is a polynomial in x of total degree <= {d} (the product of the "
             f"activations' degrees). That lattice is unisolvent for total degree <= {d} "
             f"(cited), so f_theta = f_theta2 as polynomial maps: the two parameter points "
-            f"realise the same function on all of R^{mlp.widths[0]}."
+            f"realise the same function on all of R^{mlp.widths[0]}. {COQ_SAME}"
         ),
         "cites": [UNISOLVENT],
     }

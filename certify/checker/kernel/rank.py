@@ -286,7 +286,7 @@ def check_rank_upper(inst: RankInstance, w: UpperWitness, u: int) -> bool:
 
 # ---------------------------------------------------------------- equivalence (NNCert/Rank)
 # Kind equiv of family mlp: do two parameter points of one polynomial MLP give the same map?
-def mlp_value(inst: RankInstance, th: list[Rat], x: list[int]) -> list[Rat]:
+def mlp_value_q(inst: RankInstance, th: list[Rat], x: list[int]) -> list[Rat]:
     """f_th(x) exactly over Q (unnormalised pairs): the network of `inst` at the parameters
     `th` and the integer input `x` (net_eval's value; its tangent, taken along (th, x) itself
     so that every list has its full length, is discarded)."""
@@ -314,7 +314,8 @@ def check_mlp_same(inst: RankInstance, other: list[Rat]) -> bool:
     difference vanishes there, so it is zero."""
     n0, deg = first_width(inst.widths), degree_bound(inst.acts)
     return equiv_shape_ok(inst, other) and all(
-        qeq_all(mlp_value(inst, inst.theta, x), mlp_value(inst, other, x)) for x in lattice(n0, deg)
+        qeq_all(mlp_value_q(inst, inst.theta, x), mlp_value_q(inst, other, x))
+        for x in lattice(n0, deg)
     )
 
 
@@ -324,5 +325,5 @@ def check_mlp_differ(inst: RankInstance, other: list[Rat], x: list[int]) -> bool
     return (
         equiv_shape_ok(inst, other)
         and len(x) == first_width(inst.widths)
-        and not qeq_all(mlp_value(inst, inst.theta, x), mlp_value(inst, other, x))
+        and not qeq_all(mlp_value_q(inst, inst.theta, x), mlp_value_q(inst, other, x))
     )

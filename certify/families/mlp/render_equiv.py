@@ -14,6 +14,15 @@ from certify.render import literals as L
 from certify.render.env import prover_files, render
 
 INST_FIELDS = ("widths", "acts", "bias", "theta")  # the same names in Coq and Lean
+# The Coq file's last theorem (NNCert/meaning/EquivMeaning.v), for 'same' and for 'differ'
+MEANING = {
+    False: "Theorem same_on_lattice : forall x,\n"
+    "  In x (lattice (first_width (widths inst)) (degree_bound (acts inst))) ->\n"
+    "  mlp_fun inst (theta inst) x = mlp_fun inst other x.\n"
+    "Proof. exact (same_meaning inst other same_check). Qed.",
+    True: "Theorem differ_at_x : mlp_fun inst (theta inst) x <> mlp_fun inst other x.\n"
+    "Proof. exact (differ_meaning inst other x differ_check). Qed.",
+}
 
 
 def module_name(cert_name: str) -> str:
@@ -24,7 +33,9 @@ def module_name(cert_name: str) -> str:
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:
-    return ["differ_check" if cert["witness"]["kind"] == "differ" else "same_check"]
+    if cert["witness"]["kind"] == "differ":
+        return ["differ_check", "differ_at_x"]
+    return ["same_check", "same_on_lattice"]
 
 
 def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +86,8 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         stmt = "check_mlp_same inst other = true" if coq else "checkMlpSame inst other"
     if (stmt if coq else f"NNCert.{stmt} = true") not in text:
         raise RenderError(f"rendered file lacks the statement {stmt!r}")
+    if coq and MEANING[data["x"] is not None] not in text:
+        raise RenderError("rendered file lacks the theorem that states what the check means")
     return text
 
 

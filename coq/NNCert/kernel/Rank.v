@@ -196,7 +196,7 @@ Definition check_rank_upper (inst : rank_instance) (w : upper_witness) (u : nat)
 (** [f_th(x)] exactly over Q (unnormalised pairs) at the integer input [x]: [net_eval]'s
     value; its tangent, taken along [(th, x)] itself so that every list has its full
     length, is discarded. *)
-Definition mlp_value (inst : rank_instance) (th : list (Z * Z)) (x : list Z) : list (Z * Z) :=
+Definition mlp_value_q (inst : rank_instance) (th : list (Z * Z)) (x : list Z) : list (Z * Z) :=
   fst (net_eval arith_q (widths inst) (acts inst) (bias inst) th th (ints_q x) (ints_q x)).
 
 (** The instance is well formed, [other] has one entry per parameter, and every denominator
@@ -213,11 +213,11 @@ Definition equiv_shape_ok (inst : rank_instance) (other : list (Z * Z)) : bool :
     principal lattice [{x in N^n0 : |x| <= D}], which is unisolvent for total degree [<= D]. *)
 Definition check_mlp_same (inst : rank_instance) (other : list (Z * Z)) : bool :=
   equiv_shape_ok inst other &&
-  forallb (fun x => qeq_all (mlp_value inst (theta inst) x) (mlp_value inst other x))
+  forallb (fun x => qeq_all (mlp_value_q inst (theta inst) x) (mlp_value_q inst other x))
     (lattice (first_width (widths inst)) (degree_bound (acts inst))).
 
 (** [f_theta(x) <> f_other(x)] at the integer input [x], exactly over Q. *)
 Definition check_mlp_differ (inst : rank_instance) (other : list (Z * Z)) (x : list Z) : bool :=
   equiv_shape_ok inst other &&
   Nat.eqb (length x) (first_width (widths inst)) &&
-  negb (qeq_all (mlp_value inst (theta inst) x) (mlp_value inst other x)).
+  negb (qeq_all (mlp_value_q inst (theta inst) x) (mlp_value_q inst other x)).
