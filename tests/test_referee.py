@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,16 +33,25 @@ RESNET = (ROOT / "certify" / "examples" / "resnet-figure-1.toml").read_text()
 COMPIND = (ROOT / "certify" / "examples" / "compind-z2z.toml").read_text()
 
 
-@pytest.fixture
-def bundle(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One bundle of three specs for the module (the run is the expensive part)."""
+    tmp = tmp_path_factory.mktemp("referee")
     specs = []
     for name, text in (("s.toml", SPEC), ("fig.toml", RESNET), ("z.toml", COMPIND)):
-        (tmp_path / name).write_text(text)
-        specs.append(str(tmp_path / name))
-    out = tmp_path / "b"
+        (tmp / name).write_text(text)
+        specs.append(str(tmp / name))
+    out = tmp / "b"
     r = cli("run", *specs, "--out", str(out), "--no-coq", "--no-lean")
     assert r.returncode == 0, r.stdout + r.stderr
     return out
+
+
+@pytest.fixture
+def bundle(built: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the module's bundle: each test may forge its own."""
+    shutil.copytree(built, tmp_path / "b", symlinks=True)
+    return tmp_path / "b"
 
 
 def test_every_cite_constant_of_the_claims_has_a_citation_entry():
