@@ -230,10 +230,10 @@ already uses on its checking path: `netEval` (NNCert.Net), `arithQ`, `intsQ`, `q
 `degreeBound` (NNCert.Net), and the core `List.all`, `List.length`, `Nat.beq`, `&&`, `!`,
 `Prod.fst` (`.1`), each already used in this file or in NNCert.ReLU (`checkReluDiffer`). -/
 
-/-- `mlpValue inst th x` is `f_th(x)` exactly over `ℚ` (unnormalised pairs) at the integer
+/-- `mlpValueQ inst th x` is `f_th(x)` exactly over `ℚ` (unnormalised pairs) at the integer
 input `x`: `netEval`'s value; its tangent, taken along `(th, x)` itself so that every list
 has its full length, is discarded. -/
-def mlpValue (inst : RankInstance) (th : List (Int × Int)) (x : List Int) : List (Int × Int) :=
+def mlpValueQ (inst : RankInstance) (th : List (Int × Int)) (x : List Int) : List (Int × Int) :=
   (netEval arithQ inst.widths inst.acts inst.bias th th (intsQ x) (intsQ x)).1
 
 /-- `equivShapeOk inst other` holds when the instance is well formed, `other` has one entry
@@ -251,13 +251,13 @@ the principal lattice `{x ∈ ℕ^n0 : |x| ≤ D}`, which is unisolvent for tota
 def checkMlpSame (inst : RankInstance) (other : List (Int × Int)) : Bool :=
   equivShapeOk inst other &&
   (lattice (firstWidth inst.widths) (degreeBound inst.acts)).all (fun x =>
-    qeqAll (mlpValue inst inst.theta x) (mlpValue inst other x))
+    qeqAll (mlpValueQ inst inst.theta x) (mlpValueQ inst other x))
 
 /-- `checkMlpDiffer inst other x` holds when `f_θ(x) ≠ f_other(x)` at the integer input `x`,
 exactly over `ℚ`. -/
 def checkMlpDiffer (inst : RankInstance) (other : List (Int × Int)) (x : List Int) : Bool :=
   equivShapeOk inst other &&
   Nat.beq x.length (firstWidth inst.widths) &&
-  !(qeqAll (mlpValue inst inst.theta x) (mlpValue inst other x))
+  !(qeqAll (mlpValueQ inst inst.theta x) (mlpValueQ inst other x))
 
 end NNCert
