@@ -112,23 +112,10 @@ from certify import certificate
 from certify.checker import check_certificate, cross_check
 from certify.checker.registry import KINDS
 
-# (family, kind) -> (example spec stem, index of the request in the spec): small bases.
-BASES: dict[tuple[str, str], tuple[str, int]] = {
-    ("mlp", "rank"): ("ktb-2-2-1", 0),
-    ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z", 0),
-    ("mlp", "equiv"): ("mlp-equiv-quadratic", 0),
-    ("resnet", "rank"): ("resnet-1-2-quadratic", 0),
-    ("resnet", "orbit"): ("resnet-orbit-trivial-cube", 0),
-    ("resnet", "critical"): ("resnet-critical-dead-layer", 0),
-    ("resnet", "implicit"): ("resnet-figure-1", 0),
-    ("relu", "rank"): ("relu-1-1-1", 0),
-    ("relu", "equiv"): ("relu-equiv-permutation", 0),
-    ("tanh", "affsym"): ("affsym", 0),
-    ("tanh", "orbit"): ("tanh-1-3-1-orbit", 0),
-    ("tanh", "equiv"): ("tanh-equiv", 0),
-    ("compind", "compind"): ("compind-z2z", 0),
-    ("compind", "prop21"): ("prop21-z3-z-1", 0),
-    ("compind", "newman-slater"): ("newman-slater-cubes", 0),
+# (family, kind) -> (example file, the name of its request or None): the example each registry
+# line names (Kind.example), small bases.
+BASES: dict[tuple[str, str], tuple[str, str | None]] = {
+    (k.family, k.kind): k.example_request for k in KINDS
 }
 CLAIM_BEARING = ("family", "kind", "instance", "result", "claim")
 Path_ = tuple[str | int, ...]
@@ -154,12 +141,13 @@ def load_bases(kinds: list[tuple[str, str]]) -> dict[tuple[str, str], list[Base]
     from certify.families import generate_certificates
     from certify.spec import load_specs
 
-    paths = {p.stem: p for p in example_specs()}
+    paths = {p.name: p for p in example_specs()}
     out: dict[tuple[str, str], list[Base]] = {k: [] for k in kinds}
     for key in kinds:
-        stem, req = BASES[key]
+        stem, name = BASES[key]
         spec = load_specs(paths[stem])[0]
-        group = generate_certificates(spec, spec.certificates[req])
+        (req,) = [r for r in spec.certificates if name is None or r.name == name][:1]
+        group = generate_certificates(spec, req)
         problems = [p for c in group for p in check_certificate(c)] + [
             p for ps in cross_check(group).values() for p in ps
         ]

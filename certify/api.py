@@ -38,7 +38,7 @@ from typing import Any
 import certify.families  # noqa: F401  (certify.spec imports the families' parsers first)
 from certify import table as _table
 from certify.bundle import Options, build
-from certify.checker import check_certificate, cross_check
+from certify.checker import check_certificate, cross_check, registry
 from certify.families import generate_certificates
 from certify.spec import Spec, decode_toml, load_specs, parse_specs
 
@@ -213,27 +213,13 @@ def table(*bundles: Path | str, seconds: bool = False) -> list[dict[str, Any]]:
     return rows
 
 
-# `certify demo --quick`: one certificate of every registry kind (certify/checker/registry.py),
-# (family, kind) -> (example file, the name of its [[certificate]] to keep; None: the file as
-# it is, whose one certificate, or default rank certificate, is of that kind). Chosen among
-# the cheapest of the full demo (logs/results-seconds.csv); tests/test_report.py checks that
-# every registry kind is here and that each names a certificate of that kind.
+# `certify demo --quick`: one certificate of every registry kind, the example each registry
+# line names (Kind.example, certify/checker/registry.py): (family, kind) -> (example file, the
+# name of its [[certificate]] to keep; None: the file as it is, whose one certificate, or
+# default rank certificate, is of that kind). tests/test_report.py checks that each names a
+# certificate of that kind.
 QUICK_DEMO: dict[tuple[str, str], tuple[str, str | None]] = {
-    ("mlp", "rank"): ("ktb-2-2-1.toml", None),
-    ("mlp", "mlp-identifiable"): ("mlp-identifiable-z2z.toml", None),
-    ("mlp", "equiv"): ("mlp-equiv-quadratic.toml", "mlp-equiv-rescaled"),
-    ("resnet", "rank"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-rank"),
-    ("resnet", "orbit"): ("resnet-orbit-trivial-cube.toml", None),
-    ("resnet", "critical"): ("resnet-cubic-plus-square.toml", "resnet-cubic-plus-square-critical"),
-    ("resnet", "implicit"): ("resnet-figure-1.toml", "resnet-figure-1"),
-    ("relu", "rank"): ("relu-2-2-1.toml", None),
-    ("relu", "equiv"): ("relu-equiv-permutation.toml", None),
-    ("tanh", "affsym"): ("affsym.toml", "affsym-arctan"),
-    ("tanh", "orbit"): ("tanh-dag-skip.toml", "tanh-dag-skip-orbit"),
-    ("tanh", "equiv"): ("tanh-equiv.toml", "tanh-equivalent"),
-    ("compind", "compind"): ("compind-z2z.toml", None),
-    ("compind", "prop21"): ("prop21-z3-z-1.toml", None),
-    ("compind", "newman-slater"): ("newman-slater-cubes.toml", None),
+    (k.family, k.kind): k.example_request for k in registry.KINDS
 }
 
 

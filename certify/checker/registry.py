@@ -44,6 +44,17 @@ class Kind:
     lean_shape: str = ""  # "module:function" under certify.families: the Lean cost model's sizes
     figures: str = ""  # "module:function" under certify.families: cert -> {file: draw(path)}
     coq_reals: bool = False  # its Coq theorems are over the reals (their axioms are audited)
+    # The example of certify/examples that shows the kind: "stem" (the file's one request, or
+    # its default) or "stem:name" (its request of that name). `certify demo --quick` runs it
+    # and the mutation campaign (benchmarks/mutation_campaign.py) mutates its certificate.
+    example: str = ""
+
+    @property
+    def example_request(self) -> tuple[str, str | None]:
+        """(example file name, the name of its request to keep, or None for the file's only
+        request)."""
+        stem, _, name = self.example.partition(":")
+        return f"{stem}.toml", name or None
 
     @property
     def options_path(self) -> str:
@@ -104,51 +115,66 @@ COMPIND = ("prime", "attempts", "variables", "polynomials", "activation", "gener
 KINDS: tuple[Kind, ...] = (
     # family, kind, checker (under certify.checker), generator and renderer (certify.families)
     Kind("mlp", "rank", "check.rank:check", POLY_RANK, "polynomial.render_rank", RANK,
-         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE),
+         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE,
+         example="ktb-2-2-1"),
     Kind("mlp", "mlp-identifiable", "check.compind:check", "mlp.witness_identifiable:generate",
          "compind.render", RANK, many=True, summary="claims.compind:summary_mlp_identifiable",
-         cross_check="check.compind:cross_check", jacobian=True),
+         cross_check="check.compind:cross_check", jacobian=True,
+         example="mlp-identifiable-z2z"),
     Kind("mlp", "equiv", "check.mlp_equiv:check", "mlp.witness_equiv:generate",
-         "mlp.render_equiv", ("weights", "biases"), summary="claims.mlp:summary_equiv"),
+         "mlp.render_equiv", ("weights", "biases"), summary="claims.mlp:summary_equiv",
+         example="mlp-equiv-quadratic:mlp-equiv-rescaled"),
     Kind("resnet", "rank", "check.rank:check", POLY_RANK, "polynomial.render_rank", RANK,
-         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE),
+         summary=RANK_LINE, dimensions=True, jacobian=True, default=True, lean_shape=POLY_SHAPE,
+         example="resnet-1-2-quadratic"),
     Kind("resnet", "orbit", "check.orbit:check", "resnet.witness_orbit:generate",
          "resnet.render_orbit", ("field",),
-         options="resnet.spec:orbit_options", summary="claims.resnet:summary_orbit"),
+         options="resnet.spec:orbit_options", summary="claims.resnet:summary_orbit",
+         example="resnet-orbit-trivial-cube"),
     Kind("resnet", "critical", "check.critical:check", "resnet.witness_critical:generate",
          "resnet.render_critical", ("prime", "max_grid", "attempts", "locus"), many=True,
          options="resnet.spec:critical_options", summary="claims.resnet:summary_critical",
-         cross_check="check.critical:cross_check", jacobian=True),
+         cross_check="check.critical:cross_check", jacobian=True,
+         example="resnet-critical-dead-layer"),
     Kind("resnet", "implicit", "check.implicit:check", "resnet.witness_implicit:generate",
          "resnet.render_implicit", ("equation", "bias"),
          options="resnet.spec:implicit_options", summary="claims.resnet:summary_implicit",
-         figures="resnet.figure:figures"),
+         figures="resnet.figure:figures",
+         example="resnet-figure-1:resnet-figure-1"),
     Kind("relu", "rank", "check.relu:check_rank", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
          options="relu.spec:batch_options", summary=RANK_LINE, dimensions=True, jacobian=True,
-         default=True, lean_shape="relu.render:lean_shape"),
+         default=True, lean_shape="relu.render:lean_shape",
+         example="relu-1-1-1"),
     Kind("relu", "equiv", "check.relu:check_equiv", "relu.witness:generate", "relu.render",
          (*RANK, "batch"),
-         options="relu.spec:batch_options", summary="claims.relu:summary_equiv"),
+         options="relu.spec:batch_options", summary="claims.relu:summary_equiv",
+         example="relu-equiv-permutation"),
     Kind("tanh", "affsym", "check.tanh:check_affsym", "tanh.witness:generate_affsym", "tanh.render",
          (*RANK, "activation"),
          options="tanh.spec:affsym_options", summary="claims.tanh:summary_affsym", network=False,
-         coq_reals=True),
+         coq_reals=True,
+         example="affsym:affsym-tanh"),
     Kind("tanh", "orbit", "check.tanh:check_orbit", "tanh.witness:generate_orbit", "tanh.render",
          ("field",),
-         options="resnet.spec:orbit_options", summary="claims.tanh:summary_orbit", default=True),
+         options="resnet.spec:orbit_options", summary="claims.tanh:summary_orbit", default=True,
+         example="tanh-1-3-1-orbit"),
     Kind("tanh", "equiv", "check.tanh:check_equiv", "tanh.witness:generate_equiv", "tanh.render",
-         (*RANK, "weights", "biases"), summary="claims.tanh:summary_equiv"),
+         (*RANK, "weights", "biases"), summary="claims.tanh:summary_equiv",
+         example="tanh-equiv:tanh-equivalent"),
     Kind("compind", "compind", "check.compind:check", "compind.witness:generate", "compind.render",
          COMPIND,
-         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False),
+         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False,
+         example="compind-z2z"),
     Kind("compind", "prop21", "check.compind:check", "compind.witness:generate", "compind.render",
          COMPIND,
          options="compind.spec:compind_options", summary="claims.compind:summary_prop21",
-         network=False),
+         network=False,
+         example="prop21-z3-z-1"),
     Kind("compind", "newman-slater", "check.compind:check", "compind.witness:generate",
          "compind.render", COMPIND,
-         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False),
+         options="compind.spec:compind_options", summary=COMPIND_LINE, network=False,
+         example="newman-slater-cubes"),
 )  # fmt: skip
 
 
