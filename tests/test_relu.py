@@ -285,6 +285,20 @@ def test_inequivalent_networks_get_an_input_where_they_differ(coq):
     assert cert["result"]["equivalent"] is False and cert["witness"]["kind"] == "differ"
     assert check_certificate(cert) == []
     assert coq.verdict(cert).status == "passed"
+    # the file ends in what the check means over Q (ReLUEquivMeaning.v), not in "= true"
+    from certify.families.relu.render import render_files
+
+    text = render_files(cert, certificate.sha256(cert))[2]
+    last = [ln for ln in text.splitlines() if ln.startswith(("Lemma ", "Theorem "))][-1]
+    assert last.startswith("Theorem differ_at_x : relu_fun inst (ri_theta inst) x <>"), last
+    assert "Proved in Coq (theorem differ_at_x" in cert["claim"]["text"]
+    # an x where the two agree (they differ only in the bias of a neuron that x = 10 turns
+    # off: -2 * 10 + 3 < 0 and -2 * 10 + 7/2 < 0): rejected by the checker and by coqc
+    bad = copy.deepcopy(cert)
+    bad["witness"]["x"] = bad["result"]["x"] = "10"
+    bad["claim"]["text"] = bad["claim"]["text"].replace(f"x = {cert['result']['x']}", "x = 10")
+    assert check_certificate(bad)
+    assert coq.verdict(bad).status == "failed"
 
 
 def plain_f(widths, theta, x):

@@ -144,6 +144,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         return dependence_statements(cert, mod)
     if (cert.get("family"), cert.get("kind")) == ("mlp", "equiv"):
         return equiv_statements(cert, mod)
+    if (cert.get("family"), cert.get("kind")) == ("relu", "equiv"):
+        return relu_equiv_statements(cert, mod)
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -212,6 +214,19 @@ def equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         "same_on_lattice": f"forall x : Coq.Init.Datatypes.list Coq.Numbers.BinNums.Z, "
         f"Coq.Lists.List.In x {lattice} -> {eq_q} {values}",
     }
+
+
+def relu_equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """A ReLU equivalence certificate with a differing input: its theorem `differ_at_x`,
+    the outputs over Q at x differ (NNCert/meaning/relu/ReLUEquivMeaning.v), in absolute
+    names; the other witnesses end in checks."""
+    if (cert.get("witness") or {}).get("kind") != "differ":
+        return {}
+    eq_q = "@Coq.Init.Logic.eq (Coq.Init.Datatypes.list mathcomp.algebra.rat.rat)"
+    fun = qualified("ReLUEquivMeaning.relu_fun")
+    theta = f"({qualified('ReLU.ri_theta')} {mod}.inst)"
+    values = f"({fun} {mod}.inst {theta} {mod}.x) ({fun} {mod}.inst {mod}.other {mod}.x)"
+    return {"differ_at_x": f"Coq.Init.Logic.not ({eq_q} {values})"}
 
 
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

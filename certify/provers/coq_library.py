@@ -41,6 +41,8 @@ LIBRARY += ["meaning/tanh/AffsymMeaning"]
 LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/BackRel", "meaning/Backprop"]
 # What an MLP equivalence certificate means: outputs over Q at the lattice points or at x
 LIBRARY += ["meaning/EquivMeaning"]
+# What a ReLU equivalence certificate's differing input means: outputs over Q at x
+LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
 

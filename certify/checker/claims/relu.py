@@ -268,7 +268,10 @@ def equiv_claim(net: Any, result: dict[str, Any]) -> dict[str, Any]:
             "text": (
                 f"Kernel-checked: for {net_text}, F_theta(x) != F_theta2(x) at x = {result['x']} "
                 f"(exact rational arithmetic): the two parameter vectors realise different "
-                f"functions."
+                f"functions. Proved in Coq (theorem differ_at_x, from the kernel's check by "
+                f"NNCert/meaning/relu/ReLUEquivMeaning.v): the outputs over Q at x differ, both "
+                f"networks evaluated with ReLU(q) = if 0 < q then q else 0. Lean checks the "
+                f"computation only."
             ),
             "cites": [],
         }

@@ -35,7 +35,7 @@ def theorem_names(cert: dict[str, Any]) -> list[str]:
                 + (["cover_check"] if cov else []))  # fmt: skip
     w = cert["witness"]
     if w["kind"] == "differ":
-        return ["differ_check"]
+        return ["differ_check", "differ_at_x"]
     return ["equiv_check"] + (["symmetry_check"] if "perms" in w else [])
 
 
@@ -174,6 +174,10 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         top("x", data["x"])
         _statement(text, fn("check_relu_differ inst other x = true" if coq else
                             "checkReluDiffer inst other x = true"))  # fmt: skip
+        if coq:
+            _statement(text, "Theorem differ_at_x : relu_fun inst (ri_theta inst) x <> "
+                       "relu_fun inst other x.\nProof. exact (relu_differ_meaning inst other x "
+                       "differ_check). Qed.")  # fmt: skip
         return text
     top("points", data["points"])
     _statement(text, fn("check_relu_equiv inst other points = true" if coq else
