@@ -126,7 +126,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark `quick` every test the rule in this module's docstring admits."""
+    """Mark `quick` every test the rule in this module's docstring admits, then run the
+    modules that hold a test outside `quick` first (each module's tests stay together and in
+    order, so a module fixture is built once): the two workers then end on short tests
+    instead of one of them idling while the other finishes a long one."""
+    slow_modules: set[str] = set()
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         names = set(getattr(item, "fixturenames", ()))
@@ -134,8 +138,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fn = getattr(item, "function", None)
         prop = getattr(fn, "is_hypothesis_test", False)
         if heavy or prop or item.get_closest_marker("slow") or module in SLOW_MODULES:
+            slow_modules.add(module)
             continue
         item.add_marker(pytest.mark.quick)
+    items.sort(  # a stable sort: only the modules move
+        key=lambda item: (
+            (item.module.__name__.rsplit(".", 1)[-1] if item.module else "") not in slow_modules
+        )
+    )
 
 
 def run_cli(
