@@ -228,7 +228,10 @@ def checkRankUpper (inst : RankInstance) (w : UpperWitness) (u : Nat) : Bool :=
 already uses on its checking path: `netEval` (NNCert.Net), `arithQ`, `intsQ`, `qeqAll`,
 `ratsPos`, `actsPos` (NNCert.Arith), `lattice` (NNCert.Lists), `shapeOk`, `firstWidth`,
 `degreeBound` (NNCert.Net), and the core `List.all`, `List.length`, `Nat.beq`, `&&`, `!`,
-`Prod.fst` (`.1`), each already used in this file or in NNCert.ReLU (`checkReluDiffer`). -/
+`Prod.fst` (`.1`), each already used in this file or in NNCert.ReLU (`checkReluDiffer`).
+Core signatures confirmed in leanprover/lean4's sources: `Nat.beq : (@& Nat) → (@& Nat) → Bool`
+(Init/Prelude.lean, kernel-accelerated on `Nat`) and `List.all : List α → (α → Bool) → Bool`
+(Init/Data/List/Basic.lean, structural on the list), so `xs.all (fun x => …)` is `List.all`. -/
 
 /-- `mlpValueQ inst th x` is `f_th(x)` exactly over `ℚ` (unnormalised pairs) at the integer
 input `x`: `netEval`'s value; its tangent, taken along `(th, x)` itself so that every list

@@ -19,6 +19,7 @@ from typing import Any
 
 from certify.checker.facts.networks import activation_texts
 from certify.checker.ir import MLP
+from certify.checker.kernel.net import degree_bound as kernel_degree_bound
 
 UNISOLVENT = "design.md §6: the principal lattice is unisolvent for total degree <= D"
 # The kernel evaluates both networks at every lattice point; more would not be a quick check.
@@ -38,11 +39,8 @@ COQ_DIFFER = (
 
 def degree_bound(mlp: MLP) -> int:
     """D = prod of the activations' degrees (1 without hidden layers): the kernel's
-    degree_bound, on canonical activations (last coefficient nonzero)."""
-    d = 1
-    for cs in mlp.activations:
-        d *= len(cs) - 1
-    return d
+    degree_bound of the network's activations (canonical: last coefficient nonzero)."""
+    return kernel_degree_bound([list(cs) for cs in mlp.activations])  # type: ignore[arg-type]
 
 
 def lattice_size(n0: int, degree: int) -> int:
