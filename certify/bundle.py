@@ -28,6 +28,7 @@ from certify.checker import check_certificate, cross_check, registry
 from certify.errors import CertifyError, OutputError, SpecError
 from certify.executor import ExecutorError, run_tasks
 from certify.families import generate_certificates
+from certify.figures import Figure, draw_figure
 from certify.lean_cost import (
     DEFAULT_LEAN_MAX_GIB,
     DEFAULT_LEAN_MAX_SECONDS,
@@ -1013,9 +1014,9 @@ def _build_in(
         figs = figures_for(items, results)
         if figs:
             (tmp / "figures").mkdir()
-        for fname, draw in figs.items():
+        for fname, fig in figs.items():
             with prog.phase(f"figure {fname}"):
-                draw(tmp / "figures" / fname)
+                draw_figure(fname, fig, tmp / "figures" / fname, opts.cache_base())
         manifest["figures"] = {
             f: hashlib.sha256((tmp / "figures" / f).read_bytes()).hexdigest() for f in figs
         }
@@ -1188,20 +1189,24 @@ def install(guard: OutputGuard, force: bool = False) -> Path | None:
 
 def figures_for(
     items: list[Rendered], results: list[dict[str, Any]] | None = None
-) -> dict[str, Callable[[Path], None]]:
-    """The pictures that help read these certificates (file name -> drawing function):
-    those of each certificate's kind (registry: Kind.figures, e.g. Figure 1 for its implicit
-    certificate); dimensions.png (table.draw_dimensions) for a bundle with rank
-    certificates."""
+) -> dict[str, Figure]:
+    """The pictures that help read these certificates (file name -> Figure, its input and
+    drawing function): those of each certificate's kind (registry: Kind.figures, e.g.
+    Figure 1 for its implicit certificate; input: the certificate); dimensions.png
+    (table.draw_dimensions; input: the results table) for a bundle with rank certificates."""
     from certify.dimension_figure import is_rank_row
 
-    out: dict[str, Callable[[Path], None]] = {}
+    out: dict[str, Figure] = {}
     for it in items:
         line = registry.lookup(it.cert.get("family"), it.cert.get("kind"))
         if line is not None and line.figures:
-            out.update(registry.resolve(line.figures_path)(it.cert))
+            cert_text = json.dumps(it.cert, sort_keys=True)
+            for name, draw in registry.resolve(line.figures_path)(it.cert).items():
+                out[name] = Figure(cert_text, draw)
     if results is not None and any(is_rank_row(r) for r in results):
-        out[DIMENSIONS_PNG] = lambda p: table.draw_dimensions(results, p)
+        rows = list(results)
+        draw = lambda p: table.draw_dimensions(rows, p)  # noqa: E731
+        out[DIMENSIONS_PNG] = Figure(table.json_text(rows), draw)
     return out
 
 

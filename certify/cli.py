@@ -127,11 +127,13 @@ def _add_prover_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cache-dir",
         type=Path,
-        help="where the compiled Coq library is kept (default: $NN_CERTIFY_CACHE, else "
-        "$XDG_CACHE_HOME/nn-certify, else ~/.cache/nn-certify)",
+        help="where the compiled Coq library and the drawn figures are kept (default: "
+        "$NN_CERTIFY_CACHE, else $XDG_CACHE_HOME/nn-certify, else ~/.cache/nn-certify)",
     )
     p.add_argument(
-        "--no-cache", action="store_true", help="compile the Coq library afresh for this run"
+        "--no-cache",
+        action="store_true",
+        help="compile the Coq library and draw the figures afresh for this run",
     )
 
 

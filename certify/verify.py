@@ -62,6 +62,7 @@ from certify.bundle import (
 from certify.checker import check_certificate, cross_check
 from certify.errors import BundleError, CertifyError, require_bundle_dir
 from certify.executor import run_tasks
+from certify.figures import draw_figure
 from certify.progress import Progress
 from certify.provers.common import FAILED, NOT_RUN, PASSED, TIMEOUT, Verdict
 from certify.referee import architecture, citation_cff, referee_files, tool_sources
@@ -294,7 +295,9 @@ def check_bundle_result(path: Path, opts: Options, prog: Progress | None = None)
             fig_results = table.rows(manifest, {it.cert["name"]: it.cert for it in fig_items})
         except (KeyError, TypeError, AttributeError, ValueError, RecursionError):
             fig_results = None
-    figures = _check_figures(path, manifest, fig_items, fig_results, tree, problems)
+    figures = _check_figures(
+        path, manifest, fig_items, fig_results, tree, problems, opts.cache_base()
+    )
     spec_files = derived.specs if derived is not None else _listed_spec_files(manifest)
     renders = items + (derived.rendered if derived is not None else [])
     expected_files = _expected_files(renders, figures, spec_files, entries)
@@ -620,10 +623,13 @@ def _check_figures(
     results: list[dict[str, Any]] | None,
     tree: dict[str, int],
     problems: list[str],
+    cache_base: Path | None,
 ) -> list[str]:
     """The figures these certificates call for (bundle.figures_for) are redrawn and compared
-    byte for byte with the bundle's (drawing is deterministic: Agg, no time stamp); the
-    manifest's `figures` must list exactly them with their sha256. Returns their names."""
+    byte for byte with the bundle's (drawing is deterministic: Agg, no time stamp; a figure
+    of the same input, tool sources and matplotlib is taken from the user's cache,
+    certify/figures.py); the manifest's `figures` must list exactly them with their sha256.
+    Returns their names."""
     figs = figures_for(items, results)
     listed = manifest.get("figures")
     if not isinstance(listed, dict):
@@ -633,9 +639,9 @@ def _check_figures(
         problems.append(f"figures/{_shown(str(f))}: listed in the manifest, but these "
                         "certificates call for no such figure")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="nn-certify-figures-") as td:
-        for f, draw in figs.items():
+        for f, fig in figs.items():
             mine = Path(td) / f
-            draw(mine)
+            draw_figure(f, fig, mine, cache_base)
             digest = hashlib.sha256(mine.read_bytes()).hexdigest()
             rel = f"figures/{f}"
             if listed.get(f) != digest:
