@@ -13,7 +13,7 @@ import pytest
 
 from certify import cli
 from certify.checker import registry
-from certify.init_spec import STARTERS, kinds
+from certify.init_spec import STARTER_DIR, STARTERS, kinds, starter_path
 from tests.conftest import run_cli
 
 LINES = sorted(registry.BY_KEY)
@@ -30,6 +30,8 @@ def init_text(kind: str, family: str | None = None) -> str:
 @pytest.mark.quick
 def test_there_is_one_starter_per_registry_line() -> None:
     assert set(STARTERS) == set(registry.BY_KEY)
+    files = sorted(p.name for p in STARTER_DIR.iterdir())
+    assert files == sorted(starter_path(f, k).name for f, k in registry.BY_KEY)
     assert kinds() == list(dict.fromkeys(k.kind for k in registry.KINDS))
 
 
