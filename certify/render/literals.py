@@ -10,9 +10,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from certify.checker.ir import NAME_RE
 from certify.errors import RenderError
 
 Lit = Any  # int | bool | tuple | list of those
+
+
+def module_ident(prefix: str, cert_name: str) -> str:
+    """The Lean/Coq module of a certificate: prefix + the name with [^A-Za-z0-9] -> _.
+
+    Names are validated first: nothing outside [A-Za-z0-9_.-] ever reaches a prover file."""
+    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
+        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
+    return prefix + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
 
 
 def _check_int(x: Any) -> int:

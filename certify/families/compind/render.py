@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from certify.checker.check.compind import decode_polys, decode_sigma
-from certify.checker.ir import NAME_RE, as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
+from certify.checker.ir import as_dict, as_ints, as_list, as_matrix, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
@@ -20,9 +20,7 @@ PREFIX = {
 
 
 def module_name(kind: str, cert_name: str) -> str:
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return PREFIX[kind] + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident(PREFIX[kind], cert_name)
 
 
 def kernel_facts(cert: dict[str, Any]) -> tuple[int, list, bool, list[dict[str, Any]]]:

@@ -4,11 +4,10 @@ Lean, and read every literal back from the rendered text before a prover runs (d
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from certify.checker.check.mlp_equiv import decode
-from certify.checker.ir import NAME_RE, as_ints
+from certify.checker.ir import as_ints
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
@@ -27,9 +26,7 @@ MEANING = {
 
 def module_name(cert_name: str) -> str:
     """A Lean/Coq identifier for a certificate name: MlpEquiv_<name with [^A-Za-z0-9] -> _>."""
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return "MlpEquiv_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident("MlpEquiv_", cert_name)
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:

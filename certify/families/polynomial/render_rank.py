@@ -7,7 +7,6 @@ from math import comb
 from typing import Any
 
 from certify.checker.check.rank import decode_instance, decode_lower, decode_upper
-from certify.checker.ir import NAME_RE
 from certify.checker.kernel import rank_core as RC
 from certify.checker.kernel.rank import LowerWitness, RankInstance, UpperWitness
 from certify.checker.kernel.resnet import ResNetInstance
@@ -20,9 +19,7 @@ def module_name(cert_name: str) -> str:
     """A Lean/Coq identifier for a certificate name: Rank_<name with [^A-Za-z0-9] -> _>.
 
     Names are validated first: nothing outside [A-Za-z0-9_.-] ever reaches a prover file."""
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return "Rank_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident("Rank_", cert_name)
 
 
 def kernel_data(cert: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,6 @@ every literal back from the rendered text before a prover runs (design.md §5)."
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from certify.checker.check.relu import (
@@ -14,17 +13,15 @@ from certify.checker.check.relu import (
     decode_other,
     decode_upper,
 )
-from certify.checker.ir import NAME_RE, as_list, as_nats, as_rat
+from certify.checker.ir import as_list, as_nats, as_rat
 from certify.errors import RenderError
 from certify.render import literals as L
 from certify.render.env import prover_files, render
 
 
 def module_name(kind: str, cert_name: str) -> str:
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
     prefix = "ReluRank_" if kind == "rank" else "ReluEquiv_"
-    return prefix + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident(prefix, cert_name)
 
 
 def theorem_names(cert: dict[str, Any]) -> list[str]:

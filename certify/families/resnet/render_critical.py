@@ -3,11 +3,10 @@ by the kernel from theta (the ranks are in the attached rank certificates' files
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from certify.checker.check.rank import decode_instance
-from certify.checker.ir import NAME_RE, as_rat
+from certify.checker.ir import as_rat
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import (
     check_instance_read_back,
@@ -19,9 +18,7 @@ from certify.render.env import prover_files, render
 
 
 def module_name(cert_name: str) -> str:
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return "Critical_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident("Critical_", cert_name)
 
 
 def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from certify.checker.check.rank import decode_instance
-from certify.checker.ir import NAME_RE, as_rat
+from certify.checker.ir import as_rat
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L
@@ -14,9 +13,7 @@ from certify.render.env import prover_files, render
 
 
 def module_name(cert_name: str) -> str:
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return "Orbit_" + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident("Orbit_", cert_name)
 
 
 def _norm(v: Any) -> Any:

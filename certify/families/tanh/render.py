@@ -6,12 +6,10 @@ one kernel computation of a checker of NNCert/Tanh."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from certify.checker.check import tanh as CT
 from certify.checker.facts.affsym_coq import element_theorems
-from certify.checker.ir import NAME_RE
 from certify.checker.kernel import tanh as KT
 from certify.errors import RenderError
 from certify.render import literals as L
@@ -26,9 +24,7 @@ SYM_FIELDS = ("alpha", "beta", "gamma", "delta")
 
 
 def module_name(kind: str, cert_name: str) -> str:
-    if not isinstance(cert_name, str) or not NAME_RE.match(cert_name):
-        raise RenderError(f"certificate name {cert_name!r} is not a valid name")
-    return PREFIX[kind] + re.sub(r"[^A-Za-z0-9]", "_", cert_name)
+    return L.module_ident(PREFIX[kind], cert_name)
 
 
 def _norm(v: Any) -> Any:
