@@ -281,7 +281,7 @@ def test_mlp_identifiable_rejects_settings_outside_the_theorems(
 
 
 def test_width_one_network_cites_prop33_and_attaches_a_consistent_rank_certificate(coq):
-    from certify.checker.check.compind import cross_check
+    from certify.checker import cross_check
 
     cert, rank = _mlp_certs([2, 1, 1], "t^3 + t^2", [[[2, -3]], [[5]]])
     assert cert["result"]["theorem"] == "width one (Prop. 3.3)"

@@ -109,7 +109,7 @@ def test_every_registry_line_names_its_summary_and_cross_check_functions(entry):
     assert entry.summary, "every kind describes its result in one line"
     assert len(inspect.signature(registry.resolve(entry.summary_path)).parameters) == 1
     if entry.cross_check:
-        assert len(inspect.signature(registry.resolve(entry.cross_check_path)).parameters) == 1
+        assert len(inspect.signature(registry.resolve(entry.cross_check_path)).parameters) == 2
 
 
 def test_every_demo_certificate_gets_its_kinds_summary_line(demo_certs):

@@ -18,12 +18,18 @@ NO_NETWORK = {(k.family, k.kind) for k in registry.KINDS if not k.network}
 
 
 def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Problems between certificates of one bundle (attached certificates), by name: every
-    registry line's `cross_check`, each run once, in registry order."""
+    """Problems between certificates of one bundle (attached certificates), by name: each
+    certificate whose registry line has a `cross_check` is checked by it against the bundle's
+    certificates by name (a repeated name, which the bundle rejects anyway: the last)."""
+    by_name = {c.get("name"): c for c in certs}
     out: dict[str, list[str]] = {}
-    for path in dict.fromkeys(k.cross_check_path for k in registry.KINDS if k.cross_check):
-        for name, probs in registry.resolve(path)(certs).items():
-            out[name] = out.get(name, []) + probs
+    for c in certs:
+        line = registry.lookup(c.get("family"), c.get("kind"))
+        if line is None or not line.cross_check:
+            continue
+        probs = registry.resolve(line.cross_check_path)(c, by_name)
+        if probs:
+            out[c["name"]] = out.get(c["name"], []) + probs
     return out
 
 

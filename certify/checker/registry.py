@@ -37,7 +37,7 @@ class Kind:
     options: str = ""  # "module:function" under certify.families parsing the kind's fields
     summary: str = ""  # "module:function" under certify.checker: result -> one line
     network: bool = True  # instance.network is a network table (not an activation/polynomials)
-    cross_check: str = ""  # "module:function" under certify.checker: certs -> {name: problems}
+    cross_check: str = ""  # "module:function" under certify.checker: (cert, by_name) -> problems
     dimensions: bool = False  # the result has the dimension columns (figures/dimensions.png)
     jacobian: bool = False  # the generator computes a Jacobian rank (its memory is capped)
     default: bool = False  # what a spec with the family's [network] and no [[certificate]] asks

@@ -287,27 +287,19 @@ def _check_mlp(cert: dict[str, Any]) -> list[str]:
     return problems
 
 
-def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Problems between certificates of one bundle: an mlp-identifiable certificate's
-    attached rank certificate must be present, about the same network and point, and
-    certify the rank it reports."""
-    by_name = {c.get("name"): c for c in certs}
-    out: dict[str, list[str]] = {}
-    for c in certs:
-        if c.get("kind") != "mlp-identifiable":
-            continue
-        res = c.get("result") or {}
-        rc = by_name.get(res.get("rank_certificate"))
-        probs = []
-        if rc is None or rc.get("kind") != "rank":
-            probs.append(f"attached rank certificate {res.get('rank_certificate')!r} missing")
-        else:
-            if rc["instance"]["network"] != c["instance"]["network"] or rc["instance"]["theta"] != [
-                str(t) for t in c["instance"]["theta"]
-            ]:
-                probs.append("attached rank certificate is about another network or point")
-            if rc["result"].get("rank_lower") != res.get("rank_lower"):
-                probs.append("rank_lower differs from the attached rank certificate's")
-        if probs:
-            out[c["name"]] = probs
-    return out
+def cross_check(c: dict[str, Any], by_name: dict[Any, dict[str, Any]]) -> list[str]:
+    """An mlp-identifiable certificate's attached rank certificate (by_name: the bundle's
+    certificates) must be present, about the same network and point, and certify the rank
+    it reports."""
+    res = c.get("result") or {}
+    rc = by_name.get(res.get("rank_certificate"))
+    if rc is None or rc.get("kind") != "rank":
+        return [f"attached rank certificate {res.get('rank_certificate')!r} missing"]
+    probs = []
+    if rc["instance"]["network"] != c["instance"]["network"] or rc["instance"]["theta"] != [
+        str(t) for t in c["instance"]["theta"]
+    ]:
+        probs.append("attached rank certificate is about another network or point")
+    if rc["result"].get("rank_lower") != res.get("rank_lower"):
+        probs.append("rank_lower differs from the attached rank certificate's")
+    return probs

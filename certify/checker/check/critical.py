@@ -152,34 +152,28 @@ def check_locus(
     return locus_result(rn, theta, p, g, k, lam, len(cofs)), []
 
 
-def cross_check(certs: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """A critical certificate's attached rank certificates must be present, about the same
-    network (the first at the same point), and certify the ranks it records."""
-    by_name = {c.get("name"): c for c in certs}
-    out: dict[str, list[str]] = {}
-    for c in certs:
-        if c.get("kind") != "critical":
-            continue
-        res = c.get("result") or {}
-        probs = []
-        at = by_name.get(res.get("at_certificate"))
-        if at is None or at.get("kind") != "rank":
-            probs.append(f"attached rank certificate {res.get('at_certificate')!r} missing")
-        else:
-            if at["instance"] != c["instance"]:
-                probs.append("the certificate at theta is about another network or point")
-            if at["result"].get("rank_lower") != res.get("rank_lower_at_theta") or at["result"].get(
-                "rank_upper_at_point"
-            ) != res.get("rank_upper_at_theta"):
-                probs.append("ranks at theta differ from the attached rank certificate's")
-        if res.get("generic_certificate") is not None:
-            gen = by_name.get(res["generic_certificate"])
-            if gen is None or gen.get("kind") != "rank":
-                probs.append(f"attached rank certificate {res['generic_certificate']!r} missing")
-            elif gen["instance"]["network"] != c["instance"]["network"]:
-                probs.append("the generic certificate is about another network")
-            elif gen["result"].get("rank_lower") != res.get("generic_rank_lower"):
-                probs.append("generic rank differs from the attached rank certificate's")
-        if probs:
-            out[c["name"]] = probs
-    return out
+def cross_check(c: dict[str, Any], by_name: dict[Any, dict[str, Any]]) -> list[str]:
+    """A critical certificate's attached rank certificates (by_name: the bundle's
+    certificates) must be present, about the same network (the first at the same point),
+    and certify the ranks it records."""
+    res = c.get("result") or {}
+    probs = []
+    at = by_name.get(res.get("at_certificate"))
+    if at is None or at.get("kind") != "rank":
+        probs.append(f"attached rank certificate {res.get('at_certificate')!r} missing")
+    else:
+        if at["instance"] != c["instance"]:
+            probs.append("the certificate at theta is about another network or point")
+        if at["result"].get("rank_lower") != res.get("rank_lower_at_theta") or at["result"].get(
+            "rank_upper_at_point"
+        ) != res.get("rank_upper_at_theta"):
+            probs.append("ranks at theta differ from the attached rank certificate's")
+    if res.get("generic_certificate") is not None:
+        gen = by_name.get(res["generic_certificate"])
+        if gen is None or gen.get("kind") != "rank":
+            probs.append(f"attached rank certificate {res['generic_certificate']!r} missing")
+        elif gen["instance"]["network"] != c["instance"]["network"]:
+            probs.append("the generic certificate is about another network")
+        elif gen["result"].get("rank_lower") != res.get("generic_rank_lower"):
+            probs.append("generic rank differs from the attached rank certificate's")
+    return probs
