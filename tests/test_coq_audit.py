@@ -322,14 +322,40 @@ def test_certify_check_rejects_an_edited_library(bundle: Path, tmp_path: Path) -
     assert any("Lists.v" in p for p in problems)
 
 
-def test_build_sh_rejects_a_rehashed_shadowing(bundle: Path, tmp_path: Path) -> None:
-    """A full build (library included): with rank_lower stated through a local `<=` (and
-    SHA256SUMS rewritten) the driver does not typecheck. (build.sh passing a faithful
-    bundle, with its audit line: tests/test_cache.py, which runs the bundle's `make`.)"""
+def _coqc_reusing(lib: Path, bindir: Path) -> str:
+    """A PATH whose `coqc` takes a library file's .vo from `lib` (compiled by certify from
+    byte-identical sources: its cache key covers them) instead of compiling it again, and
+    runs the real coqc on everything else (the certificates and Audit.v)."""
+    bindir.mkdir()
+    real = shutil.which("coqc")
+    (bindir / "coqc").write_text(
+        "#!/bin/sh\n"
+        "for f; do :; done\n"  # the last argument: the file build.sh compiles
+        'case "$f" in NNCert/*.v) exec cp "' + str(lib) + '/${f%.v}.vo" "${f%.v}.vo";; esac\n'
+        f'exec {real} "$@"\n'
+    )
+    (bindir / "coqc").chmod(0o755)
+    return f"{bindir}:{os.environ['PATH']}"
+
+
+def test_build_sh_rejects_a_rehashed_shadowing(bundle: Path, lib: Path, tmp_path: Path) -> None:
+    """build.sh end to end but for recompiling the library (its .vo files come from certify's
+    compile of the same sources, as if build.sh had just compiled them; build.sh compiling
+    the library and passing a faithful bundle: tests/test_cache.py, which runs the bundle's
+    `make`): with rank_lower stated through a local `<=` (and SHA256SUMS rewritten) the
+    certificate compiles and Audit.v does not typecheck."""
+    path = _coqc_reusing(lib, tmp_path / "bin")
+    faithful = tmp_path / "faithful"
+    shutil.copytree(bundle / "coq", faithful)
+    for v in (faithful / "NNCert").rglob("*.v"):  # the sources lib was compiled from
+        assert v.read_bytes() == (resource_dir("coq") / v.relative_to(faithful)).read_bytes()
+    ok = _build(faithful, PATH=path)  # the same build passes the untouched bundle
+    assert ok.returncode == 0 and "assume only primitive integers" in ok.stderr, ok.stderr
     coq = tmp_path / "coq"
     shutil.copytree(bundle / "coq", coq)
     (coq / REL).write_text(TAMPERS["shadow_le"]((coq / REL).read_text()))
     _sums(coq)
-    r = _build(coq)
+    r = _build(coq, PATH=path)
     assert r.returncode != 0
+    assert f"coqc {REL}" in r.stderr and "coqc Audit.v" in r.stderr
     assert "Audit.v failed" in r.stderr and "proves another statement" in r.stderr
