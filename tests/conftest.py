@@ -189,6 +189,26 @@ def fake_coqc(tmp_path: Path, body: str) -> str:
     return f"{fake}:/usr/bin:/bin"
 
 
+def coqc_reusing(lib: Path, bindir: Path, log: Path | None = None) -> str:
+    """A PATH whose `coqc`, asked to compile a library file NNCert/....v, copies its .vo from
+    `lib` (the root, holding NNCert/, of a library certify compiled from byte-identical
+    sources: its cache key covers them) instead of compiling it again, appending the file to
+    `log`; on anything else (a certificate, an audit driver, --version) it runs the real coqc.
+    For tests of what runs around the library's compile; the compile itself is tested where
+    it is the subject (tests/test_cache.py)."""
+    bindir.mkdir()
+    real = shutil.which("coqc")
+    note = f'echo "$f" >> "{log}"; ' if log is not None else ""
+    (bindir / "coqc").write_text(
+        "#!/bin/sh\n"
+        "for f; do :; done\n"  # the last argument: the file to compile
+        f'case "$f" in NNCert/*.v) {note}exec cp "{lib}/${{f%.v}}.vo" "${{f%.v}}.vo";; esac\n'
+        f'exec {real} "$@"\n'
+    )
+    (bindir / "coqc").chmod(0o755)
+    return f"{bindir}:{os.environ['PATH']}"
+
+
 # ---------------------------------------------------------------- bundles, built once
 # The four certificates of SMALL_SPECS: two MLP rank certificates (one defective: KTB's
 # (3, 2, 1) with t^2) and Figure 1's ResNet implicit and orbit certificates (so the bundle has

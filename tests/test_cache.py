@@ -18,6 +18,7 @@ from certify.bundle import BUILD_PRODUCTS
 from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.resources import resource_dir
+from tests.conftest import coqc_reusing
 from tests.test_bundle import SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,13 +273,21 @@ def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
     assert [p for p in copy.rglob("*") if p.name.endswith(BUILD_PRODUCTS)] == []
 
 
-def test_no_cache_flag_compiles_afresh_and_leaves_the_cache_alone(cached_runs):
-    tmp, _, _, _ = cached_runs
+def test_no_cache_flag_compiles_afresh_and_leaves_the_cache_alone(cached_runs, tmp_path):
+    """--no-cache compiles every library file afresh in the run's scratch directory: the
+    compiles are those of a coqc wrapper (tests/conftest.py coqc_reusing) that logs them and
+    copies the .vo files the cached run compiled from the same sources (compiling the library
+    is what cached_runs tests); the certificate and the audit run the real coqc."""
+    tmp, cache, ((o0, _), _), _ = cached_runs
+    key = json.loads((o0 / "logs" / "timings.json").read_text())["library"]["coq"]["key"]
+    log = tmp_path / "compiled.log"
     other = tmp / "other-cache"
     env = dict(os.environ, NN_CERTIFY_CACHE=str(other))
+    env["PATH"] = coqc_reusing(cache / "coq" / key, tmp_path / "bin", log)
     out = tmp / "nocache"
     r = _cli("run", str(tmp / "det.toml"), "--out", str(out), "--no-lean", "--no-cache", env=env)
     assert r.returncode == 0, r.stdout + r.stderr
+    assert log.read_text().split() == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
     t = json.loads((out / "logs" / "timings.json").read_text())
     assert t["library"]["coq"]["cache"] == "disabled" and t["library"]["coq"]["path"] is None
     assert not other.exists()

@@ -22,7 +22,7 @@ from certify.provers import coq_audit
 from certify.provers.common import run
 from certify.resources import resource_dir
 from certify.verify import check_bundle
-from tests.conftest import run_cli
+from tests.conftest import coqc_reusing, run_cli
 
 pytestmark = pytest.mark.skipif(coqp.coqc_path() is None, reason="coqc not installed")
 
@@ -322,29 +322,13 @@ def test_certify_check_rejects_an_edited_library(bundle: Path, tmp_path: Path) -
     assert any("Lists.v" in p for p in problems)
 
 
-def _coqc_reusing(lib: Path, bindir: Path) -> str:
-    """A PATH whose `coqc` takes a library file's .vo from `lib` (compiled by certify from
-    byte-identical sources: its cache key covers them) instead of compiling it again, and
-    runs the real coqc on everything else (the certificates and Audit.v)."""
-    bindir.mkdir()
-    real = shutil.which("coqc")
-    (bindir / "coqc").write_text(
-        "#!/bin/sh\n"
-        "for f; do :; done\n"  # the last argument: the file build.sh compiles
-        'case "$f" in NNCert/*.v) exec cp "' + str(lib) + '/${f%.v}.vo" "${f%.v}.vo";; esac\n'
-        f'exec {real} "$@"\n'
-    )
-    (bindir / "coqc").chmod(0o755)
-    return f"{bindir}:{os.environ['PATH']}"
-
-
 def test_build_sh_rejects_a_rehashed_shadowing(bundle: Path, lib: Path, tmp_path: Path) -> None:
     """build.sh end to end but for recompiling the library (its .vo files come from certify's
     compile of the same sources, as if build.sh had just compiled them; build.sh compiling
     the library and passing a faithful bundle: tests/test_cache.py, which runs the bundle's
     `make`): with rank_lower stated through a local `<=` (and SHA256SUMS rewritten) the
     certificate compiles and Audit.v does not typecheck."""
-    path = _coqc_reusing(lib, tmp_path / "bin")
+    path = coqc_reusing(lib, tmp_path / "bin")
     faithful = tmp_path / "faithful"
     shutil.copytree(bundle / "coq", faithful)
     for v in (faithful / "NNCert").rglob("*.v"):  # the sources lib was compiled from
