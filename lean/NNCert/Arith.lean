@@ -6,6 +6,7 @@ coq/NNCert/kernel/Arith.v. Same names (camelCase here), same order.
 Conventions: a rational is a pair `(num, den)` with `den > 0`, never normalised; values mod `p`
 lie in `[0, p)` with `1 < p < 2^31`; `%` is `Int.emod` (the remainder is in `[0, p)` for `p > 0`).
 -/
+import NNCert.Lists
 
 namespace NNCert
 
@@ -166,13 +167,10 @@ def qeq (a b : Int × Int) : Bool :=
 def nonzeroQ (a : Int × Int) : Bool :=
   !(decide (a.1 = 0))
 
-/-- `nthQ xs j` is the entry `xs[j]` of a list of rational pairs, and `(0, 1)` past the end. -/
+/-- `nthQ xs j` is the entry `xs[j]` of a list of rational pairs, and `(0, 1)` past the end
+(`nthD` of NNCert.Lists at the rational zero). -/
 def nthQ (xs : List (Int × Int)) (j : Nat) : Int × Int :=
-  match xs, j with
-  | [], _ => (0, 1)
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthQ xs' j'
-termination_by structural xs
+  nthD ((0, 1) : Int × Int) xs j
 
 /-- `qeqAll a b` holds when `a` and `b` have the same length and `a[i] = b[i]` as rationals
 (`qeq`) for every `i`; false on a length mismatch. -/

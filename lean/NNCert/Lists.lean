@@ -8,30 +8,31 @@ in the same order. Python loops and comprehensions become structural recursion o
 
 namespace NNCert
 
+/-- `nthD d xs j` is the entry `xs[j]`, and the default `d` when `j` is past the end of `xs`:
+the kernel's one list lookup. `nth`, `nthNat`, `nthRow` (and `nthQ` in NNCert.Arith) are it at
+the default of their type; they keep the names of their Python and Coq twins (`nth`/`nth_z`,
+`nth_nat`, `nth_row`, `nth_q`), where each is its own function.
+(Same pattern as the other definitions here: implicit `{α : Type}`, a `match` on two
+arguments, structural recursion on the list; `d` stays fixed in the recursive call.) -/
+def nthD {α : Type} (d : α) (xs : List α) (j : Nat) : α :=
+  match xs, j with
+  | [], _ => d
+  | x :: _, 0 => x
+  | _ :: xs', j' + 1 => nthD d xs' j'
+termination_by structural xs
+
 /-- `nth xs j` is the entry `xs[j]`, and `0` when `j` is past the end of `xs`. -/
 def nth (xs : List Int) (j : Nat) : Int :=
-  match xs, j with
-  | [], _ => 0
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nth xs' j'
-termination_by structural xs
+  nthD (0 : Int) xs j
 
 /-- `nthNat xs j` is the entry `xs[j]` of a list of naturals, and `0` when `j` is past the end of
 `xs` (`nth` on `Nat`: node indices, classes, residues). -/
 def nthNat (xs : List Nat) (j : Nat) : Nat :=
-  match xs, j with
-  | [], _ => 0
-  | x :: _, 0 => x
-  | _ :: xs', j' + 1 => nthNat xs' j'
-termination_by structural xs
+  nthD (0 : Nat) xs j
 
 /-- `nthRow rows i` is the row `rows[i]`, and `[]` when `i` is past the end of `rows`. -/
 def nthRow {α : Type} (rows : List (List α)) (i : Nat) : List α :=
-  match rows, i with
-  | [], _ => []
-  | r :: _, 0 => r
-  | _ :: rows', i' + 1 => nthRow rows' i'
-termination_by structural rows
+  nthD ([] : List α) rows i
 
 /-- `takeN n xs` is the prefix `xs[:n]`: the first `n` entries of `xs`, or all of `xs` when it
 has fewer than `n`. -/
