@@ -296,6 +296,43 @@ def checkOrbitGenerator (inst : ResNetInstance) (layer neuron : Nat) (t0 : Int �
   qeqAll th2 (flipParams inst.width inst.outer layer neuron t0 inst.theta) &&
   sameLayer inst layer th2 (lattice inst.width ((actAt inst.acts layer).length - 1))
 
+/-- `resnetValueQ inst th x` is `F_th(x)` exactly over `ℚ` (unnormalised pairs): the ResNet of
+`inst` at the parameters `th` and the integer input `x` (the value of `resnetDual`; its
+tangent, taken along `(th, x)` itself, is discarded). -/
+def resnetValueQ (inst : ResNetInstance) (th : List (Int × Int)) (x : List Int) :
+    List (Int × Int) :=
+  (resnetDual arithQ inst.width inst.outer inst.acts th th (intsQ x) (intsQ x)).1
+
+/-- `orbitShapeOk inst orbit` holds when the instance is well formed, every listed vector has one
+entry per parameter, and every denominator (of `θ`, the listed vectors and the activations) is
+positive. -/
+def orbitShapeOk (inst : ResNetInstance) (orbit : List (List (Int × Int))) : Bool :=
+  resnetShapeOk inst [] &&
+  ratsPos inst.theta &&
+  actsPos inst.acts &&
+  orbit.all (fun th => Nat.beq th.length inst.theta.length && ratsPos th)
+
+/-- `distinctQ xs` holds when no two entries of `xs` are equal as lists of rationals
+(`qeqAll`). -/
+def distinctQ (xs : List (List (Int × Int))) : Bool :=
+  match xs with
+  | [] => true
+  | a :: xs' => xs'.all (fun b => !(qeqAll a b)) && distinctQ xs'
+termination_by structural xs
+
+/-- `checkResnetOrbit inst orbit` holds when every listed parameter vector `th` gives the map `F_θ`
+and no two are equal: `F_th` and `F_θ` agree exactly at every point of the principal lattice
+`{x ∈ ℕ^n : |x| ≤ D}`, `D = degreeBound inst.acts` ≥ the total degree of every output, which is
+unisolvent for total degree `≤ D` (`F_θ(x)` computed once per point). Core Lean used here and in
+`orbitShapeOk`/`distinctQ`: `List.all`, `Nat.beq`, `!`, `&&` and a term-mode `let`, each already
+on this library's checking path (`checkMlpSame` in Rank.lean, `sameLayer` above). -/
+def checkResnetOrbit (inst : ResNetInstance) (orbit : List (List (Int × Int))) : Bool :=
+  orbitShapeOk inst orbit &&
+  (lattice inst.width (degreeBound inst.acts)).all (fun x =>
+    let v := resnetValueQ inst inst.theta x
+    orbit.all (fun th => qeqAll v (resnetValueQ inst th x))) &&
+  distinctQ orbit
+
 /-! Roots of unity (math.md §2): the ring `ℚ[z]/(z^g - 1)`. An element is the list of its `g`
 rational coefficients on `1, z, ..., z^(g-1)`. Every `ζ` in `μ_g` is a root of `z^g - 1`, so an
 identity in this ring holds for every complex `g`-th root of unity substituted for `z`. -/

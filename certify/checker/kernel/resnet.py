@@ -366,6 +366,47 @@ def check_orbit_generator(
     )
 
 
+def resnet_value_q(inst: ResNetInstance, th: list[Rat], x: list[int]) -> list[Rat]:
+    """F_th(x) exactly over Q (unnormalised pairs): the ResNet of `inst` at the parameters th
+    and the integer input x (resnet_dual's value; its tangent, taken along (th, x) itself so
+    that every list has its full length, is discarded)."""
+    xq = ints_q(x)
+    return resnet_dual(ARITH_Q, inst.width, inst.outer, inst.acts, th, th, xq, xq)[0]
+
+
+def orbit_shape_ok(inst: ResNetInstance, orbit: list[list[Rat]]) -> bool:
+    """The instance is well formed, every listed vector has one entry per parameter, and
+    every denominator (of theta, the listed vectors and the activations) is positive."""
+    return (
+        resnet_shape_ok(inst, [])
+        and rats_pos(inst.theta)
+        and acts_pos(inst.acts)
+        and all(len(th) == len(inst.theta) and rats_pos(th) for th in orbit)
+    )
+
+
+def distinct_q(xs: list[list[Rat]]) -> bool:
+    """No two entries of xs are equal as lists of rationals (qeq_all)."""
+    return all(not qeq_all(a, b) for i, a in enumerate(xs) for b in xs[i + 1 :])
+
+
+def check_resnet_orbit(inst: ResNetInstance, orbit: list[list[Rat]]) -> bool:
+    """Every listed parameter vector th gives the map F_theta and no two are equal: F_th and
+    F_theta agree exactly at every point of the principal lattice {x in N^n : |x| <= D},
+    D = degree_bound(acts) >= the total degree of every output, which is unisolvent for total
+    degree <= D (F_theta(x) computed once per point)."""
+
+    def agree(x: list[int]) -> bool:
+        v = resnet_value_q(inst, inst.theta, x)
+        return all(qeq_all(v, resnet_value_q(inst, th, x)) for th in orbit)
+
+    return (
+        orbit_shape_ok(inst, orbit)
+        and all(agree(x) for x in lattice(inst.width, degree_bound(inst.acts)))
+        and distinct_q(orbit)
+    )
+
+
 # ------------------------------------- roots of unity: the ring Q[z]/(z^g - 1), math.md §2
 # An element is its g coefficients (rationals) on 1, z, ..., z^(g-1). Every zeta in mu_g is a
 # root of z^g - 1, so an identity in this ring holds for every complex g-th root of unity.

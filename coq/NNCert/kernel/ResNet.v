@@ -239,6 +239,42 @@ Definition check_orbit_generator (inst : resnet_instance) (layer neuron : nat) (
   same_layer inst layer th2
     (lattice (rn_width inst) (length (act_at (rn_acts inst) layer) - 1)).
 
+(** [F_th(x)] exactly over Q (unnormalised pairs): the ResNet of [inst] at the parameters
+    [th] and the integer input [x] (the value of [resnet_dual]; its tangent, taken along
+    [(th, x)] itself, is discarded). *)
+Definition resnet_value_q (inst : resnet_instance) (th : list (Z * Z)) (x : list Z)
+    : list (Z * Z) :=
+  fst (resnet_dual arith_q (rn_width inst) (rn_outer inst) (rn_acts inst) th th
+         (ints_q x) (ints_q x)).
+
+(** The instance is well formed, every listed vector has one entry per parameter, and every
+    denominator (of theta, the listed vectors and the activations) is positive. *)
+Definition orbit_shape_ok (inst : resnet_instance) (orbit : list (list (Z * Z))) : bool :=
+  resnet_shape_ok inst [] &&
+  rats_pos (rn_theta inst) &&
+  acts_pos (rn_acts inst) &&
+  forallb (fun th => Nat.eqb (length th) (length (rn_theta inst)) && rats_pos th) orbit.
+
+(** No two entries of [xs] are equal as lists of rationals ([qeq_all]). *)
+Fixpoint distinct_q (xs : list (list (Z * Z))) : bool :=
+  match xs with
+  | [] => true
+  | a :: xs' => forallb (fun b => negb (qeq_all a b)) xs' && distinct_q xs'
+  end.
+
+(** Every listed parameter vector [th] gives the map [F_theta] and no two are equal: [F_th]
+    and [F_theta] agree exactly at every point of the principal lattice
+    [{x in N^n : |x| <= D}], [D = degree_bound (rn_acts inst)] >= the total degree of every
+    output, which is unisolvent for total degree [<= D] ([F_theta(x)] computed once per
+    point). *)
+Definition check_resnet_orbit (inst : resnet_instance) (orbit : list (list (Z * Z))) : bool :=
+  orbit_shape_ok inst orbit &&
+  forallb (fun x =>
+      let v := resnet_value_q inst (rn_theta inst) x in
+      forallb (fun th => qeq_all v (resnet_value_q inst th x)) orbit)
+    (lattice (rn_width inst) (degree_bound (rn_acts inst))) &&
+  distinct_q orbit.
+
 (** * Roots of unity: the ring [Q[z]/(z^g - 1)] (math.md §2).
     An element is its [g] rational coefficients on [1, z, ..., z^(g-1)]. Every [zeta] in
     [mu_g] is a root of [z^g - 1], so an identity in this ring holds for every complex [g]-th
