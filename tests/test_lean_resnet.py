@@ -246,6 +246,7 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
         "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
         "decAt", "polyDeriv", "removeAt", "expandRow", "detTerms", "subsets", "multiplesOk",
+        "distinctQ",
     }  # fmt: skip
     assert {d.name for d in resnet_defs() if d.termination} == recursive
     [dual] = [d for d in resnet_defs() if d.name == "resnetDual"]
@@ -744,16 +745,20 @@ def square_equation() -> list:
 # ---------------------------------------------------------------- (h) orbit and implicit files
 def render_orbit(meta: dict[str, str], inst: R.ResNetInstance, gens: list[tuple],
                  syms: list[tuple] | None = None, complex_: bool = False,
-                 orbit: list | None = None, coeffs: list | None = None) -> str:  # fmt: skip
+                 orbit: list | None = None, coeffs: list | None = None,
+                 listed: list | None = None) -> str:  # fmt: skip
     """The orbit template rendered with every value a ready-made Lean literal (`L.lean`). A
     generator is `(layer, neuron, t0, theta)` over Q and `(layer, neuron, g, t0, theta)` over
     Q[z]/(z^g - 1) (the arguments of the checker after `inst`); a symmetry is `(layer, g, t0)`;
-    `orbit` (the trivial group's orbit) and `coeffs` (F_theta's coefficients) are optional."""
+    `orbit` (the trivial group's orbit), `coeffs` (F_theta's coefficients) and `listed` (a
+    real orbit checked by checkResnetOrbit) are optional."""
     rows = [g if complex_ else (g[0], g[1], 2, *g[2:]) for g in gens]
     context: dict[str, Any] = {
         "width": L.lean(inst.width), "acts": L.lean(inst.acts), "outer": L.lean(inst.outer),
         "theta": L.lean(inst.theta), "complex": complex_, "trivial": orbit is not None,
-        "cplx": L.lean(complex_), "orbit": None if orbit is None else L.lean(orbit),
+        "theorem": listed is not None, "cplx": L.lean(complex_),
+        "orbit": L.lean(orbit) if orbit is not None else (
+            None if listed is None else L.lean(listed)),
         "coeffs": None if coeffs is None else L.lean(coeffs),
         "syms": [
             {"index": j, "layer": L.lean(layer), "g": L.lean(g), "t0": L.lean(t0)}
@@ -798,7 +803,9 @@ def read_orbit(text: str) -> tuple[R.ResNetInstance, list[tuple], list[tuple]]:
     assert not (real and cyc), "a file is over Q or over Q[z]/(z^g - 1), not both"
     assert len(sym_thms) == len(sym_t0s)
     assert len(real) + len(cyc) == len(t0s) == len(thetas)
-    assert len(sym_thms) + len(real) + len(cyc) == text.count("\ntheorem ")
+    listed = re.findall(THEOREM + r"orbit_check : NNCert\.checkResnetOrbit inst orbit" + KERNEL,
+                        text, re.M)  # fmt: skip
+    assert len(sym_thms) + len(real) + len(cyc) + len(listed) == text.count("\ntheorem ")
     syms = []
     for j, layer, g, k in sym_thms:
         assert j == k
@@ -1009,6 +1016,27 @@ def test_the_trivial_orbit_and_coefficient_theorems_render_read_back_and_pass_th
     assert R.check_trivial_orbit(inst, False, read_literal(orbit)) is True
     assert R.check_scalar_coeffs(inst, read_literal(cs)) is True
     assert R.check_trivial_orbit(inst, True, read_literal(orbit)) is False  # mu_3 over C
+    assert_theorems_call_the_library_with_its_arity(text)
+    assert not _layout_problems(text)
+
+
+def test_a_listed_real_orbit_renders_reads_back_and_passes_the_python_twin():
+    """The orbit {theta, flip(theta)} under checkResnetOrbit: the file reads back, the theorem
+    passes the library function its arity, and the twin accepts the orbit it reads and
+    rejects it with a point repeated."""
+    inst = orbit_instance()
+    th2 = R.flip_params(1, False, 0, 0, (0, 1), inst.theta)
+    orbit = [list(inst.theta), th2]
+    text = render_orbit(ORBIT_META, inst, [(0, 0, (0, 1), th2)], [(0, 2, (0, 1))], listed=orbit)
+    back, _, _ = read_orbit(text)
+    (lit,) = re.findall(r"^def orbit : List \(List \(Int × Int\)\) :=\n  (.*)$", text, re.M)
+    assert read_literal(lit) == orbit
+    assert (
+        "theorem orbit_check : NNCert.checkResnetOrbit inst orbit = true := by decide "
+        "+kernel\n" in text
+    )
+    assert R.check_resnet_orbit(back, read_literal(lit)) is True
+    assert R.check_resnet_orbit(back, [*orbit, orbit[0]]) is False
     assert_theorems_call_the_library_with_its_arity(text)
     assert not _layout_problems(text)
 

@@ -146,6 +146,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         return equiv_statements(cert, mod)
     if (cert.get("family"), cert.get("kind")) == ("relu", "equiv"):
         return relu_equiv_statements(cert, mod)
+    if (cert.get("family"), cert.get("kind")) == ("resnet", "orbit"):
+        return orbit_statements(cert, mod)
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -227,6 +229,41 @@ def relu_equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     theta = f"({qualified('ReLU.ri_theta')} {mod}.inst)"
     values = f"({fun} {mod}.inst {theta} {mod}.x) ({fun} {mod}.inst {mod}.other {mod}.x)"
     return {"differ_at_x": f"Coq.Init.Logic.not ({eq_q} {values})"}
+
+
+def orbit_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """A real ResNet orbit certificate that ends in `orbit_in_fiber` (the claim says which:
+    claims.resnet.orbit_theorem): its check `check_resnet_orbit inst orbit` and the theorem,
+    every listed vector gives the outputs of theta over Q at every lattice point and the listed
+    vectors are pairwise distinct (NNCert/meaning/resnet/OrbitMeaning.v), in absolute names;
+    other orbit certificates end in checks."""
+    from certify.checker.check.rank import decode_instance, network_of
+    from certify.checker.claims.resnet import orbit_theorem
+
+    if not orbit_theorem(network_of(decode_instance(cert)), cert["result"]):  # type: ignore[arg-type]
+        return {}
+    eq = "@Coq.Init.Logic.eq Coq.Init.Datatypes.bool"
+    eq_q = "@Coq.Init.Logic.eq (Coq.Init.Datatypes.list mathcomp.algebra.rat.rat)"
+    z = "Coq.Numbers.BinNums.Z"
+    fun = qualified("OrbitMeaning.resnet_fun")
+    inst = f"{mod}.inst"
+    theta = f"({qualified('ResNet.rn_theta')} {inst})"
+    width = f"({qualified('ResNet.rn_width')} {inst})"
+    degree = f"({qualified('Net.degree_bound')} ({qualified('ResNet.rn_acts')} {inst}))"
+    lattice = f"({qualified('Lists.lattice')} {width} {degree})"
+    same = (
+        f"forall th : Coq.Init.Datatypes.list (Coq.Init.Datatypes.prod {z} {z}), "
+        f"Coq.Lists.List.In th {mod}.orbit -> "
+        f"forall x : Coq.Init.Datatypes.list {z}, Coq.Lists.List.In x {lattice} -> "
+        f"{eq_q} ({fun} {inst} th x) ({fun} {inst} {theta} x)"
+    )
+    q_of = qualified("RankMeaning.q_of")
+    distinct = f"Coq.Lists.List.NoDup (Coq.Lists.List.map (Coq.Lists.List.map {q_of}) {mod}.orbit)"
+    check = f"{qualified('ResNet.check_resnet_orbit')} {inst} {mod}.orbit"
+    return {
+        "orbit_check": f"{eq} ({check}) Coq.Init.Datatypes.true",
+        "orbit_in_fiber": f"Coq.Init.Logic.and ({same}) ({distinct})",
+    }
 
 
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

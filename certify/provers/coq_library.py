@@ -43,6 +43,8 @@ LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/BackRel", "meani
 LIBRARY += ["meaning/EquivMeaning"]
 # What a ReLU equivalence certificate's differing input means: outputs over Q at x
 LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
+# What a real ResNet orbit certificate means: outputs over Q at the lattice points, distinct points
+LIBRARY += ["meaning/resnet/OrbitMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
 

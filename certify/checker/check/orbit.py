@@ -61,7 +61,7 @@ def trivial_problems(
 
 
 def check(cert: dict[str, Any]) -> list[str]:
-    from certify.checker.claims.resnet import orbit_claim, orbit_result
+    from certify.checker.claims.resnet import orbit_claim, orbit_result, orbit_theorem
     from certify.checker.facts.resnet_orbit import symmetries
 
     inst = decode_instance(cert)
@@ -132,6 +132,12 @@ def check(cert: dict[str, Any]) -> list[str]:
     what = "result does not match the orbit rebuilt from the checked generators"
     bad = mismatch(cert.get("result"), expect, "result", what)
     problems += bad
+    if not bad and orbit_theorem(rn, expect):  # type: ignore[arg-type]
+        # the data of the Coq file's theorem orbit_in_fiber, checked as coqc will check it
+        rows = as_list(res.get("orbit"), "result.orbit")
+        orbit = [[as_rat(t, "result.orbit") for t in as_list(e, "result.orbit")] for e in rows]
+        if not KR.check_resnet_orbit(inst, orbit):
+            problems.append("result.orbit: rejected by check_resnet_orbit")
     if not bad and not same(cert.get("claim"), orbit_claim(rn, expect)):  # type: ignore[arg-type]
         problems.append("claim does not match the text rebuilt from the checked generators")
     return problems

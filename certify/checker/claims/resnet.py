@@ -9,8 +9,10 @@ sentence a critical-point certificate supports."""
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 from typing import Any
 
+from certify.checker.claims.mlp import UNISOLVENT
 from certify.checker.facts.resnet_orbit import (
     MAX_LISTED,
     MAX_LISTED_COMPLEX,
@@ -22,6 +24,7 @@ from certify.checker.facts.resnet_orbit import (
     symmetries,
 )
 from certify.checker.ir import ResNet, format_polynomial, rat_str
+from certify.checker.kernel import net as KN
 from certify.checker.kernel import resnet as KR
 
 Term = tuple[tuple[int, int], list[int]]
@@ -457,6 +460,53 @@ def trivial_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}
 
 
+# The kernel evaluates theta and every orbit element at every lattice point; more evaluations
+# than this would not be a quick check (as MAX_EQUIV_POINTS for an MLP's kind equiv).
+MAX_ORBIT_EVALUATIONS = 5000
+
+
+def orbit_degree(rn: ResNet) -> int:
+    """D = prod of the activations' degrees: the kernel's degree_bound, >= the total degree of
+    every output of F (a layer x + sigma(W x + b) has degree max(1, deg sigma))."""
+    return KN.degree_bound([list(cs) for cs in rn.activations])  # type: ignore[arg-type]
+
+
+def orbit_theorem(rn: ResNet, result: dict[str, Any]) -> bool:
+    """Whether a real orbit certificate ends in the theorem orbit_in_fiber (Coq,
+    NNCert/meaning/resnet/OrbitMeaning.v) and its kernel check check_resnet_orbit: a
+    non-trivial real orbit whose lattice evaluations (orbit size x lattice points) are at most
+    MAX_ORBIT_EVALUATIONS."""
+    if result.get("field") != "real" or not result.get("generators"):
+        return False
+    points = comb(rn.width + orbit_degree(rn), rn.width)
+    return int(result["orbit_size"]) * points <= MAX_ORBIT_EVALUATIONS
+
+
+def orbit_theorem_sentence(rn: ResNet, result: dict[str, Any]) -> str:
+    """What the Coq theorem at the end of a real orbit certificate proves, or why there is
+    none."""
+    if result.get("field") != "real" or not result.get("generators"):
+        return ""
+    d = orbit_degree(rn)
+    points = comb(rn.width + d, rn.width)
+    if not orbit_theorem(rn, result):
+        return (
+            f"The listed orbit is not re-evaluated by the kernel ({result['orbit_size']} points "
+            f"x {points} lattice points > {MAX_ORBIT_EVALUATIONS}): the Coq file ends in the "
+            "generator checks."
+        )
+    return (
+        "Proved in Coq (theorem orbit_in_fiber, from the kernel's check_resnet_orbit by "
+        "NNCert/meaning/resnet/OrbitMeaning.v): each of the "
+        f"{result['orbit_size']} listed parameter vectors gives the same outputs over Q as "
+        f"theta at every point of the principal lattice {{x in N^{rn.width} : |x| <= {d}}} "
+        f"({points} points; D = {d} bounds the degree of F), the networks evaluated by the "
+        "forward evaluator of NNCert/meaning/Jacobian.v, and the listed vectors are pairwise "
+        f"distinct. That the lattice is unisolvent for degree <= D ({UNISOLVENT}), so that "
+        "they give the same F everywhere, is cited. Lean checks the computation only."
+    )
+
+
 def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     if result["generators"] == 0:
         return trivial_claim(rn, result)
@@ -514,4 +564,10 @@ def orbit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
         parts.append(coeffs + " Every element of the orbit has this F.")
     if result["field"] == "real" and any(s["g"] >= 3 for s in result["layers"]):
         parts.append('Over C the group is larger (mu_g per neuron); see field = "complex".')
-    return {"text": " ".join(parts), "cites": ["math.md §2 (polynomial ResNets)"]}
+    theorem = orbit_theorem_sentence(rn, result)
+    cites = ["math.md §2 (polynomial ResNets)"]
+    if theorem:
+        parts.append(theorem)
+        if orbit_theorem(rn, result):
+            cites.append(UNISOLVENT)
+    return {"text": " ".join(parts), "cites": cites}

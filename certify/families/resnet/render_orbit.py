@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker.check.rank import decode_instance
+from certify.checker.check.rank import decode_instance, network_of
+from certify.checker.claims.resnet import orbit_theorem
 from certify.checker.ir import as_rat
 from certify.errors import RenderError
 from certify.families.resnet.render_instance import check_instance_read_back, instance_literals
 from certify.render import literals as L
 from certify.render.env import prover_files, render
+
+# The Coq file's last theorem (NNCert/meaning/resnet/OrbitMeaning.v), for a real orbit
+ORBIT_THEOREM = "Proof. exact (resnet_orbit_meaning inst orbit orbit_check). Qed."
 
 
 def module_name(cert_name: str) -> str:
@@ -53,7 +57,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
         )
     res = cert["result"]
     trivial = not wit["layers"] and not wit["facts"]
-    orbit = [[as_rat(t, "orbit") for t in e] for e in res["orbit"]] if trivial else None
+    theorem = orbit_theorem(network_of(inst), res)  # type: ignore[arg-type]
+    listed = trivial or theorem
+    orbit = [[as_rat(t, "orbit") for t in e] for e in res["orbit"]] if listed else None
     coeffs = (
         [as_rat(c, "F_coefficients") for c in res["F_coefficients"]]
         if res.get("F_coefficients") is not None
@@ -61,8 +67,9 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     )
     ctx = {
         "trivial": trivial,
+        "theorem": theorem,
         "cplx": "true" if complex_ else "false",
-        "orbit": pr(orbit) if trivial else None,
+        "orbit": pr(orbit) if listed else None,
         "coeffs": pr(coeffs) if coeffs is not None else None,
         "name": L.comment_safe(cert["name"]),
         "sha256": sha,
@@ -102,6 +109,11 @@ def render_prover(cert: dict[str, Any], sha: str, prover: str) -> str:
     if trivial:
         fn = "check_trivial_orbit" if coq else "NNCert.checkTrivialOrbit"
         extra.append(("orbit", orbit, f"{fn} inst {ctx['cplx']} orbit = true"))
+    if theorem:
+        fn = "check_resnet_orbit" if coq else "NNCert.checkResnetOrbit"
+        extra.append(("orbit", orbit, f"{fn} inst orbit = true"))
+        if coq and ORBIT_THEOREM not in text:
+            raise RenderError("rendered file lacks the theorem orbit_in_fiber's proof")
     if coeffs is not None:
         fn = "check_scalar_coeffs" if coq else "NNCert.checkScalarCoeffs"
         extra.append(("f_coeffs", coeffs, f"{fn} inst f_coeffs = true"))
@@ -134,6 +146,8 @@ def theorem_names(cert: dict[str, Any]) -> list[str]:
     names = syms + [f"gen_{i}" for i in range(len(wit["facts"]))]
     if not wit["layers"] and not wit["facts"]:
         names.append("trivial_orbit")
+    elif orbit_theorem(network_of(decode_instance(cert)), cert["result"]):  # type: ignore[arg-type]
+        names += ["orbit_check", "orbit_in_fiber"]
     if cert["result"].get("F_coefficients") is not None:
         names.append("coefficients")
     return names

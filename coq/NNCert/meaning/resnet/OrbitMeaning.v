@@ -1,0 +1,136 @@
+(** What a real orbit certificate of a polynomial ResNet means (kind orbit of family resnet,
+    field real): the kernel's check [check_resnet_orbit] (kernel/ResNet.v) as a statement about
+    the network evaluated over MathComp's [rat] by [Jacobian.resnet_forward], the forward
+    evaluator the rank theorems use (nothing here depends on how the kernel computes).
+    - [resnet_fun inst th x]: the outputs [F_th(x)] over Q, the parameters and activation
+      coefficients read by [q_of], the integer input by [zr].
+    - The kernel evaluates with forward-mode dual numbers over unnormalised pairs; the value
+      part of [resnet_dual] is [Jacobian.resnet_forward] ([resnet_dual_fst]), and [RQ] (a
+      pair with a positive denominator denotes a rational) is respected by both arithmetics
+      ([resnet_forward_RQ]).
+    - [resnet_orbit_meaning]: every listed parameter vector gives the outputs of [theta] at
+      every point of the principal lattice of degree [degree_bound], and the listed vectors
+      are pairwise distinct over Q. That the lattice is unisolvent
+      (so that agreement there is equality of the polynomial maps) stays cited
+      (design.md §6), as for the MLP's [EquivMeaning.same_meaning]. *)
+From Coq Require Import ZArith List Bool Lia.
+From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet Jacobian RankMeaning.
+From NNCert Require Import EquivMeaning.
+Set Warnings "-notation-overridden,-ambiguous-paths".
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq ssralg rat ssrnum.
+Import GRing.Theory Num.Theory.
+Local Open Scope ring_scope.
+
+(** * The value part of the kernel's forward mode *)
+
+Section Dual.
+Context {A : Type} (ar : arith A).
+
+(** [resnet_dual]'s value is [resnet_forward]. *)
+Lemma resnet_dual_fst n outer : forall acts th dth h dh,
+  fst (resnet_dual ar n outer acts th dth h dh) = resnet_forward ar n outer acts th h.
+Proof.
+  elim => [| cs acts IH] th dth h dh //=.
+  (* [app], not [++]: with MathComp loaded, [++] is [cat] *)
+  have Hpre := layer_dual_fst ar (n + 1) n th dth (app h (one ar :: nil))
+    (app dh (zero ar :: nil)).
+  have [Hl Hdl] := layer_dual_len ar (n + 1) n th dth (app h (one ar :: nil))
+    (app dh (zero ar :: nil)).
+  move: Hpre Hl Hdl.
+  case: (layer_dual ar (n + 1) n th dth _ _) => pre dpre /= Hpre Hl Hdl.
+  have [Hv _] := act_dual_spec ar cs pre dpre (etrans Hl (esym Hdl)).
+  move: Hv. case: (act_dual ar cs pre dpre) => v dv /= Hv.
+  destruct outer.
+  - have Hw := layer_dual_fst ar n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth) v dv.
+    move: Hw. case: (layer_dual ar n n _ _ v dv) => w dw /= Hw.
+    by rewrite IH Hw Hv Hpre vadd_vec_add.
+  - by rewrite IH Hv Hpre vadd_vec_add.
+Qed.
+
+End Dual.
+
+(** * Over MathComp's rationals *)
+
+(** [F_th(x)] over Q: the ResNet of [inst] at the parameters [th] and the integer input [x]. *)
+Definition resnet_fun (inst : resnet_instance) (th : list (Z * Z)) (x : list Z) : list rat :=
+  resnet_forward (arith_ring _ : arith rat) (rn_width inst) (rn_outer inst)
+    (List.map (List.map q_of) (rn_acts inst)) (List.map q_of th) (List.map zr x).
+
+Lemma vadd_RQ : forall a a' b b', Forall2 RQ a a' -> Forall2 RQ b b' ->
+  Forall2 RQ (vadd (arith_ring _ : arith rat) a b) (vadd arith_q a' b').
+Proof.
+  move=> a a' b b' H; elim: H b b' => [| x x' a0 a0' Hx _ IH] b b' Hb /=; first by constructor.
+  case: Hb => [| y y' b0 b0' Hy Hb'] /=; first by constructor.
+  constructor; [exact: RQadd | exact: IH].
+Qed.
+
+Lemma map_horner_RQ cs cs' hs hs' : Forall2 RQ cs cs' -> Forall2 RQ hs hs' ->
+  Forall2 RQ (List.map (horner_val (arith_ring _ : arith rat) cs) hs)
+    (List.map (horner_val arith_q cs') hs').
+Proof.
+  move=> Hc H; elim: H => [| q a qs as' Hq _ IHq] /=; constructor => //.
+  exact: horner_val_RQ.
+Qed.
+
+Lemma resnet_forward_RQ n outer : forall acts acts' th th' h h',
+  Forall2 (Forall2 RQ) acts acts' -> Forall2 RQ th th' -> Forall2 RQ h h' ->
+  Forall2 RQ (resnet_forward (arith_ring _ : arith rat) n outer acts th h)
+    (resnet_forward arith_q n outer acts' th' h').
+Proof.
+  move=> acts acts' th th' h h' Ha.
+  elim: Ha th th' h h' => [| cs cs' acts0 acts0' Hc _ IH] th th' h h' Ht Hh //=.
+  have Hpre := layer_vals_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul
+    (n + 1) n th th' _ _ Ht (app_one_rel (arith_ring _ : arith rat) arith_q RQ RQ1 h h' Hh).
+  have Hv := map_horner_RQ cs cs' _ _ Hc Hpre.
+  have Ht1 := drop_n_rel RQ (n * (n + 1)) th th' Ht.
+  destruct outer.
+  - apply: IH; first exact: (drop_n_rel RQ).
+    apply: vadd_RQ => //.
+    exact: (layer_vals_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul).
+  - apply: IH => //. exact: vadd_RQ.
+Qed.
+
+(** The kernel's exact value at [x] denotes [F_th(x)] over Q. *)
+Lemma resnet_value_q_RQ inst th x : rats_pos th = true -> acts_pos (rn_acts inst) = true ->
+  Forall2 RQ (resnet_fun inst th x) (resnet_value_q inst th x).
+Proof.
+  move=> Ht Ha. rewrite /resnet_value_q resnet_dual_fst /resnet_fun.
+  apply: resnet_forward_RQ; [exact: acts_RQ| exact: rats_rel| exact: ints_RQ].
+Qed.
+
+(** * The theorems a certificate ends in *)
+
+(** Pairwise distinct under [qeq_all] means pairwise distinct as lists of rationals. *)
+Lemma distinct_q_NoDup : forall orbit, (forall th, In th orbit -> rats_pos th = true) ->
+  distinct_q orbit = true -> NoDup (List.map (List.map q_of) orbit).
+Proof.
+  elim => [| a l IH] Hpos /=; first by constructor.
+  move=> /andP [Hall Hd]. constructor; last first.
+    by apply: IH => // th Hin; apply: Hpos; right.
+  move=> /in_map_iff [b [Hb Hin]].
+  have := (proj1 (forallb_forall _ _) Hall) b Hin.
+  rewrite (RQ_qeq_all _ _ _ _ (rats_rel a (Hpos a (or_introl erefl)))
+    (rats_rel b (Hpos b (or_intror Hin)))).
+  by rewrite Hb eqxx.
+Qed.
+
+(** [check_resnet_orbit]: every listed parameter vector gives the outputs of [theta] over Q at
+    every point of the principal lattice of degree [degree_bound (rn_acts inst)], and the
+    listed vectors are pairwise distinct (as lists of rationals). *)
+Theorem resnet_orbit_meaning inst orbit : check_resnet_orbit inst orbit = true ->
+  (forall th, In th orbit ->
+     forall x, In x (lattice (rn_width inst) (degree_bound (rn_acts inst))) ->
+       resnet_fun inst th x = resnet_fun inst (rn_theta inst) x) /\
+  NoDup (List.map (List.map q_of) orbit).
+Proof.
+  rewrite /check_resnet_orbit /orbit_shape_ok.
+  move=> /andP [/andP [/andP [/andP [/andP [_ Ht] Ha] /forallb_forall Hsh] /forallb_forall Hall] Hd].
+  have Hpos th : In th orbit -> rats_pos th = true.
+    by move=> Hin; case/andP: (Hsh th Hin).
+  split; last exact: distinct_q_NoDup.
+  move=> th Hin x Hx.
+  have := (proj1 (forallb_forall _ _) (Hall x Hx)) th Hin.
+  rewrite (RQ_qeq_all _ _ _ _ (resnet_value_q_RQ inst _ x Ht Ha)
+    (resnet_value_q_RQ inst _ x (Hpos th Hin) Ha)).
+  by move/eqP.
+Qed.
