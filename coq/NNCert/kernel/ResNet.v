@@ -266,14 +266,17 @@ Fixpoint distinct_q (xs : list (list (Z * Z))) : bool :=
     and [F_theta] agree exactly at every point of the principal lattice
     [{x in N^n : |x| <= D}], [D = degree_bound (rn_acts inst)] >= the total degree of every
     output, which is unisolvent for total degree [<= D] ([F_theta(x)] computed once per
-    point). *)
+    point). The shape is tested by [if], not [&&]: the VM evaluates both arguments of [andb],
+    and a malformed instance (more layers than theta has parameters for) would otherwise still
+    be evaluated on its whole lattice. *)
 Definition check_resnet_orbit (inst : resnet_instance) (orbit : list (list (Z * Z))) : bool :=
-  orbit_shape_ok inst orbit &&
-  forallb (fun x =>
-      let v := resnet_value_q inst (rn_theta inst) x in
-      forallb (fun th => qeq_all v (resnet_value_q inst th x)) orbit)
-    (lattice (rn_width inst) (degree_bound (rn_acts inst))) &&
-  distinct_q orbit.
+  if orbit_shape_ok inst orbit then
+    forallb (fun x =>
+        let v := resnet_value_q inst (rn_theta inst) x in
+        forallb (fun th => qeq_all v (resnet_value_q inst th x)) orbit)
+      (lattice (rn_width inst) (degree_bound (rn_acts inst))) &&
+    distinct_q orbit
+  else false.
 
 (** * Roots of unity: the ring [Q[z]/(z^g - 1)] (math.md §2).
     An element is its [g] rational coefficients on [1, z, ..., z^(g-1)]. Every [zeta] in

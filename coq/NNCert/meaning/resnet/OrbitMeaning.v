@@ -123,8 +123,9 @@ Theorem resnet_orbit_meaning inst orbit : check_resnet_orbit inst orbit = true -
        resnet_fun inst th x = resnet_fun inst (rn_theta inst) x) /\
   NoDup (List.map (List.map q_of) orbit).
 Proof.
-  rewrite /check_resnet_orbit /orbit_shape_ok.
-  move=> /andP [/andP [/andP [/andP [/andP [_ Ht] Ha] /forallb_forall Hsh] /forallb_forall Hall] Hd].
+  rewrite /check_resnet_orbit; case Hs: (orbit_shape_ok inst orbit) => //.
+  move: Hs; rewrite /orbit_shape_ok => /andP [/andP [/andP [_ Ht] Ha] /forallb_forall Hsh].
+  move=> /andP [/forallb_forall Hall Hd].
   have Hpos th : In th orbit -> rats_pos th = true.
     by move=> Hin; case/andP: (Hsh th Hin).
   split; last exact: distinct_q_NoDup.
