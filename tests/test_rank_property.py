@@ -21,22 +21,17 @@ def _q(x) -> fmpq:
     return fmpq(f.numerator, f.denominator)
 
 
-def exact_rank_at_point(cert) -> int:
-    net = cert["instance"]["network"]
-    widths, bias = net["widths"], net["bias"]
-    acts = [[parse_rat_str(c) for c in a] for a in net["activations"]]
-    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
-    xs = sp.symbols(f"x0:{widths[0]}")
-    ths = sp.symbols(f"th0:{len(theta)}")
+def _outputs(widths, acts, bias, theta, xs) -> list:
+    """f_theta(x) by sympy, theta a list of sympy numbers or expressions."""
     h: list = list(xs)
     pos = 0
     for ell in range(len(widths) - 1):
         pre = []
         for _ in range(widths[ell + 1]):
-            v = sum(ths[pos + j] * h[j] for j in range(widths[ell]))
+            v = sum(theta[pos + j] * h[j] for j in range(widths[ell]))
             pos += widths[ell]
             if bias:
-                v += ths[pos]
+                v += theta[pos]
                 pos += 1
             pre.append(v)
         if ell == len(widths) - 2:
@@ -45,24 +40,34 @@ def exact_rank_at_point(cert) -> int:
             cs = acts[ell]
             h = [sum(sp.Rational(c.numerator, c.denominator) * a**k for k, c in enumerate(cs))
                  for a in pre]  # fmt: skip
-    # The Jacobian of theta -> (coefficients of F_theta in x) at theta: each output as one
-    # polynomial in x and theta, grouped by its x-monomial into a polynomial in theta alone,
-    # differentiated symbolically in each theta_j and evaluated at the point (sympy Poly
-    # arithmetic: the same mathematics as differentiating expressions, without re-walking
-    # expression trees for every entry).
+    return h
+
+
+def exact_rank_at_point(cert) -> int:
+    """The rank over Q of the Jacobian of theta -> (coefficients of f_theta in x) at theta, by
+    sympy alone: column j is d/dt at t = 0 of f at theta + t e_j, i.e. the coefficient of t in
+    the expansion of each output in (x, t), grouped by x-monomial (one small expansion per
+    parameter instead of one polynomial in x and every parameter at once)."""
+    net = cert["instance"]["network"]
+    widths, bias = net["widths"], net["bias"]
+    acts = [[parse_rat_str(c) for c in a] for a in net["activations"]]
+    theta = [parse_rat_str(t) for t in cert["instance"]["theta"]]
+    xs = sp.symbols(f"x0:{widths[0]}")
+    t = sp.Symbol("t")
     point = [sp.Rational(v.numerator, v.denominator) for v in theta]
-    rows = []
-    for out in h:
-        poly = sp.Poly(out, *xs, *ths)
-        by_x: dict[tuple[int, ...], dict[tuple[int, ...], object]] = {}
-        for mon, c in poly.terms():
-            by_x.setdefault(mon[: len(xs)], {})[mon[len(xs) :]] = c
-        for xm in sorted(by_x):
-            coeff = sp.Poly.from_dict(by_x[xm], *ths)
-            rows.append([_q(coeff.diff(t)(*point)) if coeff.degree(t) > 0 else _q(0) for t in ths])
-    if not rows:
+    columns: list[dict[tuple, object]] = []
+    for j in range(len(point)):
+        line = [p + t if k == j else p for k, p in enumerate(point)]
+        col: dict[tuple, object] = {}
+        for i, out in enumerate(_outputs(widths, acts, bias, line, xs)):
+            for mon, c in sp.Poly(out, *xs, t).terms():
+                if mon[-1] == 1:
+                    col[(i, mon[:-1])] = c
+        columns.append(col)
+    keys = sorted({k for col in columns for k in col})
+    if not keys:
         return 0
-    return fmpq_mat(rows).rank()
+    return fmpq_mat([[_q(col.get(k, 0)) for col in columns] for k in keys]).rank()
 
 
 def test_ktb_3_2_1_certifies_rank_five_where_ktb_s_formula_says_six():
