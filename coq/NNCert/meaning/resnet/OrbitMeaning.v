@@ -13,17 +13,15 @@
       are pairwise distinct over Q. That the lattice is unisolvent
       (so that agreement there is equality of the polynomial maps) stays cited
       (design.md §6), as for the MLP's [EquivMeaning.same_meaning]. *)
-From Coq Require Import ZArith List Bool Lia.
-From NNCert Require Import Lists Arith Net RankCore Rank Compind ResNet Jacobian RankMeaning.
-From NNCert Require Import EquivMeaning.
+From Coq Require Import ZArith List.
+From NNCert Require Import Lists Arith Net Rank ResNet Jacobian RankMeaning EquivMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
-From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq ssralg rat ssrnum.
-Import GRing.Theory Num.Theory.
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssralg rat.
 Local Open Scope ring_scope.
 
-(** * The value part of the kernel's forward mode *)
+(** * The kernel's forward mode computes [resnet_forward] *)
 
-Section Dual.
+Section ValuePart.
 Context {A : Type} (ar : arith A).
 
 (** [resnet_dual]'s value is [resnet_forward]. *)
@@ -47,7 +45,7 @@ Proof.
   - by rewrite IH Hv Hpre vadd_vec_add.
 Qed.
 
-End Dual.
+End ValuePart.
 
 (** * Over MathComp's rationals *)
 
