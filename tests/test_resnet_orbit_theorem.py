@@ -25,6 +25,7 @@ from certify.families.resnet.render_orbit import render_files
 from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.spec import parse_spec
+from tests.test_resnet import sympy_resnet
 
 needs_coqc = pytest.mark.skipif(coqp.coqc_path() is None, reason="coqc not installed")
 # activations with a real flip sigma(2 t0 - y) = sigma(y) (t0 = 1, 0, 1/2)
@@ -42,24 +43,12 @@ def orbit_cert(width: int, depth: int, act: str, seed: int) -> dict:
     return generate_certificate(spec, spec.certificates[0])
 
 
-def sympy_map(inst: KR.ResNetInstance, th: list[Fraction]) -> list[sympy.Expr]:
-    """F_th(x) expanded by sympy (layers x + sigma(W x + b), parameters W row by row with each
-    row's bias after it): the independent reference."""
-    n = inst.width
-    xs = list(sympy.symbols(f"x0:{n}"))
-    t = sympy.Symbol("t")
-    h = xs
-    pos = 0
-    for cs in inst.acts:
-        sigma = sum(sympy.Rational(a, b) * t**k for k, (a, b) in enumerate(cs))
-        out = []
-        for i in range(n):
-            row = th[pos + i * (n + 1) : pos + (i + 1) * (n + 1)]
-            pre = sum(sympy.Rational(row[j]) * h[j] for j in range(n)) + sympy.Rational(row[n])
-            out.append(h[i] + sigma.subs(t, pre))
-        pos += n * (n + 1)
-        h = out
-    return [sympy.expand(e) for e in h]
+def sympy_map(cert: dict, th: list[Fraction]) -> list[sympy.Expr]:
+    """F_th(x) expanded by sympy (tests/test_resnet.py's evaluator): the independent
+    reference."""
+    xs = sympy.symbols(f"x0:{cert['instance']['network']['width']}")
+    ths = [sympy.Rational(t.numerator, t.denominator) for t in th]
+    return [sympy.expand(e) for e in sympy_resnet(cert["instance"]["network"], ths, xs)]
 
 
 def as_pairs(v: list[str]) -> list[tuple[int, int]]:
@@ -83,14 +72,14 @@ def test_the_kernel_accepts_an_orbit_exactly_when_sympy_finds_one_map_and_distin
     inst = decode_instance(cert)
     orbit = [as_pairs(e) for e in cert["result"]["orbit"]]
     theta = [Fraction(a, b) for a, b in inst.theta]
-    want = sympy_map(inst, theta)
-    assert all(sympy_map(inst, [Fraction(a, b) for a, b in e]) == want for e in orbit)
+    want = sympy_map(cert, theta)
+    assert all(sympy_map(cert, [Fraction(a, b) for a, b in e]) == want for e in orbit)
     assert KR.check_resnet_orbit(inst, orbit)
     rng = random.Random(which)
     moved = copy.deepcopy(orbit)
     k, j = rng.randrange(len(moved)), rng.randrange(len(moved[0]))
     moved[k][j] = (moved[k][j][0] + moved[k][j][1], moved[k][j][1])  # one entry + 1
-    same_map = sympy_map(inst, [Fraction(a, b) for a, b in moved[k]]) == want
+    same_map = sympy_map(cert, [Fraction(a, b) for a, b in moved[k]]) == want
     distinct = len({tuple(Fraction(a, b) for a, b in e) for e in moved}) == len(moved)
     assert KR.check_resnet_orbit(inst, moved) is (same_map and distinct)
     if len(orbit) > 1:

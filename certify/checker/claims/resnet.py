@@ -471,6 +471,11 @@ def orbit_degree(rn: ResNet) -> int:
     return KN.degree_bound([list(cs) for cs in rn.activations])  # type: ignore[arg-type]
 
 
+def orbit_points(rn: ResNet) -> int:
+    """The number of points of the principal lattice {x in N^n : |x| <= D}, D = orbit_degree."""
+    return comb(rn.width + orbit_degree(rn), rn.width)
+
+
 def orbit_theorem(rn: ResNet, result: dict[str, Any]) -> bool:
     """Whether a real orbit certificate ends in the theorem orbit_in_fiber (Coq,
     NNCert/meaning/resnet/OrbitMeaning.v) and its kernel check check_resnet_orbit: a
@@ -478,8 +483,7 @@ def orbit_theorem(rn: ResNet, result: dict[str, Any]) -> bool:
     MAX_ORBIT_EVALUATIONS."""
     if result.get("field") != "real" or not result.get("generators"):
         return False
-    points = comb(rn.width + orbit_degree(rn), rn.width)
-    return int(result["orbit_size"]) * points <= MAX_ORBIT_EVALUATIONS
+    return int(result["orbit_size"]) * orbit_points(rn) <= MAX_ORBIT_EVALUATIONS
 
 
 def orbit_theorem_sentence(rn: ResNet, result: dict[str, Any]) -> str:
@@ -487,8 +491,7 @@ def orbit_theorem_sentence(rn: ResNet, result: dict[str, Any]) -> str:
     none."""
     if result.get("field") != "real" or not result.get("generators"):
         return ""
-    d = orbit_degree(rn)
-    points = comb(rn.width + d, rn.width)
+    d, points = orbit_degree(rn), orbit_points(rn)
     if not orbit_theorem(rn, result):
         return (
             f"The listed orbit is not re-evaluated by the kernel ({result['orbit_size']} points "

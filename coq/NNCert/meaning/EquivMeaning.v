@@ -77,6 +77,15 @@ Proof.
   apply: RQadd => //. exact: RQmul.
 Qed.
 
+(** Applying [sigma] entrywise respects [RQ] (the activation layer of every family). *)
+Lemma map_horner_RQ cs cs' hs hs' : Forall2 RQ cs cs' -> Forall2 RQ hs hs' ->
+  Forall2 RQ (List.map (horner_val (arith_ring _ : arith rat) cs) hs)
+    (List.map (horner_val arith_q cs') hs').
+Proof.
+  move=> Hc H; elim: H => [| q a qs as' Hq _ IHq] /=; constructor => //.
+  exact: horner_val_RQ.
+Qed.
+
 Lemma mlp_forward_RQ bias rest : forall prev acts acts' th th' h h',
   Forall2 (Forall2 RQ) acts acts' -> Forall2 RQ th th' -> Forall2 RQ h h' ->
   Forall2 RQ (mlp_forward (arith_ring _ : arith rat) bias prev rest acts th h)
@@ -90,8 +99,7 @@ Proof.
   apply: IH.
   - exact: (tl_rel RQ acts acts' Ha).
   - exact: (drop_n_rel RQ).
-  - have Hc := hd_rel RQ acts acts' Ha.
-    elim: Hpre => [| q a qs as' Hq _ IHq] /=; constructor => //. exact: horner_val_RQ.
+  - exact: (map_horner_RQ _ _ _ _ (hd_rel RQ acts acts' Ha) Hpre).
 Qed.
 
 Lemma zr_RQ z : RQ (zr z) (z, 1)%Z.

@@ -62,14 +62,6 @@ Proof.
   constructor; [exact: RQadd | exact: IH].
 Qed.
 
-Lemma map_horner_RQ cs cs' hs hs' : Forall2 RQ cs cs' -> Forall2 RQ hs hs' ->
-  Forall2 RQ (List.map (horner_val (arith_ring _ : arith rat) cs) hs)
-    (List.map (horner_val arith_q cs') hs').
-Proof.
-  move=> Hc H; elim: H => [| q a qs as' Hq _ IHq] /=; constructor => //.
-  exact: horner_val_RQ.
-Qed.
-
 Lemma resnet_forward_RQ n outer : forall acts acts' th th' h h',
   Forall2 (Forall2 RQ) acts acts' -> Forall2 RQ th th' -> Forall2 RQ h h' ->
   Forall2 RQ (resnet_forward (arith_ring _ : arith rat) n outer acts th h)
