@@ -18,7 +18,7 @@ from certify.bundle import BUILD_PRODUCTS
 from certify.progress import Progress
 from certify.provers import coq as coqp
 from certify.resources import resource_dir
-from tests.conftest import coqc_reusing
+from tests.conftest import compiled_files, coqc_reusing
 from tests.test_bundle import SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,9 +217,8 @@ def cached_runs(tmp_path_factory: pytest.TempPathFactory, coq_project: Path):
     second reuses it. The library compiles are those of a coqc wrapper (tests/conftest.py
     coqc_reusing) that copies the .vo files of the session's library (coq_project, compiled
     by certify from the same sources) and logs each: what is under test is the cache, not
-    the compile (certify compiling the library: the session fixture and `certify demo`;
-    build.sh compiling it: the bundle's make below). The certificate and the audit run the
-    real coqc."""
+    the compile (certify compiling the library: the session fixture and `certify demo`).
+    The certificate and the audit run the real coqc."""
     tmp = tmp_path_factory.mktemp("cached")
     spec = tmp / "det.toml"
     spec.write_text(SPEC)
@@ -232,7 +231,7 @@ def cached_runs(tmp_path_factory: pytest.TempPathFactory, coq_project: Path):
         r = _cli("run", str(spec), "--out", str(out), "--no-lean", *extra, env=env)
         assert r.returncode == 0, r.stdout + r.stderr
         # every library file compiled for the first run, in _CoqProject order; none for the second
-        assert log.read_text().split() == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+        assert compiled_files(log) == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
         runs.append((out, r))
         # the cache's compiled files after each run: (path, size, mtime in ns)
         compiled.append(
@@ -263,7 +262,7 @@ def test_second_run_reuses_the_cached_library_and_timings_say_so(cached_runs):
 def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
     cached_runs, tmp_path
 ):
-    _, _, ((out, _), _), _ = cached_runs
+    _, cache, ((out, _), _), _ = cached_runs
     products = [p for p in out.rglob("*") if p.name.endswith(BUILD_PRODUCTS)]
     assert products == []
     m = json.loads((out / "manifest.json").read_text())
@@ -272,10 +271,23 @@ def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
     (entry,) = m["certificates"]
     assert entry["coq_file"].removeprefix("coq/") in project
     assert project.index("NNCert/meaning/tanh/TanhSym.v") < project.index(entry["coq_file"][4:])
+    # make runs build.sh, which compiles the library (a coqc wrapper that copies the .vo
+    # files certify compiled from the same sources, logging each call's arguments: certify's
+    # own compile is tested by the set-up's `certify demo`), then the certificate and the
+    # audit driver with the real coqc, against those .vo files.
+    key = json.loads((out / "logs" / "timings.json").read_text())["library"]["coq"]["key"]
+    log = tmp_path / "compiled.log"
+    path = coqc_reusing(cache / "coq" / key, tmp_path / "bin", log)
     copy = tmp_path / "b"
     shutil.copytree(out, copy)
-    r = subprocess.run(["make", "-C", str(copy / "coq")], capture_output=True, text=True)
+    r = subprocess.run(["make", "-C", str(copy / "coq")], capture_output=True, text=True,
+                       env=dict(os.environ, PATH=path))  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
+    flags = [t for line in project if line.startswith("-") for t in line.split()]
+    assert flags[:2] == ["-R", "NNCert"]  # each library file compiles as NNCert.<path>
+    assert log.read_text().splitlines() == [
+        " ".join(["-q", *flags, f"NNCert/{m}.v"]) for m in coqp.LIBRARY
+    ]  # every library file, in order, with the project's flags
     assert "coqc Certificates/Rank_det.v" in r.stderr
     assert "audit: the audited theorems assume only primitive integers and their specs" in r.stderr
     assert (copy / "coq" / "Certificates" / "Rank_det.vo").is_file()
@@ -298,7 +310,7 @@ def test_no_cache_flag_compiles_afresh_and_leaves_the_cache_alone(cached_runs, t
     out = tmp / "nocache"
     r = _cli("run", str(tmp / "det.toml"), "--out", str(out), "--no-lean", "--no-cache", env=env)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert log.read_text().split() == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+    assert compiled_files(log) == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
     t = json.loads((out / "logs" / "timings.json").read_text())
     assert t["library"]["coq"]["cache"] == "disabled" and t["library"]["coq"]["path"] is None
     assert not other.exists()
