@@ -133,7 +133,9 @@ COQ_BUILD_SH = r"""#!/bin/sh
 #    Anything else (another axiom, "assumed to be guarded/positive", an unsafe universe
 #    hierarchy, a missing theorem) fails with a message and a non-zero exit status.
 # Every coqc runs under an address-space limit, as in certify (certify/provers/coq.py):
-# $NN_CERTIFY_COQC_MEMORY_GIB GiB, 8 by default, 0 for none.
+# $NN_CERTIFY_COQC_MEMORY_GIB GiB, 8 by default, 0 for none. Unless OCAMLRUNPARAM is set,
+# certificates of at most __SMALL_BYTES__ bytes and Audit.v run with OCAMLRUNPARAM=__SMALL_GC__
+# (OCaml's garbage collector tuned for a short run, as certify does: gc_env in coq.py).
 set -eu
 cd "$(dirname "$0")"
 fail() { echo "build.sh: $*" >&2; exit 1; }
@@ -158,23 +160,34 @@ if grep -n -E '__ASSUME__' Certificates/*.v >&2; then
   fail "the lines above declare an assumption in a certificate"
 fi
 flags="-R NNCert NNCert -R Certificates Certificates"
+gc() {  # coqc's environment for file $1 (gc_env in certify/provers/coq.py)
+  case "${OCAMLRUNPARAM+set}:$1" in
+    set:*) ;;  # the user's own setting, inherited
+    :Audit.v) echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
+    :Certificates/*)
+      [ "$(wc -c <"$1")" -gt __SMALL_BYTES__ ] || echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
+  esac
+}
 for f in $(grep '[.]v$' _CoqProject); do
   echo "coqc $f" >&2
-  # shellcheck disable=SC2086
-  coqc -q $flags "$f" >/dev/null || fail "coqc $f failed (above)"
+  # shellcheck disable=SC2046,SC2086
+  env $(gc "$f") coqc -q $flags "$f" >/dev/null || fail "coqc $f failed (above)"
 done
 out="${TMPDIR:-/tmp}/nncert-audit.$$"
 trap 'rm -f "$out" "$out.awk"' EXIT
 echo "coqc Audit.v" >&2
-# shellcheck disable=SC2086
-coqc -q $flags Audit.v >"$out" ||
+# shellcheck disable=SC2046,SC2086
+env $(gc Audit.v) coqc -q $flags Audit.v >"$out" ||
   fail "Audit.v failed (above): a theorem is missing or proves another statement"
 if awk -f audit.awk Audit.v "$out" >"$out.awk"; then ok=1; else ok=0; fi
 grep -v '^axiom ' "$out.awk" >&2 || true
 [ "$ok" = 1 ] || fail "the Print Assumptions audit failed (above)"
 """
-COQ_BUILD_SH = COQ_BUILD_SH.replace("__UNSAFE__", coq_audit.UNSAFE_GREP).replace(
-    "__ASSUME__", coq_audit.ASSUMPTION_GREP
+COQ_BUILD_SH = (
+    COQ_BUILD_SH.replace("__UNSAFE__", coq_audit.UNSAFE_GREP)
+    .replace("__ASSUME__", coq_audit.ASSUMPTION_GREP)
+    .replace("__SMALL_GC__", coqp.SMALL_FILE_GC)
+    .replace("__SMALL_BYTES__", str(coqp.SMALL_FILE_BYTES))
 )
 COQ_MAKEFILE = """# Rebuild the NNCert library and every certificate with coqc alone (see build.sh).
 all:

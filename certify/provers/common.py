@@ -81,9 +81,16 @@ def _address_space_limit(limit: int) -> Callable[[], None]:
     return apply
 
 
-def run(cmd: list[str], cwd: Path, timeout: float, memory_limit: int | None = None) -> Run:
+def run(
+    cmd: list[str],
+    cwd: Path,
+    timeout: float,
+    memory_limit: int | None = None,
+    env: dict[str, str] | None = None,
+) -> Run:
     """Run a prover command in its own session, killed after `timeout` seconds; with
-    `memory_limit` (bytes) under an address-space limit of that size."""
+    `memory_limit` (bytes) under an address-space limit of that size; with `env` in that
+    environment (default: this process's)."""
     t0 = time.monotonic()
     with _LOCK:
         if _STOPPING.is_set():
@@ -92,6 +99,7 @@ def run(cmd: list[str], cwd: Path, timeout: float, memory_limit: int | None = No
             p = subprocess.Popen(
                 cmd,
                 cwd=cwd,
+                env=env,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,

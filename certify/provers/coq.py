@@ -59,11 +59,42 @@ def _gib_text(gib: float) -> str:
     return f"{gib:g}"
 
 
-def _coqc(cmd: list[str], cwd: Path, timeout: float) -> tuple[Run, str | None]:
-    """Run coqc under the memory limit; (the run, the named failure when it ran out of memory
-    under the limit, else None)."""
+# coqc's OCaml garbage collector. Left alone (OCAMLRUNPARAM unset), Coq 8.16 gives itself a
+# 256 MB minor heap and best-fit allocation with space_overhead 200 (coqinit.ml `init_gc`):
+# right for a long kernel computation, but a certificate that mostly loads the library, and
+# the audit driver, pay for the large heap in page faults and collections. For those the
+# OCaml defaults (a 2 MB minor heap) with a lazier major collector (space_overhead 1000) take
+# 17 % less CPU and less memory; for a large elimination they take more of both.
+# `python benchmarks/bench_coq_gc.py --big` (results-coq-gc.json): the quick demo's 18
+# certificates and its audit 13.35 -> 11.00 s CPU, a 28 KB rank certificate 3.49 -> 3.15 s,
+# the 128 KB (20,30,12,1) certificate 9.4 -> 12.5 s and 624 -> 1480 MB. Hence by file size.
+# The collector changes when memory is reclaimed, never what the kernel computes or accepts.
+GC_ENV = "OCAMLRUNPARAM"
+SMALL_FILE_GC = "o=1000"
+SMALL_FILE_BYTES = 32 * 1024
+
+
+def gc_env(path: Path | None) -> dict[str, str] | None:
+    """The environment for coqc of `path`: the small-file collector setting when the user has
+    not set OCAMLRUNPARAM and `path` is a certificate of at most SMALL_FILE_BYTES or None (an
+    audit driver: loading and one walk of the dependencies, no kernel computation, at any
+    size); else None (this process's environment: Coq's own policy, or the user's)."""
+    if GC_ENV in os.environ:
+        return None
+    try:
+        small = path is None or path.stat().st_size <= SMALL_FILE_BYTES
+    except OSError:
+        return None
+    return {**os.environ, GC_ENV: SMALL_FILE_GC} if small else None
+
+
+def _coqc(
+    cmd: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None
+) -> tuple[Run, str | None]:
+    """Run coqc under the memory limit (in `env`, default this process's environment); (the
+    run, the named failure when it ran out of memory under the limit, else None)."""
     gib = memory_limit_gib()
-    r = run(cmd, cwd, timeout, None if gib is None else int(gib * 2**30))
+    r = run(cmd, cwd, timeout, None if gib is None else int(gib * 2**30), env)
     if gib is not None and r.returncode not in (0, None) and _OOM.search(r.output):
         return r, f"coqc exceeded the memory limit of {_gib_text(gib)} GiB ({MEMORY_ENV})"
     return r, None
@@ -282,7 +313,7 @@ def audit(
     prog = coq_dir / f"nncert_audit_{tag}.awk"
     drv.write_text(coq_audit.driver_text(theorems))
     prog.write_text(coq_audit.AUDIT_AWK)
-    r, oom = _coqc([exe, *_flags(lib), drv.name], coq_dir, timeout)
+    r, oom = _coqc([exe, *_flags(lib), drv.name], coq_dir, timeout, gc_env(None))
     if r.timed_out:
         return Verdict(TIMEOUT, f"audit driver: timed out after {timeout:.0f} s", r.seconds), []
     if oom:
@@ -315,7 +346,7 @@ def compile_file(coq_dir: Path, rel: str, timeout: float, lib: Path | None = Non
     if unsafe:
         msg = f"{rel}: turns a kernel check off or declares an assumption: {'; '.join(unsafe)}"
         return Verdict(FAILED, msg[:1000])
-    r, oom = _coqc([exe, *_flags(lib), rel], coq_dir, timeout)
+    r, oom = _coqc([exe, *_flags(lib), rel], coq_dir, timeout, gc_env(coq_dir / rel))
     if r.timed_out:
         return Verdict(TIMEOUT, f"timed out after {timeout:.0f} s", r.seconds)
     if oom:
