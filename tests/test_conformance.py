@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import os
 import re
 import subprocess
 import time
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from certify.checker.kernel import net as NT
+from certify.provers import coq as coqp
 from tests.conformance import cases as C
 from tests.conformance import structured
 from tests.conformance.coqsig import library
@@ -42,10 +44,13 @@ def coqc(proj: Path, stem: str, text: str) -> tuple[int, str, float, str]:
     path = proj / "Certificates" / f"{stem}.v"
     path.write_text(text)
     t0 = time.monotonic()
+    # Many small lemmas, none a long computation: OCaml's small minor heap suits them as it
+    # suits a small certificate (certify/provers/coq.py gc_env; 20-25 % less CPU measured).
+    env = None if coqp.GC_ENV in os.environ else {**os.environ, coqp.GC_ENV: coqp.SMALL_FILE_GC}
     r = subprocess.run(
         ["coqc", "-q", "-R", "NNCert", "NNCert", "-R", "Certificates", "Certificates",
          f"Certificates/{stem}.v"],
-        cwd=proj, capture_output=True, text=True, timeout=600,
+        cwd=proj, capture_output=True, text=True, timeout=600, env=env,
     )  # fmt: skip
     return r.returncode, r.stdout + r.stderr, time.monotonic() - t0, text
 
