@@ -130,7 +130,7 @@ def test_bundle_is_self_contained_lake_and_coq_projects(demo: Path):
               "Certificates.lean", "Audit.lean"):  # fmt: skip
         assert (demo / "lean" / f).is_file(), f
     assert (demo / "lean" / "lean-toolchain").read_text().strip() == "leanprover/lean4:v4.36.0"
-    for f in ("kernel/Lists", "kernel/Arith", "kernel/Net", "kernel/Rank", "meaning/Sound"):
+    for f in ("kernel/Lists", "kernel/Arith", "kernel/Net", "kernel/Rank", "meaning/CheckerSound"):
         assert (demo / "coq" / "NNCert" / f"{f}.v").is_file()
     audit = (demo / "lean" / "Audit.lean").read_text()
     assert audit.count("#print axioms") >= len(EXPECTED_RANKS)

@@ -109,7 +109,8 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
 def test_the_library_theorems_assume_only_the_specs_of_primitive_integers(coq):
     sound = ["mlp_rank_lower_sound", "resnet_rank_lower_sound", "relu_rank_lower_sound"]
     algebra = ["mlp_backprop", "resnet_backprop", "relu_backprop", "net_row_rel"]
-    text = "From NNCert Require Import Backprop BackpropResNet BackRel ElimSound RankSound.\n"
+    text = "From NNCert Require Import Backprop BackpropResNet ReverseModeRel ElimSound "
+    text += "RankSound.\n"
     text += "".join(f"Print Assumptions {n}.\n" for n in sound + algebra)
     out = coqc(coq.proj, "MeaningLibrary", text)
     assert out.returncode == 0, out.stderr

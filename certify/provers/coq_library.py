@@ -23,7 +23,7 @@ LIBRARY = [
     "kernel/Net",
     "kernel/RankCore",
     "kernel/Rank",
-    "meaning/Sound",
+    "meaning/CheckerSound",
     "kernel/Compind",
     "meaning/compind/CompindSound",
     "meaning/compind/CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
@@ -38,7 +38,7 @@ LIBRARY += ["meaning/tanh/AffsymMeaning"]
 # the proofs that the kernel's reverse mode computes it and that its elimination mod p certifies
 # a nonsingular minor, and the theorems from the kernel's checks to r <= \rank of it over Q
 # (RankSound) and to \rank <= u (UpperSound, UpperSoundReLU).
-LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/BackRel", "meaning/Backprop"]
+LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/ReverseModeRel", "meaning/Backprop"]
 # What an MLP equivalence certificate means: outputs over Q at the lattice points or at x
 LIBRARY += ["meaning/EquivMeaning"]
 # What a ReLU equivalence certificate's differing input means: outputs over Q at x

@@ -1,7 +1,7 @@
 (** What a rank certificate means, part 1 (plain Coq, no MathComp): the network functions
     as generic evaluators over any ring-like [arith] (Arith.v), in which RankMeaning.v defines
     the Jacobians; a parametricity lemma per building block (related inputs give related
-    outputs, for any relation respecting [0], [1], [+], [*]), reused by BackRel.v for the
+    outputs, for any relation respecting [0], [1], [+], [*]), reused by ReverseModeRel.v for the
     kernel's reverse mode; the ReLU activation patterns recomputed exactly over Q; and the
     value parts of the kernel's forward-mode helpers read as these evaluators.
     The MLP evaluator [mlp_value] is the network of Net.v: [theta] flat, layer by layer,

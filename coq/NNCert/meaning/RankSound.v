@@ -6,7 +6,7 @@
     network evaluated over [{poly rat}] at [theta + t e_j]).
     The chain, entry by entry: the kernel's row over [Z/p] on primitive integers is related by
     [RK] (ElimSound.v: [q = n/d] over Q, [x = n d^-1 mod p]) to the same reverse pass over
-    [rat] (parametricity, BackRel.v); that pass computes the derivatives (Backprop.v,
+    [rat] (parametricity, ReverseModeRel.v); that pass computes the derivatives (Backprop.v,
     BackpropResNet.v). The elimination's success makes the minor of residues a unit matrix over
     [Z/p] (ElimSound.v, [check_minor_unit]); [RK] respects the Leibniz determinant, so the
     rational minor has a nonzero determinant and the Jacobian has rank at least [r]
@@ -15,7 +15,7 @@
     mul_spec, mod_spec, ...), which say what the kernel's native int63 operations compute;
     nothing else (MathComp's [rat], [poly] and matrices are constructive). *)
 From Coq Require Import ZArith List Bool Lia Uint63.
-From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning Backprop BackpropResNet BackRel ElimSound.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning Backprop BackpropResNet ReverseModeRel ElimSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import bigop perm ssralg poly matrix mxalgebra zmodp rat ssrnum div.

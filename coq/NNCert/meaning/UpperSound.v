@@ -18,13 +18,13 @@
       over primitive integers mod [q] to the rows over [Z] by "reduces mod [q] to", and the rows
       over [Z] are bounded entrywise by the rows at [|theta|], [|coefficients|],
       [(D, ..., D)] ([|.| <= .] respects [0, 1, +, *]); a dot product that vanishes mod
-      pairwise coprime moduli whose product exceeds its bound is [0] (Sound.v
+      pairwise coprime moduli whose product exceeds its bound is [0] (CheckerSound.v
       [moduli_exact]); the rows over [rat] are the Jacobian rows (Backprop.v [mlp_backprop],
       BackpropResNet.v [resnet_backprop]).
     Axioms: only the specification axioms of Coq's primitive integers (Uint63). *)
 From Coq Require Import ZArith List Bool Lia Uint63.
-From NNCert Require Import Lists Arith Net RankCore Rank ResNet Sound Jacobian RankMeaning.
-From NNCert Require Import BackRel Backprop BackpropResNet ElimSound.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet CheckerSound Jacobian RankMeaning.
+From NNCert Require Import ReverseModeRel Backprop BackpropResNet ElimSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import div bigop ssralg poly matrix mxalgebra zmodp rat.
@@ -380,7 +380,7 @@ Proof. apply: Forall2_map_map => a _. exact: RM_ints. Qed.
     [orth_moduli], instantiated by each family below. *)
 (** A family's rows are generic in the arithmetic: for any relation [R] between two
     arithmetics relating [0] to [0], [1] to [1] and respecting [+] and [*], related activations,
-    parameters and inputs give related rows (BackRel.v proves it for each family's reverse
+    parameters and inputs give related rows (ReverseModeRel.v proves it for each family's reverse
     mode). *)
 Definition row_parametric
     (row : forall A : Type, arith A -> list (list A) -> list A -> list A -> nat -> list A) :=
@@ -511,7 +511,7 @@ Lemma out_rows_In {A : Type} (ar : arith A) inst th acs x k :
 Proof. move=> Hk. by apply: (In_walk _ (rows_from ar inst th acs x)). Qed.
 
 (** The MLP's rows: [net_row] at the instance's widths and bias, the [last_width] outputs
-    [out_rows] walks ([out_rows_In]); [net_row_rel] (BackRel.v) is its parametricity. *)
+    [out_rows] walks ([out_rows_In]); [net_row_rel] (ReverseModeRel.v) is its parametricity. *)
 Definition mlp_row (inst : rank_instance) (A : Type) (ar : arith A) acts th x k : list A :=
   net_row ar (widths inst) acts (bias inst) th x k.
 
@@ -607,7 +607,7 @@ Lemma resnet_out_In {A : Type} (ar : arith A) inst th acs x k : (k < rn_width in
 Proof. move=> Hk. by apply: (In_walk _ (resnet_rows_from ar inst th acs x)). Qed.
 
 (** The ResNet's rows: [resnet_row] at the instance's width and [outer], the [rn_width]
-    outputs [resnet_rows_from] walks; [resnet_row_rel] (BackRel.v) is its parametricity. *)
+    outputs [resnet_rows_from] walks; [resnet_row_rel] (ReverseModeRel.v) is its parametricity. *)
 Definition resnet_row_of (inst : resnet_instance) (A : Type) (ar : arith A) acts th x k :=
   resnet_row ar (rn_width inst) (rn_outer inst) acts th x k.
 

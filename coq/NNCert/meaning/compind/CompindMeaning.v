@@ -7,7 +7,7 @@
     [prop33_meaning], proved once here; a certificate derives its theorem by one [exact].
     The propositions' conclusions (linear independence of sigma(p), sigma(q)) stay cited. *)
 From Coq Require Import ZArith QArith List Lia.
-From NNCert Require Import Lists Arith Net Rank Sound Compind CompindSound.
+From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound.
 Import ListNotations.
 Local Open Scope Q_scope.
 

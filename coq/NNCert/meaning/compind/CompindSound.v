@@ -2,7 +2,7 @@
     means as a proposition. Compiled with the library, so every bundle's coqc run re-checks
     these proofs. *)
 From Coq Require Import ZArith List Bool Uint63 Lia.
-From NNCert Require Import Lists Arith Net RankCore Rank Sound Compind.
+From NNCert Require Import Lists Arith Net RankCore Rank CheckerSound Compind.
 Import ListNotations.
 Open Scope Z_scope.
 

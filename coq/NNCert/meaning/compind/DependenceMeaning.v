@@ -13,7 +13,7 @@
     every denominator is positive; [rats_pos sigma]). Proved once here; a certificate derives
     its theorem by one [exact]. *)
 From Coq Require Import ZArith QArith List Bool Lia.
-From NNCert Require Import Lists Arith Net Rank Sound Compind CompindSound CompindMeaning.
+From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound CompindMeaning.
 Import ListNotations.
 Local Open Scope Q_scope.
 

@@ -4,7 +4,7 @@
     [A_L o ReLU o ... o ReLU o A_1] at the rational input [x], [ReLU(q) = if 0 < q then q
     else 0], evaluated here by [relu_out] (nothing depends on how the kernel computes). *)
 From Coq Require Import ZArith List Bool Lia.
-From NNCert Require Import Lists Arith Net RankCore Rank ReLU Jacobian RankMeaning BackRel.
+From NNCert Require Import Lists Arith Net RankCore Rank ReLU Jacobian RankMeaning ReverseModeRel.
 From NNCert Require Import EquivMeaning.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq ssralg rat ssrnum.

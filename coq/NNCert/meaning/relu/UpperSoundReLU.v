@@ -21,7 +21,7 @@
     primitive integers (Uint63), through [check_minor_unit]. *)
 From Coq Require Import ZArith List Bool Lia Uint63.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet ReLU Jacobian RankMeaning.
-From NNCert Require Import Backprop BackRel ElimSound UpperSound.
+From NNCert Require Import Backprop ReverseModeRel ElimSound UpperSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import bigop ssralg poly matrix mxalgebra zmodp rat ssrnum div.
