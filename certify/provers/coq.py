@@ -64,10 +64,11 @@ def _gib_text(gib: float) -> str:
 # right for a long kernel computation, but a certificate that mostly loads the library, and
 # the audit driver, pay for the large heap in page faults and collections. For those the
 # OCaml defaults (a 2 MB minor heap) with a lazier major collector (space_overhead 1000) take
-# 17 % less CPU and less memory; for a large elimination they take more of both.
+# 10-20 % less CPU and less memory; for a large elimination they take more of both.
 # `python benchmarks/bench_coq_gc.py --big` (results-coq-gc.json): the quick demo's 18
-# certificates and its audit 13.35 -> 11.00 s CPU, a 28 KB rank certificate 3.49 -> 3.15 s,
-# the 128 KB (20,30,12,1) certificate 9.4 -> 12.5 s and 624 -> 1480 MB. Hence by file size.
+# certificates and its audit 14.45 -> 12.48 s CPU, the 128 KB (20,30,12,1) certificate
+# 9.3 -> 11.8 s and 624 -> 1480 MB; a 28 KB rank certificate 3.49 -> 3.15 s (docs/
+# performance.md). Hence by file size.
 # The collector changes when memory is reclaimed, never what the kernel computes or accepts.
 GC_ENV = "OCAMLRUNPARAM"
 SMALL_FILE_GC = "o=1000"
