@@ -134,8 +134,9 @@ COQ_BUILD_SH = r"""#!/bin/sh
 #    hierarchy, a missing theorem) fails with a message and a non-zero exit status.
 # Every coqc runs under an address-space limit, as in certify (certify/provers/coq.py):
 # $NN_CERTIFY_COQC_MEMORY_GIB GiB, 8 by default, 0 for none. Unless OCAMLRUNPARAM is set,
-# certificates of at most __SMALL_BYTES__ bytes and Audit.v run with OCAMLRUNPARAM=__SMALL_GC__
-# (OCaml's garbage collector tuned for a short run, as certify does: gc_env in coq.py).
+# the library, certificates of at most __SMALL_BYTES__ bytes and Audit.v run with
+# OCAMLRUNPARAM=__SMALL_GC__ (OCaml's garbage collector tuned for a run without a long kernel
+# computation, as certify does: gc_env in certify/provers/coq.py).
 set -eu
 cd "$(dirname "$0")"
 fail() { echo "build.sh: $*" >&2; exit 1; }
@@ -163,7 +164,7 @@ flags="-R NNCert NNCert -R Certificates Certificates"
 gc() {  # coqc's environment for file $1 (gc_env in certify/provers/coq.py)
   case "${OCAMLRUNPARAM+set}:$1" in
     set:*) ;;  # the user's own setting, inherited
-    :Audit.v) echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
+    :Audit.v | :NNCert/*) echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
     :Certificates/*)
       [ "$(wc -c <"$1")" -gt __SMALL_BYTES__ ] || echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
   esac

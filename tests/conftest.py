@@ -193,14 +193,15 @@ def coqc_reusing(lib: Path, bindir: Path, log: Path | None = None) -> str:
     """A PATH whose `coqc`, asked to compile a library file NNCert/....v, copies its .vo from
     `lib` (the root, holding NNCert/, of a library certify compiled from byte-identical
     sources: its cache key covers them) instead of compiling it again, appending the file to
-    `log` (one line per compile: its arguments, the file last); on anything else (a
+    `log` (one line per compile: $OCAMLRUNPARAM or "unset", then its arguments, the file
+    last); on anything else (a
     certificate, an audit driver, --version) it runs the real coqc. For tests of what runs
     around the library's compile: the compile itself is certify's (`certify demo`, which the
     set-up and .ci/run run on a fresh machine, and the session's `coq_project` on a cold
     cache), and what the wrapper sees of every other caller is its arguments."""
     bindir.mkdir()
     real = shutil.which("coqc")
-    note = f'echo "$*" >> "{log}"; ' if log is not None else ""
+    note = f'echo "${{OCAMLRUNPARAM-unset}} $*" >> "{log}"; ' if log is not None else ""
     (bindir / "coqc").write_text(
         "#!/bin/sh\n"
         "for f; do :; done\n"  # the last argument: the file to compile

@@ -285,9 +285,11 @@ def test_bundle_has_no_build_products_and_a_coqproject_that_rebuilds_everything(
     assert r.returncode == 0, r.stdout + r.stderr
     flags = [t for line in project if line.startswith("-") for t in line.split()]
     assert flags[:2] == ["-R", "NNCert"]  # each library file compiles as NNCert.<path>
+    gc = coqp.gc_env(None) or os.environ
     assert log.read_text().splitlines() == [
-        " ".join(["-q", *flags, f"NNCert/{m}.v"]) for m in coqp.LIBRARY
-    ]  # every library file, in order, with the project's flags
+        " ".join([gc.get(coqp.GC_ENV, "unset"), "-q", *flags, f"NNCert/{m}.v"])
+        for m in coqp.LIBRARY
+    ]  # every library file, in order, with the project's flags and certify's GC setting
     assert "coqc Certificates/Rank_det.v" in r.stderr
     assert "audit: the audited theorems assume only primitive integers and their specs" in r.stderr
     assert (copy / "coq" / "Certificates" / "Rank_det.vo").is_file()
@@ -311,6 +313,8 @@ def test_no_cache_flag_compiles_afresh_and_leaves_the_cache_alone(cached_runs, t
     r = _cli("run", str(tmp / "det.toml"), "--out", str(out), "--no-lean", "--no-cache", env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     assert compiled_files(log) == [f"NNCert/{m}.v" for m in coqp.LIBRARY]
+    gc = (coqp.gc_env(None) or os.environ).get(coqp.GC_ENV, "unset")  # certify's GC setting
+    assert {line.split()[0] for line in log.read_text().splitlines()} == {gc}
     t = json.loads((out / "logs" / "timings.json").read_text())
     assert t["library"]["coq"]["cache"] == "disabled" and t["library"]["coq"]["path"] is None
     assert not other.exists()
