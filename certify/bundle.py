@@ -166,7 +166,7 @@ gc() {  # coqc's environment for file $1 (gc_env in certify/provers/coq.py)
     set:*) ;;  # the user's own setting, inherited
     :Audit.v | :NNCert/*) echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
     :Certificates/*)
-      [ "$(wc -c <"$1")" -gt __SMALL_BYTES__ ] || echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
+      [ "$(wc -c <"$1" | tr -d ' ')" -gt __SMALL_BYTES__ ] || echo "OCAMLRUNPARAM=__SMALL_GC__" ;;
   esac
 }
 for f in $(grep '[.]v$' _CoqProject); do
