@@ -149,6 +149,32 @@ def test_a_theorem_over_the_reals_is_refused_outside_the_reals_group(coq):
     assert bad.status == "failed" and "Classical_Prop.classic" in bad.message
 
 
+@needs_coqc
+@pytest.mark.parametrize("act", ["arctan", "t^3 + t^2", "erf"])
+def test_the_audit_pins_each_elements_statement_and_rejects_a_weaker_theorem_of_that_name(act, coq):
+    """The driver states every element's theorem itself (over Coq's reals and the library's
+    AffsymMeaning.v, never the certificate's names), so a file whose affsym_element_1
+    proves something else compiles and still fails the audit: a named lemma (atan), a
+    polynomial identity (`field`) and a statement for every odd function (erf)."""
+    c = affsym_cert(act)
+    text = _coq_text(c)
+    proj = coq.proj
+    trivial = "Theorem affsym_element_1 : True.\nProof. exact I. Qed."
+    weak = re.sub(r"Theorem affsym_element_1 : .*?Qed\.", trivial, text, flags=re.S)
+    for mod, body in (("Affsym_pin_ok", text), ("Affsym_pin_weak", weak)):
+        assert (body == text) == (mod == "Affsym_pin_ok")
+        (proj / f"Certificates/{mod}.v").write_text(body)
+        thms = coq_audit.theorems_of(c, mod, text)  # from the faithful text, as certify does
+        assert {t.name for t in thms if t.statement} == {
+            f"affsym_element_{i}" for i in range(len(element_theorems(c["witness"]["group"])))
+        }
+        v = coqp.check_file(proj, f"Certificates/{mod}.v", 600, theorems=thms)
+        if mod == "Affsym_pin_ok":
+            assert v.status == "passed", v.message
+        else:
+            assert v.status == "failed" and "not the expected statement" in v.message, v
+
+
 # ------------------------------------------- Prop. 2.1 / 3.3 facts over Q (CompindMeaning.v)
 def _compind_text(cert: dict) -> str:
     from certify.families.compind.render import render_files as compind_files

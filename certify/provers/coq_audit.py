@@ -148,6 +148,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         return relu_equiv_statements(cert, mod)
     if (cert.get("family"), cert.get("kind")) == ("resnet", "orbit"):
         return orbit_statements(cert, mod)
+    if (cert.get("family"), cert.get("kind")) == ("tanh", "affsym"):
+        return affsym_statements(cert)
     if cert.get("kind") != "rank":
         return {}
     fam = cert.get("family")
@@ -307,6 +309,23 @@ def theorems_of(cert: dict[str, Any], module: str, coq_text: str) -> list[Theore
     return [Theorem(mod, n, st.get(n), reals) for n in names]
 
 
+def affsym_statements(cert: dict[str, Any]) -> dict[str, str]:
+    """`affsym_element_i : affine_symmetry RHO A B G D` for every element with a theorem
+    (checker/facts/affsym_coq.py, the statement the renderer writes). Stated over Coq's reals
+    with the notations of Coq.Reals and of the library's AffsymMeaning.v, which the driver
+    imports for these statements only (never a certificate module's names or notations)."""
+    from certify.checker.facts.affsym_coq import element_theorems
+
+    thms = element_theorems(cert["witness"]["group"])
+    return {f"affsym_element_{i}": t.statement for i, t in enumerate(thms) if t is not None}
+
+
+# The context of the statements over the reals in the driver: Coq's reals and the library's
+# AffsymMeaning.v (which defines affine_symmetry and the activations), imported inside a module
+# of the driver's own so that nothing else sees their notations.
+REALS_CONTEXT = ("Coq.Reals.Reals", "AffsymMeaning")
+
+
 def driver_text(theorems: list[Theorem]) -> str:
     """Audit.v: the allowed assumptions, the certificate modules, the expected statements,
     the tuple of every audited theorem, then Print Assumptions of the allowed list and of
@@ -335,8 +354,16 @@ def driver_text(theorems: list[Theorem]) -> str:
     ]
     lines += [f"Require {m}." for m in modules]
     for i, t in enumerate(theorems):
-        if t.statement is not None:
+        if t.statement is not None and not t.reals:
             lines.append(f"Definition nncert_statement_{i} : {t.statement} := {t.full}.")
+    over_reals = [(i, t) for i, t in enumerate(theorems) if t.statement is not None and t.reals]
+    if over_reals:
+        ctx = " ".join(m if "." in m else qualified(m) for m in REALS_CONTEXT)
+        lines += [f"Require {ctx}.", "Module NNCertRealsStatements.", f"Import {ctx}.",
+                  "Local Open Scope R_scope."]  # fmt: skip
+        lines += [f"Definition nncert_statement_{i} : {t.statement} := {t.full}."
+                  for i, t in over_reals]  # fmt: skip
+        lines.append("End NNCertRealsStatements.")
     for name, group in ((AUDITED, plain), (AUDITED_REALS, reals)):
         if group:
             lines.append(f"Definition {name} := (")
