@@ -223,3 +223,14 @@ def test_a_prop21_or_prop33_fact_ends_in_its_hypotheses_over_q_and_a_false_one_f
 
     v = coqp.check_file(coq.proj, rel, 600, theorems=A.theorems_of(c, rel[13:-2], bad))
     assert v.status == "failed", v.message
+    # a theorem of that name that proves something weaker compiles, and the audit, which
+    # states the hypotheses itself, rejects it
+    trivial = r"Theorem \1 : True.\nProof. exact I. Qed."
+    weak = re.sub(r"Theorem (hypotheses_\d+) : .*?Qed\.", trivial, text, count=1, flags=re.S)
+    assert weak != text
+    mod = f"Hyp_weak_{theorem}"
+    (coq.proj / f"Certificates/{mod}.v").write_text(weak)
+    thms = A.theorems_of(c, mod, text)  # from the faithful text, as certify does
+    assert any(t.name.startswith("hypotheses_") and t.statement for t in thms)
+    v = coqp.check_file(coq.proj, f"Certificates/{mod}.v", 600, theorems=thms)
+    assert v.status == "failed" and "not the expected statement" in v.message, v

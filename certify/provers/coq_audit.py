@@ -140,8 +140,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
     functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
     its upper bound is made of the symmetry tangents, rank J' <= fd."""
-    if cert.get("kind") in ("compind", "newman-slater"):
-        return dependence_statements(cert, mod)
+    if cert.get("kind") in ("compind", "newman-slater", "prop21", "mlp-identifiable"):
+        return {**dependence_statements(cert, mod), **hypotheses_statements(cert, mod)}
     if (cert.get("family"), cert.get("kind")) == ("mlp", "equiv"):
         return equiv_statements(cert, mod)
     if (cert.get("family"), cert.get("kind")) == ("relu", "equiv"):
@@ -286,6 +286,29 @@ def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
             lo, d = int(f["lo"]), int(f["degree"])
             every = qualified("DependenceMeaning.dependent_all")
             out[f"relation_{i}"] = f"{every} {args} {lo}%nat {d}%nat"
+    return out
+
+
+def hypotheses_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """The statements of the `hypotheses_i` theorems (the template's), in absolute names: a
+    Prop. 2.1 fact i is `prop21_hypotheses (map to_Q sigma_i) (to_Q d2_i) (to_Q d3_i)` and a
+    Prop. 3.3 fact `prop33_hypotheses (map to_Q s)` (NNCert/meaning/compind/CompindMeaning.v),
+    s the instance's activation `inst_sigma` for an mlp-identifiable certificate, else the
+    fact's `sigma_i`."""
+    out: dict[str, str] = {}
+    to_q, on = qualified("CompindMeaning.to_Q"), "Coq.Lists.List.map"
+    facts = cert.get("witness", {}).get("facts", [])
+    for i, f in enumerate(facts if isinstance(facts, list) else []):
+        kind = f.get("kind") if isinstance(f, dict) else None
+        if kind == "prop21":
+            out[f"hypotheses_{i}"] = (
+                f"{qualified('CompindMeaning.prop21_hypotheses')} ({on} {to_q} {mod}.sigma_{i}) "
+                f"({to_q} {mod}.d2_{i}) ({to_q} {mod}.d3_{i})"
+            )
+        elif kind == "prop33":
+            own = "inst_sigma" if cert.get("kind") == "mlp-identifiable" else f"sigma_{i}"
+            hyp = qualified("CompindMeaning.prop33_hypotheses")
+            out[f"hypotheses_{i}"] = f"{hyp} ({on} {to_q} {mod}.{own})"
     return out
 
 
