@@ -134,8 +134,13 @@ def _le(a: str, b: str) -> str:
 
 
 def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
-    """The statements of a rank certificate's `rank_lower` and `rank_upper` (the templates'
-    theorems), r <= rank J and rank J' <= u, J the Jacobian of NNCert/meaning/RankMeaning.v at the
+    """Theorem name -> the statement the driver expects it to prove, for the meaning theorems
+    of `cert` (module `mod`): composition facts (`dependence_statements`,
+    `hypotheses_statements`), MLP and ReLU equivalences, ResNet orbits, affsym elements
+    (`affsym_statements`), and here a rank certificate's.
+
+    A rank certificate's `rank_lower` and `rank_upper` (the templates' theorems) are
+    r <= rank J and rank J' <= u, J the Jacobian of NNCert/meaning/RankMeaning.v at the
     certificate's instance: the samples for the lower bound; for MLP and ResNet the lattice
     {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
     functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
