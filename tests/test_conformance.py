@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
-import os
 import re
 import subprocess
 import time
@@ -44,9 +43,9 @@ def coqc(proj: Path, stem: str, text: str) -> tuple[int, str, float, str]:
     path = proj / "Certificates" / f"{stem}.v"
     path.write_text(text)
     t0 = time.monotonic()
-    # Many small lemmas, none a long computation: OCaml's small minor heap suits them as it
-    # suits a small certificate (certify/provers/coq.py gc_env; 20-25 % less CPU measured).
-    env = None if coqp.GC_ENV in os.environ else {**os.environ, coqp.GC_ENV: coqp.SMALL_FILE_GC}
+    # Many small lemmas, none a long computation: the collector setting certify gives such a
+    # file (certify/provers/coq.py gc_env; 20-25 % less CPU measured).
+    env = coqp.gc_env(None)
     r = subprocess.run(
         ["coqc", "-q", "-R", "NNCert", "NNCert", "-R", "Certificates", "Certificates",
          f"Certificates/{stem}.v"],

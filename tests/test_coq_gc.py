@@ -54,6 +54,11 @@ def test_a_users_ocamlrunparam_is_never_overridden(size, tmp_path, monkeypatch):
     assert coqp.gc_env(None) is None
 
 
+def _printed(env: dict[str, str] | None) -> str:
+    """What build.sh's gc prints for the environment gc_env chose."""
+    return "" if env is None else f"{coqp.GC_ENV}={env[coqp.GC_ENV]}"
+
+
 def _build_sh_gc(tmp_path: Path, arg: str, user: str | None) -> str:
     """What build.sh's gc function prints for file `arg` (run in `tmp_path`)."""
     m = re.search(r"^gc\(\) \{.*?^\}\n", COQ_BUILD_SH, re.M | re.S)
@@ -75,10 +80,6 @@ def test_build_sh_chooses_the_setting_certify_chooses(user, tmp_path, monkeypatc
     cases = [(f"Certificates/C{n}.v", _file(tmp_path, n)) for n in SIZES]
     cases.append(("Audit.v", None))
     for arg, path in cases:
-        env = coqp.gc_env(path)
-        want = "" if env is None else f"{coqp.GC_ENV}={env[coqp.GC_ENV]}"
-        assert _build_sh_gc(tmp_path, arg, user) == want, (arg, user)
+        assert _build_sh_gc(tmp_path, arg, user) == _printed(coqp.gc_env(path)), (arg, user)
     # a library file: the setting of a file without a long kernel computation, at any size
-    env = coqp.gc_env(None)
-    want = "" if env is None else f"{coqp.GC_ENV}={env[coqp.GC_ENV]}"
-    assert _build_sh_gc(tmp_path, "NNCert/meaning/ElimSound.v", user) == want
+    assert _build_sh_gc(tmp_path, "NNCert/meaning/ElimSound.v", user) == _printed(coqp.gc_env(None))
