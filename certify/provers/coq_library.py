@@ -47,6 +47,8 @@ LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
 LIBRARY += ["meaning/resnet/OrbitMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
+# The scaling symmetry behind the upper-bound tangents, over the reals (no certificate loads it)
+LIBRARY += ["meaning/ScalingTangent"]
 
 # short module name (the file's stem) -> its path under coq/NNCert
 PATHS = {path.rsplit("/", 1)[-1]: path for path in LIBRARY}

@@ -114,23 +114,3 @@ Proof.
   simpl in H. apply andb_prop in H as [Hx Hxs]. apply Z.eqb_eq in Hx.
   destruct Hq as [<- | Hq]; [exact Hx| exact (IH q Hxs Hq)].
 Qed.
-
-From Coq Require Import Reals Field.
-
-Section Scaling.
-Local Open Scope R_scope.
-
-(** The scaling symmetry behind the upper-bound tangents: for a monomial activation
-    [c t^r], scaling a neuron's incoming weights by [l <> 0] and its outgoing weight by
-    [l^-r] leaves its contribution [v * c * (w x)^r] unchanged; differentiating at [l = 1]
-    gives the scaling tangent (incoming [w], outgoing [-r v]) used by the generator. *)
-Lemma monomial_scaling_invariance : forall (c v w x l : R) (r : nat),
-  l <> 0 -> (v * / l ^ r) * (c * (l * w * x) ^ r) = v * (c * (w * x) ^ r).
-Proof.
-  intros c v w x l r Hl.
-  replace (l * w * x) with (l * (w * x)) by ring.
-  rewrite Rpow_mult_distr.
-  field. apply pow_nonzero. exact Hl.
-Qed.
-
-End Scaling.
