@@ -46,6 +46,9 @@ LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
 # What a real ResNet orbit certificate means: outputs over Q at the lattice points, distinct points
 LIBRARY += ["meaning/resnet/OrbitMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
+# The generic step of an MLP / ResNet rank certificate: rank >= r at all but finitely many
+# points of every line through theta (issue 24)
+LIBRARY += ["meaning/GenericRank"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
 # The scaling symmetry behind the upper-bound tangents, over the reals (no certificate loads it)
 LIBRARY += ["meaning/ScalingTangent"]

@@ -241,6 +241,10 @@ Qed.
 Lemma deriv_at0 (P : {poly rat}) : P^`().[0] = P`_1.
 Proof. by rewrite horner_coef0 coef_deriv mulr1n. Qed.
 
+(** [J] has an invertible [r x r] minor (rows [f], columns [g]). *)
+Definition unit_minor {m n : nat} (r : nat) (J : 'M[rat]_(m, n)) : Prop :=
+  exists (f : 'I_r -> 'I_m) (g : 'I_r -> 'I_n), mxsub f g J \in unitmx.
+
 (** A nonsingular [r x r] minor: rank at least [r]. *)
 Lemma rank_of_minor m n r (J : 'M[rat]_(m, n)) (f : 'I_r -> 'I_m) (g : 'I_r -> 'I_n) :
   mxsub f g J \in unitmx -> (r <= \rank J)%N.
@@ -251,6 +255,9 @@ Proof.
   have -> : (mxsub id g J)^T = mxsub g id J^T by apply/matrixP => i j; rewrite !mxE.
   rewrite rowsubE. exact: mxrankM_maxr.
 Qed.
+
+Lemma rank_of_unit_minor m n r (J : 'M[rat]_(m, n)) : unit_minor r J -> (r <= \rank J)%N.
+Proof. move=> [f [g U]]. exact: (@rank_of_minor _ _ _ _ f g U). Qed.
 
 (** * Indices *)
 

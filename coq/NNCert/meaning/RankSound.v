@@ -28,17 +28,16 @@ Hypothesis Hp : p_ok p = true.
 Local Notation pn := (Z.to_nat p).
 
 (** An [r x r] minor of [J] (rows [rowf a], columns [colf b]) related entrywise to a unit
-    matrix over [Z/p]: its rational determinant is nonzero, so [r <= \rank J]. *)
+    matrix over [Z/p]: its rational determinant is nonzero, so [J] has an invertible
+    [r x r] minor ([unit_minor], hence [r <= \rank J] by [rank_of_unit_minor]). *)
 Lemma lower_from_unit m n r (Jf : nat -> nat -> rat) (rowf colf : nat -> nat)
     (A : 'M['Z_pn]_r) :
   (forall a, (a < r)%N -> (rowf a < m)%N) -> (forall b, (b < r)%N -> (colf b < n)%N) ->
   (forall a b : 'I_r, Rq p (Jf (rowf a) (colf b)) (A a b)) -> A \in unitmx ->
-  (r <= \rank (\matrix_(i < m, j < n) Jf i j))%N.
+  unit_minor r (\matrix_(i < m, j < n) Jf i j).
 Proof.
   move=> Hr Hc HR U.
-  pose f (a : 'I_r) : 'I_m := Ordinal (Hr a (ltn_ord a)).
-  pose g (b : 'I_r) : 'I_n := Ordinal (Hc b (ltn_ord b)).
-  apply: (@rank_of_minor _ _ _ _ f g).
+  exists (fun a : 'I_r => Ordinal (Hr a (ltn_ord a))), (fun b : 'I_r => Ordinal (Hc b (ltn_ord b))).
   rewrite unitmxE unitfE. apply: (@Rq_nonzero p _ (\det A)).
   - apply: Rq_det => a b. rewrite !mxE. exact: HR.
   - by rewrite -unitmxE.
@@ -46,7 +45,7 @@ Qed.
 
 (** The shared step of every family: the kernel's rows [entryK s k] (residues of output [k] at
     sample [s]) related entrywise to the mathematical Jacobian [entryQ], and the shared core's
-    success: [r <= \rank] of the Jacobian. *)
+    success: an invertible [r x r] minor of the Jacobian. *)
 Lemma lower_core m dout n r (entryQ : nat -> nat -> nat -> rat)
     (entryK : nat -> nat -> list int) (labels : list (nat * nat)) (cols : list nat) :
   (forall s k j, (s < m)%N -> (k < dout)%N ->
@@ -54,7 +53,7 @@ Lemma lower_core m dout n r (entryQ : nat -> nat -> nat -> rat)
   prime_ok p = true ->
   check_rank_core p n m dout labels (List.map (fun l => entryK (fst l) (snd l)) labels) cols r
     = true ->
-  (r <= \rank (\matrix_(i < m * dout, j < n) entryQ (i %/ dout) (i %% dout) j))%N.
+  unit_minor r (\matrix_(i < m * dout, j < n) entryQ (i %/ dout) (i %% dout) j).
 Proof.
   move=> HR Hpr /andP [/andP [/andP [_ /Nat.eqb_eq Hlr] Hrange] Hmin].
   have U := check_minor_unit p Hp _ _ _ _ Hpr Hmin.
@@ -162,9 +161,9 @@ End Sound.
     elimination on primitive integers) and [p] prime: the Jacobian of
     [theta -> (f_theta(x_s))_s] at the instance, defined by derivatives of the network over
     [{poly rat}] (RankMeaning.v), has rank at least [r] over Q. *)
-Theorem mlp_rank_lower_sound inst w r :
+Theorem mlp_unit_minor_sound inst w r :
   check_rank_lower inst w r = true -> prime_ok (lw_p w) = true ->
-  (r <= \rank (mlp_jacobian inst (lw_samples w)))%N.
+  unit_minor r (mlp_jacobian inst (lw_samples w)).
 Proof.
   rewrite /check_rank_lower.
   move=> /andP [/andP [/andP [/andP [Hshape Hp] Hth] Hac] Hcore] Hpr.
@@ -182,10 +181,15 @@ Proof.
   have := rows_len_nth _ _ s Hrows. rewrite nth_row_nth. apply. exact: Hs.
 Qed.
 
+Theorem mlp_rank_lower_sound inst w r :
+  check_rank_lower inst w r = true -> prime_ok (lw_p w) = true ->
+  (r <= \rank (mlp_jacobian inst (lw_samples w)))%N.
+Proof. move=> Hc Hpr. apply: rank_of_unit_minor. exact: (mlp_unit_minor_sound _ _ _ Hc Hpr). Qed.
+
 (** The same for a ResNet: [r <= \rank] of the Jacobian of [theta -> (F_theta(x_s))_s]. *)
-Theorem resnet_rank_lower_sound inst w r :
+Theorem resnet_unit_minor_sound inst w r :
   check_rank_lower_resnet inst w r = true -> prime_ok (lw_p w) = true ->
-  (r <= \rank (resnet_jacobian inst (lw_samples w)))%N.
+  unit_minor r (resnet_jacobian inst (lw_samples w)).
 Proof.
   rewrite /check_rank_lower_resnet.
   move=> /andP [/andP [/andP [/andP [Hshape Hp] Hth] Hac] Hcore] Hpr.
@@ -202,6 +206,11 @@ Proof.
   move=> s k j Hs _. apply: resnet_entry_sound => //.
   have := rows_len_nth _ _ s Hrows. rewrite nth_row_nth. apply. exact: Hs.
 Qed.
+
+Theorem resnet_rank_lower_sound inst w r :
+  check_rank_lower_resnet inst w r = true -> prime_ok (lw_p w) = true ->
+  (r <= \rank (resnet_jacobian inst (lw_samples w)))%N.
+Proof. move=> Hc Hpr. apply: rank_of_unit_minor. exact: (resnet_unit_minor_sound _ _ _ Hc Hpr). Qed.
 
 Lemma rats_pos_nth_row batch s : acts_pos batch = true -> rats_pos (nth_row batch s) = true.
 Proof. by elim: batch s => [| z batch IH] [| s] //= /andP [Hz Hzs] //; apply: IH. Qed.
@@ -223,7 +232,7 @@ Proof.
     + elim: (rl_batch w) Hbpos Hz => [| z0 b IH] /=; first by move=> _ [].
       move=> /andP [H0 H1] [E | Hz]; [by subst z0 | exact: IH].
     + move: (batch_nonzero_q _ _ _ Hnz) => /forallb_forall. apply. exact: Hz.
-  - rewrite /relu_jacobian.
+  - rewrite /relu_jacobian. apply: rank_of_unit_minor.
     apply: (@lower_core (rl_p w) Hp _ _ _ r
               (fun s k j => relu_jac_entry inst (nth_row (rl_batch w) s) k j)
               (fun s k => fst (relu_back (arith_mod (Uint63.of_Z (rl_p w)))
