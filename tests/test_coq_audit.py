@@ -64,8 +64,27 @@ def _lower_check_uses(text: str, decl: str, proof: str) -> str:
 
 
 def _rank_lower_is(text: str, replacement: str) -> str:
-    """Replace the theorem rank_lower (statement and proof) by `replacement`."""
-    return re.sub(r"Theorem rank_lower :.*?Qed\.", lambda _: replacement, text, count=1, flags=re.S)
+    """Replace the theorem rank_lower (statement and proof) by `replacement`, and drop
+    rank_lower_generic: a tamper's notation stays in force to the end of the file (so that the
+    theorems derived from rank_lower still compile), and the generic theorem's proof would not
+    typecheck under it; the driver's statement of rank_lower, stated first, rejects the file."""
+    out = re.sub(r"Theorem rank_lower :.*?Qed\.", lambda _: replacement, text, count=1, flags=re.S)
+    return re.sub(
+        r"Theorem rank_lower_generic :.*?Qed\.\n\(\* audited: rank_lower_generic \*\)\n",
+        "",
+        out,
+        count=1,
+        flags=re.S,
+    )
+
+
+def _generic_is(text: str, replacement: str) -> str:
+    """Replace the theorem rank_lower_generic (statement and proof) by `replacement`."""
+    out = re.sub(
+        r"Theorem rank_lower_generic :.*?Qed\.", lambda _: replacement, text, count=1, flags=re.S
+    )
+    assert out != text
+    return out
 
 
 AXIOM = "Axiom cheat : False."
@@ -125,11 +144,36 @@ TAMPERS = {
         "Theorem rank_lower : (3 <= \\rank (mlp_jacobian inst (lw_samples lower)))%N.\n"
         "Proof. reflexivity. Qed.",
     ),  # fmt: skip
+    # the generic step weakened to a statement that says nothing (issue 24 item 2)
+    "weak_generic": lambda t: _generic_is(
+        t,
+        "Theorem rank_lower_generic : forall v : list rat, exists N : nat, True.\n"
+        "Proof. intros v. exists 0%nat. exact I. Qed.",
+    ),  # fmt: skip
+    # ... or kept in form, with a \rank that never drops below r
+    "shadow_rank_generic": lambda t: _generic_is(
+        t,
+        "Section Tamper.\n"
+        'Local Notation "\\rank A" := (5%N) (at level 10, A at level 8) : nat_scope.\n'
+        "Theorem rank_lower_generic :\n"
+        "  forall v : list rat, exists N : nat, forall ts : seq rat, uniq ts ->\n"
+        "    all (fun t => (\\rank (mlp_jacobian_at inst\n"
+        "                   (on_line (List.map q_of (theta inst)) v t)\n"
+        "                   (lw_samples lower)) < 3)%N) ts -> (size ts <= N)%N.\n"
+        "Proof. intros v. exists 0%nat. intros [| t ts] _ H; [reflexivity| discriminate H]. Qed.\n"
+        "End Tamper.",
+    ),  # fmt: skip
 }
 # Tampers whose effect reaches an audited theorem: the audit alone (no source check) rejects.
 AUDIT_CATCHES = set(TAMPERS) - {"append"}
 # Tampers that no grep of the source notices: only the driver's statements reject them.
-SHADOW = {"shadow_mlp_jacobian", "shadow_rank", "shadow_le"}
+SHADOW = {
+    "shadow_mlp_jacobian",
+    "shadow_rank",
+    "shadow_le",
+    "weak_generic",
+    "shadow_rank_generic",
+}
 
 
 def _work(lib: Path, text: str) -> Path:

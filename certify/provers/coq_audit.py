@@ -142,7 +142,8 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     A rank certificate's `rank_lower` and `rank_upper` (the templates' theorems) are
     r <= rank J and rank J' <= u, J the Jacobian of NNCert/meaning/RankMeaning.v at the
     certificate's instance: the samples for the lower bound; for MLP and ResNet the lattice
-    {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. An MLP certificate with a
+    {x in N^d : |x| <= D} for the upper bound, for ReLU its batch. MLP and ResNet certificates
+    also have `rank_lower_generic` (`_generic_statement`). An MLP certificate with a
     functional dimension fd also has fd <= rank J (`functional_dimension_le_rank`) and, when
     its upper bound is made of the symmetry tangents, rank J' <= fd."""
     if cert.get("kind") in ("compind", "newman-slater", "prop21", "mlp-identifiable"):
@@ -176,6 +177,7 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
             width = f"({qualified('ResNet.rn_width')} {mod}.inst)"
             acts = f"({qualified('ResNet.rn_acts')} {mod}.inst)"
         out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
+        out["rank_lower_generic"] = _generic_statement(fam, mod, r, samples)
         lattice = f"({lattice_of} {width} ({degree_of} {acts}))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")
@@ -196,6 +198,30 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         if u is not None:
             out["rank_upper"] = _le(jac, f"{u}")
     return out
+
+
+def _generic_statement(fam: str, mod: str, r: int, samples: str) -> str:
+    """`rank_lower_generic` of an MLP / ResNet rank certificate (NNCert/meaning/GenericRank.v):
+    for every rational direction v there is an N such that every duplicate-free list of
+    rationals t with rank J(theta + t v) < r has at most N elements, J the Jacobian at the
+    certificate's samples (`mlp_jacobian_at` / `resnet_jacobian_at`)."""
+    rat, nat = "mathcomp.algebra.rat.rat", "Coq.Init.Datatypes.nat"
+    seq = "mathcomp.ssreflect.seq"
+    jac_at = qualified(f"GenericRank.{fam}_jacobian_at")
+    theta = qualified("Rank.theta" if fam == "mlp" else "ResNet.rn_theta")
+    point = (
+        f"({qualified('GenericRank.on_line')} (Coq.Lists.List.map "
+        f"{qualified('RankMeaning.q_of')} ({theta} {mod}.inst)) v t)"
+    )
+    rank = f"{_RANK} ({jac_at} {mod}.inst {point} {samples})"
+    below = f"{_LEQ} (Coq.Init.Datatypes.S ({rank})) {r}"  # a bool: all's predicate
+    return (
+        f"forall v : Coq.Init.Datatypes.list {rat}, Coq.Init.Logic.ex (fun N : {nat} => "
+        f"forall ts : Coq.Init.Datatypes.list {rat}, "
+        f"{_IS_TRUE} (@{seq}.uniq mathcomp.algebra.rat.rat_eqType ts) -> "
+        f"{_IS_TRUE} (@{seq}.all {rat} (fun t : {rat} => {below}) ts) -> "
+        f"{_le(f'(@{seq}.size {rat} ts)', 'N')})"
+    )
 
 
 def equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

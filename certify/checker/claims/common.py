@@ -23,6 +23,22 @@ def coq_rank_lower(r: int, jacobian: str) -> str:
     )
 
 
+def coq_rank_generic(r: int) -> str:
+    """What the Coq file's theorem rank_lower_generic says (NNCert/meaning/GenericRank.v, MLP
+    and ResNet): the generic step from the rank at theta, proved along every line through theta,
+    and the two steps that stay cited."""
+    return (
+        "Proved in Coq (theorem rank_lower_generic, from the same check by "
+        "NNCert/meaning/GenericRank.v): for every rational direction v, the same Jacobian at "
+        f"theta + t v has rank >= {r} over Q at all but finitely many rational t (along the line "
+        "the nonsingular minor's determinant is a polynomial in t, nonzero at t = 0): lower "
+        f"semicontinuity along every line through theta, so the generic rank of that Jacobian is "
+        f">= {r}. Cited, not proved: that the rank of the Jacobian at the samples is at most the "
+        "rank of the differential of theta -> f_theta, and that the differential's generic rank "
+        "is the functional dimension (the dimension of the image). Lean does not state this step."
+    )
+
+
 def coq_rank_upper(u: int, jacobian: str, lattice: bool) -> str:
     """What the Coq file's theorem rank_upper says (NNCert/meaning/UpperSound.v, UpperSoundReLU.v),
     derived from the kernel's upper-bound check; for MLPs and ResNets the Jacobian is the one

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.checker.claims.common import LOWER_CITE, coq_rank_lower, coq_rank_upper
+from certify.checker.claims.common import (
+    LOWER_CITE,
+    coq_rank_generic,
+    coq_rank_lower,
+    coq_rank_upper,
+)
 from certify.checker.facts import networks as M
 from certify.checker.ir import MLP, ResNet
 
@@ -90,7 +95,10 @@ def functional_dimension(
     (d, k, 1) with sigma = c t^r, when r is the Alexander-Hirschowitz dimension of the
     secant variety (cited). An exact nullspace at theta (kind
     nullspace) bounds the rank at theta only, and pins nothing."""
-    lsc = f"the generic rank is >= rank_lower = {r} (lower semicontinuity)"
+    lsc = (
+        f"the generic rank is >= rank_lower = {r} (lower semicontinuity, proved along every "
+        f"line through theta in Coq: rank_lower_generic)"
+    )
     if r >= trivial_upper(mlp):
         what = "#params" if r == mlp.n_params else "the dimension of the output polynomial space"
         return r, f"{lsc} and <= {r} = {what}, a bound on the rank at every point"
@@ -159,6 +167,7 @@ def rank_claim(
         f"rank d(theta -> f_theta)(theta) >= {r}; by lower semicontinuity the generic rank "
         f"(functional dimension) of the architecture is >= {r} (#params {n}).",
         coq_rank_lower(r, "that Jacobian"),
+        coq_rank_generic(r),
     ]
     cites = [LOWER_CITE]
     if upper is not None:
