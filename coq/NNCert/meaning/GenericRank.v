@@ -24,8 +24,8 @@
     with its canonical [horner_eval_rmorphism], [map_poly] ([map_poly_rmorphism], [map_polyC],
     [map_polyX], [coef_map]), [det_map_mx], [map_mxsub], [unitmxE], [max_poly_roots]. *)
 From Coq Require Import ZArith List Bool.
-From NNCert Require Import Lists Arith Net RankCore Rank ResNet Jacobian RankMeaning ElimSound.
-From NNCert Require Import RankSound.
+From NNCert Require Import Lists Arith Net RankCore Rank ResNet Jacobian RankMeaning Backprop.
+From NNCert Require Import ElimSound RankSound.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import div bigop ssralg poly matrix mxalgebra rat.
@@ -133,22 +133,12 @@ Fixpoint on_line (th v : list rat) (t : rat) : list rat :=
 Lemma on_line0 th v : on_line th v 0 = th.
 Proof. by elim: th v => [| a th IH] [| b v] //=; rewrite IH // mul0r addr0. Qed.
 
-(** The parameters [th + s e_j] as polynomials in [s] ([i]: the index of the head). *)
-Fixpoint theta_line_q (th : list rat) (i j : nat) : list {poly rat} :=
-  match th with
-  | nil => nil
-  | a :: th' => (a%:P + (if Nat.eqb i j then 'X else 0)) :: theta_line_q th' i.+1 j
-  end.
-
-Lemma theta_line_q_of th i j : theta_line th i j = theta_line_q (List.map q_of th) i j.
-Proof. by elim: th i => [| a th IH] i //=; rewrite IH. Qed.
-
 (** [d f_th(x)[k] / d th_j]: as [mlp_jac_entry], at the rational point [th]. *)
 Definition mlp_jac_entry_at (inst : rank_instance) (th : list rat) (x : list Z) (k j : nat)
   : rat :=
   let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
              (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
-             (theta_line_q th 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
+             (line th 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
   P^`().[0].
 
 (** The Jacobian of [theta -> (f_theta(x_s))_s] at the rational point [th]. *)
@@ -160,7 +150,7 @@ Definition mlp_jacobian_at (inst : rank_instance) (th : list rat) (samples : lis
 Lemma mlp_jacobian_at_theta inst samples :
   mlp_jacobian_at inst (List.map q_of (theta inst)) samples = mlp_jacobian inst samples.
 Proof.
-  apply/matrixP => i j. by rewrite !mxE /mlp_jac_entry_at /mlp_jac_entry theta_line_q_of.
+  apply/matrixP => i j. by rewrite !mxE /mlp_jac_entry_at /mlp_jac_entry theta_line_line.
 Qed.
 
 (** The same for a ResNet. *)
@@ -168,7 +158,7 @@ Definition resnet_jac_entry_at (inst : resnet_instance) (th : list rat) (x : lis
     (k j : nat) : rat :=
   let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
              (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
-             (theta_line_q th 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
+             (line th 0 j) (List.map (fun z => (zr z)%:P) x)) 0 in
   P^`().[0].
 
 Definition resnet_jacobian_at (inst : resnet_instance) (th : list rat)
@@ -181,7 +171,7 @@ Lemma resnet_jacobian_at_theta inst samples :
   resnet_jacobian_at inst (List.map q_of (rn_theta inst)) samples
   = resnet_jacobian inst samples.
 Proof.
-  apply/matrixP => i j. by rewrite !mxE /resnet_jac_entry_at /resnet_jac_entry theta_line_q_of.
+  apply/matrixP => i j. by rewrite !mxE /resnet_jac_entry_at /resnet_jac_entry theta_line_line.
 Qed.
 
 (** * The Jacobian along a line, as a matrix of polynomials in [t] *)
@@ -209,7 +199,7 @@ Lemma ev_const (a : rat) : ev a%:P%:P = a%:P.
 Proof. by rewrite evC hornerC. Qed.
 
 Lemma theta_plane_at th v i j :
-  List.map ev (theta_plane th v i j) = theta_line_q (on_line th v t) i j.
+  List.map ev (theta_plane th v i j) = line (on_line th v t) i j.
 Proof.
   elim: th v i => [| a th IH] [| b v] i //=.
   - rewrite IH evD ev_const. by case: (Nat.eqb i j); rewrite ?evX ?ev0.
@@ -279,6 +269,18 @@ Qed.
 
 (** * The generic step, from the kernel's check *)
 
+(** The shared step: a family's Jacobian [J t] at the points [theta + t v] is the matrix of
+    polynomials [E] evaluated at [t], and [J 0] has an invertible [r x r] minor. *)
+Lemma rank_lower_on_line m n r (J : rat -> 'M[rat]_(m, n)) (E : 'M[{poly rat}]_(m, n)) :
+  (forall t, map_mx (horner_eval t) E = J t) -> unit_minor r (J 0) ->
+  exists N : nat, forall ts : seq rat, uniq ts ->
+    all (fun t => (\rank (J t) < r)%N) ts -> (size ts <= N)%N.
+Proof.
+  move=> HE U. have [|N HN] := @rank_line _ _ r E; first by rewrite HE.
+  exists N => ts Uts Hts. apply: HN => //.
+  apply/allP => t Ht. rewrite HE. exact: (allP Hts t Ht).
+Qed.
+
 (** [check_rank_lower = true] and [p] prime: for every direction [v] (padded with zeros), the
     Jacobian of [theta -> (f_theta(x_s))_s] has rank at least [r] at every point
     [theta + t v] of the line but at most [N] of them. *)
@@ -289,13 +291,8 @@ Theorem mlp_rank_lower_on_lines inst w r :
                                           (lw_samples w)) < r)%N) ts ->
     (size ts <= N)%N.
 Proof.
-  move=> Hc Hpr v.
-  have [|N HN] := @rank_line _ _ r (mlp_line_matrix inst (List.map q_of (theta inst)) v
-                                      (lw_samples w)).
-  - rewrite mlp_line_matrix_at on_line0 mlp_jacobian_at_theta.
-    exact: (mlp_unit_minor_sound _ _ _ Hc Hpr).
-  - exists N => ts Uts Hts. apply: HN => //.
-    apply/allP => t Ht. rewrite mlp_line_matrix_at. exact: (allP Hts t Ht).
+  move=> Hc Hpr v. apply: rank_lower_on_line => [t|]; first exact: mlp_line_matrix_at.
+  rewrite on_line0 mlp_jacobian_at_theta. exact: (mlp_unit_minor_sound _ _ _ Hc Hpr).
 Qed.
 
 (** The same for a ResNet. *)
@@ -306,11 +303,6 @@ Theorem resnet_rank_lower_on_lines inst w r :
                                              (lw_samples w)) < r)%N) ts ->
     (size ts <= N)%N.
 Proof.
-  move=> Hc Hpr v.
-  have [|N HN] := @rank_line _ _ r (resnet_line_matrix inst (List.map q_of (rn_theta inst)) v
-                                      (lw_samples w)).
-  - rewrite resnet_line_matrix_at on_line0 resnet_jacobian_at_theta.
-    exact: (resnet_unit_minor_sound _ _ _ Hc Hpr).
-  - exists N => ts Uts Hts. apply: HN => //.
-    apply/allP => t Ht. rewrite resnet_line_matrix_at. exact: (allP Hts t Ht).
+  move=> Hc Hpr v. apply: rank_lower_on_line => [t|]; first exact: resnet_line_matrix_at.
+  rewrite on_line0 resnet_jacobian_at_theta. exact: (resnet_unit_minor_sound _ _ _ Hc Hpr).
 Qed.
