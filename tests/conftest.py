@@ -169,6 +169,24 @@ def run_cli(
     )
 
 
+def compind_coq_text(cert: dict[str, Any]) -> str:
+    """The Coq file certify renders for a composition certificate."""
+    from certify.families.compind.render import render_files
+
+    return render_files(cert, certificate.sha256(cert))[2]
+
+
+def compile_compind_text(coq: CoqRunner, cert: dict[str, Any], text: str, module: str):
+    """coqc and the bundle's audit on `text` (a composition certificate's Coq file, perhaps
+    tampered), auditing the theorems and statements of the faithful rendering of `cert`."""
+    from certify.provers import coq_audit
+
+    rel = f"Certificates/{module}.v"
+    (coq.proj / rel).write_text(text)
+    thms = coq_audit.theorems_of(cert, module, compind_coq_text(cert))
+    return coqp.check_file(coq.proj, rel, 600, theorems=thms)
+
+
 def small_rank_spec(name: str) -> str:
     """A spec of one rank certificate that takes well under a second: MLP (2, 2, 1), t^2."""
     return (

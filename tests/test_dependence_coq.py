@@ -21,23 +21,13 @@ from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from certify.provers.coq_library import qualified
 from certify.spec import parse_spec
+from tests.conftest import compile_compind_text as compile_text
+from tests.conftest import compind_coq_text as coq_text
 
 
 def make(req: dict) -> dict:
     spec = parse_spec({"name": "dep", "certificate": [req]}, "<test>")
     return generate_certificate(spec, spec.certificates[0])
-
-
-def coq_text(cert: dict) -> str:
-    return render_files(cert, certificate.sha256(cert))[2]
-
-
-def compile_text(coq, cert: dict, text: str, module: str) -> coqp.Verdict:
-    """coqc and the bundle's audit (the statements in absolute names) on `text`."""
-    rel = f"Certificates/{module}.v"
-    (coq.proj / rel).write_text(text)
-    thms = coq_audit.theorems_of(cert, module, coq_text(cert))  # the faithful text's list
-    return coqp.check_file(coq.proj, rel, 600, theorems=thms)
 
 
 Z2Z = {"kind": "compind", "variables": ["t"], "polynomials": ["t", "2*t", "3*t"],

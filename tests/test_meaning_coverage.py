@@ -13,13 +13,9 @@ from certify import certificate
 from certify.checker import registry
 from certify.provers import coq_audit
 
-# The demo certificates whose Coq file ends in a kernel check only (19 of 92 on 2026-12-07),
+# The demo certificates whose Coq file ends in a kernel check only (16 of 92 on 2026-12-07),
 # by kind: what each would need is in issue 24 and docs/trust-model.md.
 CHECK_ONLY = {
-    # compind independence: det of the evaluation matrix mod p, not yet over Q
-    "compind-bivariate-bias", "newman-slater-cubes",
-    # mlp-identifiable without a Prop. 3.3 fact (its rank certificate ends in a theorem)
-    "mlp-ident-z2z",
     # ReLU equivalence of two networks (piecewise equality over R: a differing input ends in
     # a theorem), tanh-type orbits and equivalences
     "relu-equiv-hidden", "relu-equiv-permutation", "logistic-2-3-1-orbit", "tanh-1-3-1-orbit",
@@ -59,8 +55,7 @@ def test_every_demo_certificate_ends_in_a_pinned_theorem_or_is_listed_as_check_o
     assert set(by_kind) == set(registry.BY_KEY)
     without = {k for k, v in by_kind.items() if v == {False}}
     assert without == {("tanh", "orbit"), ("tanh", "equiv"),
-                       ("resnet", "critical"), ("resnet", "implicit"),
-                       ("compind", "newman-slater")}  # fmt: skip
+                       ("resnet", "critical"), ("resnet", "implicit")}  # fmt: skip
 
 
 def test_every_demo_mlp_and_resnet_rank_certificate_proves_the_generic_step(demo_bundle: Path):

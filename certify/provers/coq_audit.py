@@ -300,8 +300,10 @@ def orbit_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
 
 
 def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
-    """The statements of a composition certificate's `relation_i` theorems (the template's),
-    in absolute names: a dependence fact i is `dependent inst_i lam_i` (kind dependent) or
+    """The statements of a composition certificate's `relation_i` and `independent_i` theorems
+    (the template's), in absolute names: an independence fact i is `independent inst_i`
+    (NNCert/meaning/compind/IndependenceMeaning.v); a dependence fact i is
+    `dependent inst_i lam_i` (kind dependent) or
     `dependent_all inst_i lam_i lo degree` (kind dependent_all) of
     NNCert/meaning/compind/DependenceMeaning.v,
     so a file that redefines `dependent` locally proves another statement and the driver
@@ -311,6 +313,10 @@ def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     for i, f in enumerate(facts if isinstance(facts, list) else []):
         kind = f.get("kind") if isinstance(f, dict) else None
         args = f"{mod}.inst_{i} {mod}.lam_{i}"
+        if kind == "independent":  # NNCert/meaning/compind/IndependenceMeaning.v
+            out[f"independent_{i}"] = (
+                f"{qualified('IndependenceMeaning.independent')} {mod}.inst_{i}"
+            )
         if kind == "dependent":
             out[f"relation_{i}"] = f"{qualified('DependenceMeaning.dependent')} {args}"
         elif kind == "dependent_all":
@@ -325,7 +331,9 @@ def hypotheses_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     Prop. 2.1 fact i is `prop21_hypotheses (map to_Q sigma_i) (to_Q d2_i) (to_Q d3_i)` and a
     Prop. 3.3 fact `prop33_hypotheses (map to_Q s)` (NNCert/meaning/compind/CompindMeaning.v),
     s the instance's activation `inst_sigma` for an mlp-identifiable certificate, else the
-    fact's `sigma_i`."""
+    fact's `sigma_i`; an MLP fact i's `mlp_hypotheses_i` is `mlp_hypotheses widths sigma theta
+    rmin` (NNCert/meaning/compind/IdentifiabilityMeaning.v) of the instance's `inst_*` terms
+    in an mlp-identifiable certificate."""
     out: dict[str, str] = {}
     to_q, on = qualified("CompindMeaning.to_Q"), "Coq.Lists.List.map"
     facts = cert.get("witness", {}).get("facts", [])
@@ -340,6 +348,12 @@ def hypotheses_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
             own = "inst_sigma" if cert.get("kind") == "mlp-identifiable" else f"sigma_{i}"
             hyp = qualified("CompindMeaning.prop33_hypotheses")
             out[f"hypotheses_{i}"] = f"{hyp} ({on} {to_q} {mod}.{own})"
+        elif kind == "mlp":  # NNCert/meaning/compind/IdentifiabilityMeaning.v
+            own = cert.get("kind") == "mlp-identifiable"  # the fact checks the instance's terms
+            names = [f"inst_{n}" if own else f"{n}_{i}" for n in ("widths", "sigma", "theta")]
+            args = " ".join(f"{mod}.{n}" for n in names)
+            hyp = qualified("IdentifiabilityMeaning.mlp_hypotheses")
+            out[f"mlp_hypotheses_{i}"] = f"{hyp} {args} {int(f['rmin'])}%nat"
     return out
 
 

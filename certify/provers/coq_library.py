@@ -28,6 +28,7 @@ LIBRARY = [
     "meaning/compind/CompindSound",
     "meaning/compind/CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
     "meaning/compind/DependenceMeaning",  # what a composition-dependence fact means, over Q
+    "meaning/compind/IdentifiabilityMeaning",  # the MLP-identifiability hypotheses, over Z and Q
     "kernel/ResNet",
 ]
 LIBRARY += ["kernel/ReLU", "meaning/relu/ReLUSound"]  # ReLU networks (issue 5)
@@ -46,6 +47,8 @@ LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
 # What a real ResNet orbit certificate means: outputs over Q at the lattice points, distinct points
 LIBRARY += ["meaning/resnet/OrbitMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
+# What a composition-independence fact means: the family's functions independent over Q (issue 24)
+LIBRARY += ["meaning/compind/IndependenceMeaning"]
 # The generic step of an MLP / ResNet rank certificate: rank >= r at all but finitely many
 # points of every line through theta (issue 24)
 LIBRARY += ["meaning/GenericRank"]

@@ -185,9 +185,11 @@ def compind_claim(
         if f["kind"] == "independent":
             s = _sigma_text(f["sigma"])
             parts.append(
-                f"Kernel-checked: for sigma = {s}, the {result['k']} functions {fam} are "
+                f"Kernel-checked, and proved in Coq over Q (theorem independent_{i} of the Coq "
+                f"file, from coq/NNCert/meaning/compind/IndependenceMeaning.v, the functions "
+                f"evaluated over Q): for sigma = {s}, the {result['k']} functions {fam} are "
                 f"linearly independent over Q (M * W = I mod {f['prime']} for "
-                f"M[i][j] = f_i(v_j) at integer points v_j)."
+                f"M[i][j] = f_i(v_j) at integer points v_j, so M is invertible over Q)."
             )
             if result["generic"]:
                 parts.append(
@@ -274,7 +276,10 @@ def mlp_claim(
     widths = instance["network"]["widths"]
     s = _sigma_text(facts[0]["sigma"])
     parts = [
-        f"Kernel-checked: the bias-free MLP with widths {widths}, activation sigma = {s} and "
+        f"Kernel-checked, and proved in Coq (theorem mlp_hypotheses_0 of the Coq file, from "
+        f"coq/NNCert/meaning/compind/IdentifiabilityMeaning.v: every hidden neuron has a "
+        f"nonzero incoming row, distinct rows and a nonzero outgoing weight; sigma over Q): "
+        f"the bias-free MLP with widths {widths}, activation sigma = {s} and "
         f"the given integer weights has no inactive and no redundant hidden neuron (it is not "
         f"a subnetwork), sigma(0) = 0 and deg sigma = {result['degree']} >= "
         f"{facts[0]['rmin']}."
