@@ -32,8 +32,9 @@ def coq_rank_generic(r: int) -> str:
         "NNCert/meaning/GenericRank.v): for every rational direction v, the same Jacobian at "
         f"theta + t v has rank >= {r} over Q at all but finitely many rational t (along the line "
         "the nonsingular minor's determinant is a polynomial in t, nonzero at t = 0): lower "
-        f"semicontinuity along every line through theta, so the generic rank of that Jacobian is "
-        f">= {r}. Cited, not proved: that the rank of the Jacobian at the samples is at most the "
+        f"semicontinuity along every line through theta (hence, not stated in Coq, the generic "
+        f"rank of that Jacobian is >= {r}). Cited, not proved: that the rank of the Jacobian at "
+        "the samples is at most the "
         "rank of the differential of theta -> f_theta, and that the differential's generic rank "
         "is the functional dimension (the dimension of the image). Lean does not state this step."
     )

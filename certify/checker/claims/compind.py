@@ -276,13 +276,15 @@ def mlp_claim(
     widths = instance["network"]["widths"]
     s = _sigma_text(facts[0]["sigma"])
     parts = [
-        f"Kernel-checked, and proved in Coq (theorem mlp_hypotheses_0 of the Coq file, from "
-        f"coq/NNCert/meaning/compind/IdentifiabilityMeaning.v: every hidden neuron has a "
-        f"nonzero incoming row, distinct rows and a nonzero outgoing weight; sigma over Q): "
-        f"the bias-free MLP with widths {widths}, activation sigma = {s} and "
-        f"the given integer weights has no inactive and no redundant hidden neuron (it is not "
-        f"a subnetwork), sigma(0) = 0 and deg sigma = {result['degree']} >= "
-        f"{facts[0]['rmin']}."
+        f"Kernel-checked: the bias-free MLP with widths {widths}, activation sigma = {s} in "
+        f"every hidden layer and the given integer weights has no inactive and no redundant "
+        f"hidden neuron (it is not a subnetwork), sigma(0) = 0 and deg sigma = "
+        f"{result['degree']} >= {facts[0]['rmin']}. Proved in Coq (theorem mlp_hypotheses_0 "
+        f"of the Coq file, from coq/NNCert/meaning/compind/IdentifiabilityMeaning.v): for "
+        f"these widths, weights and sigma, every hidden neuron has a nonzero incoming row, a "
+        f"row distinct from the others of its layer and a nonzero outgoing weight, and over Q "
+        f"sigma(0) = 0 and deg sigma >= {facts[0]['rmin']} with a nonzero leading coefficient "
+        f"(that the network has no biases and one activation is the kernel lemma fact_0)."
     ]
     th = result["theorem"]
     cites = [COR41] if th != "none" else []

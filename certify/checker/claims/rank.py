@@ -96,8 +96,9 @@ def functional_dimension(
     secant variety (cited). An exact nullspace at theta (kind
     nullspace) bounds the rank at theta only, and pins nothing."""
     lsc = (
-        f"the generic rank is >= rank_lower = {r} (lower semicontinuity, proved along every "
-        f"line through theta in Coq: rank_lower_generic)"
+        f"the generic rank is >= rank_lower = {r} (lower semicontinuity: proved in Coq for the "
+        f"sample Jacobian along every line through theta, rank_lower_generic; the step to the "
+        f"differential and the functional dimension is cited)"
     )
     if r >= trivial_upper(mlp):
         what = "#params" if r == mlp.n_params else "the dimension of the output polynomial space"
