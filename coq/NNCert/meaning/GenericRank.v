@@ -5,7 +5,8 @@
     The mathematics, for MLPs and ResNets:
     - [jacobian_at inst th samples] is the Jacobian of [theta -> (f_theta(x_s))_s] at any
       rational point [th] (RankMeaning.v's definition with [th] in place of the instance's
-      [theta]: derivatives at [t = 0] of the network evaluated over [{poly rat}]); at the
+      [theta], the parameters [th + s e_j] being Backprop.v's [line]: derivatives at [s = 0]
+      of the network evaluated over [{poly rat}]); at the
       instance's own [theta] it is RankMeaning.v's [mlp_jacobian] / [resnet_jacobian].
     - Along the line [th + t v], every entry is a polynomial in [t]: the network evaluated
       over [{poly {poly rat}}] (outer variable: the derivative's direction [e_j]; inner
@@ -18,8 +19,9 @@
       its size ([max_poly_roots]). Hence every duplicate-free list of bad [t] has at most
       [size D] elements: the statement [exists N, forall ts, uniq ts -> all bad ts ->
       size ts <= N].
-    What stays cited (the claim says so): that the generic rank of the Jacobian is the
-    dimension of the image of [theta -> f_theta] (the functional dimension).
+    What stays cited (the claim says so): that the rank of this sample Jacobian is at most
+    that of the differential of [theta -> f_theta], and that the differential's generic rank
+    is the dimension of its image (the functional dimension).
     MathComp names used, checked in MathComp 1.15's sources (poly.v, matrix.v): [horner_eval]
     with its canonical [horner_eval_rmorphism], [map_poly] ([map_poly_rmorphism], [map_polyC],
     [map_polyX], [coef_map]), [det_map_mx], [map_mxsub], [unitmxE], [max_poly_roots]. *)
