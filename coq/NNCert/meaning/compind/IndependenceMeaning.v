@@ -108,14 +108,6 @@ Qed.
 (** Every entry is a residue below [p]. *)
 Definition small (xs : list int) : Prop := forall j, (φ (List.nth j xs 0%uint63) < p)%Z.
 
-Lemma small0 j : (φ (List.nth j (zeros aP j.+1) 0%uint63) < p)%Z.
-Proof.
-  have Hz : forall n j, (φ (List.nth j (zeros aP n) 0%uint63) < p)%Z.
-    move=> n; elim: n => [| n IH] [| i] /=; rewrite ?Uint63.to_Z_0; try exact: IH;
-      have := p_gt1 p Hp; lia.
-  exact: Hz.
-Qed.
-
 Lemma zeros_small n : small (zeros aP n).
 Proof.
   move=> j. elim: n j => [| n IH] [| j] /=; rewrite ?Uint63.to_Z_0; try exact: IH;
@@ -203,17 +195,10 @@ Lemma size_family_rows p sm ps invs pts : size invs = size ps ->
   size (family_rows_mod p sm ps invs pts) = size ps.
 Proof. by elim: ps invs => [| q ps IH] [| inv invs] //= [/IH ->]. Qed.
 
-Lemma nth_map_Z {A : Type} (f : A -> Z) (l : list A) (d : A) j : (j < size l)%N ->
-  List.nth j (List.map f l) 0%Z = f (List.nth j l d).
-Proof. by elim: l j => [| a l IH] [| j] //= /IH. Qed.
-
-Lemma nth_map_int (f : Z -> int) (l : list Z) j : (j < size l)%N ->
-  List.nth j (List.map f l) 0%uint63 = f (List.nth j l 0%Z).
-Proof. by elim: l j => [| a l IH] [| j] //= /IH. Qed.
-
+(** RankMeaning.v's [nth_map_lt] with [size] for [length]. *)
 Lemma nth_map_row {A B : Type} (f : A -> B) (l : list A) (d : A) (e : B) i :
   (i < size l)%N -> List.nth i (List.map f l) e = f (List.nth i l d).
-Proof. by elim: l i => [| a l IH] [| i] //= /IH. Qed.
+Proof. rewrite -length_size. exact: nth_map_lt. Qed.
 
 Lemma nth_fun_map (f : list ((Z * Z) * list nat) -> list rat -> rat) l i :
   (i < size l)%N -> nth (fun _ => 0) (List.map f l) i = f (List.nth i l [::]).
@@ -271,8 +256,8 @@ Proof.
             (List.map zr (List.nth j (iw_points w) [::])))
          (List.nth j (ints_mod p (List.nth i' rows [::])) 0%uint63).
     move=> i' Hi'. rewrite /rows nth_family_rows // /ints_mod /family_row_mod.
-    rewrite (nth_map_int _ _ j); last by rewrite size_map.
-    rewrite (nth_map_Z _ _ [::] j) //.
+    rewrite (nth_map_row _ _ 0%Z 0%uint63 j); last by rewrite size_map.
+    rewrite (nth_map_row _ _ [::] 0%Z j) //.
     apply: RK_reduce.
     exact: (horner_rel p Hp _ _ _ _ (RK_rats p Hp _ _ Hsi) (poly_eval_rel p Hp _ _ _ _ _
       (RK_rats p Hp _ _ (Hinv i' Hi')) (RK_ints p Hp _))).
@@ -280,7 +265,7 @@ Proof.
   move: Hi; rewrite /family_size length_size.
   case: (ci_bias inst) => Hi; rewrite /= in Hi.
   - case: i Hi => [| i'] Hi /=.
-    + rewrite /ones_row /ints_mod (nth_map_int _ _ j); last by rewrite size_repeat1.
+    + rewrite /ones_row /ints_mod (nth_map_row _ _ 0%Z 0%uint63 j); last by rewrite size_repeat1.
       rewrite nth_repeat1 //. exact: RK_one.
     + have Hi' : (i' < size (ci_polys inst))%N by move/ltP: Hi => Hi; apply/ltP; lia.
       rewrite (nth_map_row _ _ [::] _ i') ?size_map ?Hrows // nth_fun_map //.
@@ -294,14 +279,13 @@ End Entries.
 
 (** * The theorem *)
 
+(** RankMeaning.v's [rows_len_nth] with [List.nth] and [size]. *)
 Lemma rows_len_nth' {A : Type} {m : nat} {rows : list (list A)} {i : nat} :
   rows_len m rows = true -> (i < size rows)%N -> length (List.nth i rows [::]) = m.
-Proof.
-  elim: rows i => [| r rows IH] [| i] //= /andP [/Nat.eqb_eq Hr Hrs] Hi //. exact: IH.
-Qed.
+Proof. rewrite -nth_row_nth -length_size. exact: rows_len_nth. Qed.
 
 Lemma size_List_map {A B : Type} (f : A -> B) (l : list A) : size (List.map f l) = length l.
-Proof. by elim: l => //= a l ->. Qed.
+Proof. by rewrite -length_size List.map_length. Qed.
 
 (** Entries of [ints_mod] rows are residues below [p]. *)
 Lemma ints_mod_small p (Hp : p_ok p = true) xs : small p (ints_mod p xs).
