@@ -329,13 +329,14 @@ def dependence_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
 def hypotheses_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     """The statements of the `hypotheses_i` theorems (the template's), in absolute names: a
     Prop. 2.1 fact i is `prop21_hypotheses (map to_Q sigma_i) (to_Q d2_i) (to_Q d3_i)` and a
-    Prop. 3.3 fact `prop33_hypotheses (map to_Q s)` (NNCert/meaning/compind/CompindMeaning.v),
-    s the instance's activation `inst_sigma` for an mlp-identifiable certificate, else the
-    fact's `sigma_i`; an MLP fact i's `mlp_hypotheses_i` is `mlp_hypotheses widths sigma theta
-    rmin` (NNCert/meaning/compind/IdentifiabilityMeaning.v) of the instance's `inst_*` terms
-    in an mlp-identifiable certificate."""
+    Prop. 3.3 fact `prop33_hypotheses (map to_Q s)` (NNCert/meaning/compind/CompindMeaning.v;
+    to_Q from NNCert/meaning/TermsMeaning.v), s the instance's activation `inst_sigma` for an
+    mlp-identifiable certificate, else the fact's `sigma_i`; an MLP fact i's `mlp_hypotheses_i`
+    is `mlp_hypotheses widths sigma theta rmin`
+    (NNCert/meaning/compind/IdentifiabilityMeaning.v) of the instance's `inst_*` terms in an
+    mlp-identifiable certificate."""
     out: dict[str, str] = {}
-    to_q, on = qualified("CompindMeaning.to_Q"), "Coq.Lists.List.map"
+    to_q, on = qualified("TermsMeaning.to_Q"), "Coq.Lists.List.map"
     facts = cert.get("witness", {}).get("facts", [])
     for i, f in enumerate(facts if isinstance(facts, list) else []):
         kind = f.get("kind") if isinstance(f, dict) else None

@@ -25,6 +25,7 @@ LIBRARY = [
     "kernel/Rank",
     "meaning/CheckerSound",
     "kernel/Compind",
+    "meaning/TermsMeaning",  # the kernel's fractions and term lists over Q (shared)
     "meaning/compind/CompindSound",
     "meaning/compind/CompindMeaning",  # what the Prop. 2.1 / 3.3 facts mean, over Q (issue 24)
     "meaning/compind/DependenceMeaning",  # what a composition-dependence fact means, over Q

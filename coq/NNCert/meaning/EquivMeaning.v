@@ -23,32 +23,15 @@ Local Open Scope ring_scope.
 Section Dual.
 Context {A : Type} (ar : arith A).
 
-Lemma layer_dual_fst rowlen nrows th dth hb dhb :
-  fst (layer_dual ar rowlen nrows th dth hb dhb) = layer_vals ar rowlen nrows th hb.
-Proof.
-  elim: nrows th dth => [| k IH] th dth //=.
-  rewrite -(IH (drop_n rowlen th) (drop_n rowlen dth)).
-  by case: (layer_dual ar rowlen k (drop_n rowlen th) (drop_n rowlen dth) hb dhb).
-Qed.
-
-Lemma layer_dual_len rowlen nrows th dth hb dhb :
-  length (fst (layer_dual ar rowlen nrows th dth hb dhb)) = nrows /\
-  length (snd (layer_dual ar rowlen nrows th dth hb dhb)) = nrows.
-Proof.
-  elim: nrows th dth => [| k IH] th dth //=.
-  have := IH (drop_n rowlen th) (drop_n rowlen dth).
-  by case: (layer_dual ar rowlen k (drop_n rowlen th) (drop_n rowlen dth) hb dhb) => a b /= [-> ->].
-Qed.
-
 (** [net_dual]'s value is [mlp_forward] (tangents of the same length as the values). *)
 Lemma net_dual_fst bias rest : forall prev acts th dth h dh,
   fst (net_dual ar bias prev rest acts th dth h dh) = mlp_forward ar bias prev rest acts th h.
 Proof.
   elim: rest => [| d rest IH] prev acts th dth h dh //=.
   set rowlen := (prev + (if bias then 1 else 0))%N.
-  have := layer_dual_fst rowlen d th dth (with_bias bias h (one ar))
+  have := layer_dual_fst ar rowlen d th dth (with_bias bias h (one ar))
     (with_bias bias dh (zero ar)).
-  have := layer_dual_len rowlen d th dth (with_bias bias h (one ar))
+  have := layer_dual_len ar rowlen d th dth (with_bias bias h (one ar))
     (with_bias bias dh (zero ar)).
   case: (layer_dual ar rowlen d th dth _ _) => pre dpre /= [Hl Hdl] Hpre.
   case: rest IH => [| d' rest] IH; first by rewrite Hpre.
@@ -70,22 +53,6 @@ Definition mlp_fun (inst : rank_instance) (th : list (Z * Z)) (x : list Z) : lis
   Jacobian.mlp_value (arith_ring _ : arith rat) (widths inst)
     (List.map (List.map q_of) (acts inst)) (bias inst) (List.map q_of th) (List.map zr x).
 
-Lemma horner_val_RQ cs cs' a a' : Forall2 RQ cs cs' -> RQ a a' ->
-  RQ (horner_val (arith_ring _ : arith rat) cs a) (horner_val arith_q cs' a').
-Proof.
-  move=> H Ha. elim: H => [| c c' l l' Hc _ IH] /=; first exact: RQ0.
-  apply: RQadd => //. exact: RQmul.
-Qed.
-
-(** Applying [sigma] entrywise respects [RQ] (the activation layer of every family). *)
-Lemma map_horner_RQ cs cs' hs hs' : Forall2 RQ cs cs' -> Forall2 RQ hs hs' ->
-  Forall2 RQ (List.map (horner_val (arith_ring _ : arith rat) cs) hs)
-    (List.map (horner_val arith_q cs') hs').
-Proof.
-  move=> Hc H; elim: H => [| q a qs as' Hq _ IHq] /=; constructor => //.
-  exact: horner_val_RQ.
-Qed.
-
 Lemma mlp_forward_RQ bias rest : forall prev acts acts' th th' h h',
   Forall2 (Forall2 RQ) acts acts' -> Forall2 RQ th th' -> Forall2 RQ h h' ->
   Forall2 RQ (mlp_forward (arith_ring _ : arith rat) bias prev rest acts th h)
@@ -99,7 +66,8 @@ Proof.
   apply: IH.
   - exact: (tl_rel RQ acts acts' Ha).
   - exact: (drop_n_rel RQ).
-  - exact: (map_horner_RQ _ _ _ _ (hd_rel RQ acts acts' Ha) Hpre).
+  - exact: (map_horner_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul _ _ _ _
+      (hd_rel RQ acts acts' Ha) Hpre).
 Qed.
 
 Lemma zr_RQ z : RQ (zr z) (z, 1)%Z.

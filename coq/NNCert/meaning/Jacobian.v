@@ -108,6 +108,23 @@ Fixpoint relu_pres (pos : A -> bool) (prev : nat) (rest : list nat) (th h : list
       end
   end.
 
+(** [vadd] stops at the shorter list. *)
+Lemma vadd_length : forall a b, length (vadd a b) = Nat.min (length a) (length b).
+Proof. induction a as [| x a IH]; intros [| y b]; simpl; try rewrite IH; reflexivity. Qed.
+
+(** A layer of [d] rows has [d] values. *)
+Lemma layer_vals_length : forall rowlen d th hb, length (layer_vals ar rowlen d th hb) = d.
+Proof. intros rowlen d; induction d as [| d IH]; intros th hb; simpl; [|rewrite IH]; reflexivity. Qed.
+
+(** The ResNet keeps the length of an input of at most [n] entries (width [n]). *)
+Lemma resnet_forward_length n outer : forall acts th h, (length h <= n)%nat ->
+  length (resnet_forward n outer acts th h) = length h.
+Proof.
+  induction acts as [| cs acts IH]; intros th h Hh; simpl; [reflexivity|].
+  destruct outer; rewrite IH; rewrite vadd_length;
+    rewrite ?layer_vals_length, ?map_length, ?layer_vals_length; lia.
+Qed.
+
 End EvalFamilies.
 
 (** * Parametricity: evaluation respects any relation that respects the operations *)
@@ -195,6 +212,49 @@ Proof.
   apply IH; [exact Hp| apply drop_n_rel; exact Ht| apply mask_pat_rel; exact Hpre].
 Qed.
 
+(** [sigma(a)] by Horner respects the relation. *)
+Lemma horner_val_rel : forall cs cs' a a', Forall2 R cs cs' -> R a a' ->
+  R (horner_val arA cs a) (horner_val arB cs' a').
+Proof.
+  intros cs cs' a a' H Ha; induction H as [| c c' l l' Hc Hl IH]; simpl; [exact R0|].
+  apply Radd; [exact Hc| apply Rmul; assumption].
+Qed.
+
+Lemma map_horner_rel : forall cs cs' hs hs', Forall2 R cs cs' -> Forall2 R hs hs' ->
+  Forall2 R (map (horner_val arA cs) hs) (map (horner_val arB cs') hs').
+Proof.
+  intros cs cs' hs hs' Hc H; induction H; simpl; constructor;
+    [apply horner_val_rel|]; assumption.
+Qed.
+
+Lemma vadd_rel : forall a a' b b', Forall2 R a a' -> Forall2 R b b' ->
+  Forall2 R (vadd arA a b) (vadd arB a' b').
+Proof.
+  intros a a' b b' H; revert b b'.
+  induction H as [| x x' a a' Hx Ha IH]; intros b b' Hb; simpl; [constructor|].
+  destruct Hb as [| y y' b b' Hy Hb]; simpl; [constructor|].
+  constructor; [apply Radd| apply IH]; assumption.
+Qed.
+
+(** The whole ResNet respects the relation (every family's theorem over another carrier:
+    the kernel's pairs, Coq's [Q], the term algebra of ResNet.v). *)
+Lemma resnet_forward_rel n outer : forall acts acts' th th' h h',
+  Forall2 (Forall2 R) acts acts' -> Forall2 R th th' -> Forall2 R h h' ->
+  Forall2 R (resnet_forward arA n outer acts th h) (resnet_forward arB n outer acts' th' h').
+Proof.
+  intros acts acts' th th' h h' Ha; revert th th' h h'.
+  induction Ha as [| cs cs' acts acts' Hc Ha IH]; intros th th' h h' Ht Hh; simpl; [exact Hh|].
+  assert (Hv : Forall2 R (map (horner_val arA cs) (layer_vals arA (n + 1) n th (h ++ [one arA])))
+                 (map (horner_val arB cs') (layer_vals arB (n + 1) n th' (h' ++ [one arB])))).
+  { apply map_horner_rel; [exact Hc|].
+    apply layer_vals_rel; [exact Ht| apply app_one_rel; exact Hh]. }
+  pose proof (drop_n_rel (n * (n + 1)) th th' Ht) as Ht1.
+  destruct outer.
+  - apply IH; [apply drop_n_rel; exact Ht1|].
+    apply vadd_rel; [exact Hh| apply layer_vals_rel; assumption].
+  - apply IH; [exact Ht1| apply vadd_rel; assumption].
+Qed.
+
 End Rel.
 
 (** * ReLU networks *)
@@ -241,5 +301,46 @@ Qed.
 (** The two pointwise sums agree. *)
 Lemma vadd_vec_add : forall a b, vadd ar a b = vec_add ar a b.
 Proof. induction a as [| x a IH]; intros [| y b]; simpl; try rewrite IH; reflexivity. Qed.
+
+(** The value part of one affine layer in forward mode is [layer_vals]. *)
+Lemma layer_dual_fst : forall rowlen nrows th dth hb dhb,
+  fst (layer_dual ar rowlen nrows th dth hb dhb) = layer_vals ar rowlen nrows th hb.
+Proof.
+  intros rowlen nrows; induction nrows as [| k IH]; intros th dth hb dhb; simpl; [reflexivity|].
+  rewrite <- (IH (drop_n rowlen th) (drop_n rowlen dth) hb dhb).
+  destruct (layer_dual ar rowlen k (drop_n rowlen th) (drop_n rowlen dth) hb dhb); reflexivity.
+Qed.
+
+(** ... with one value and one tangent per row. *)
+Lemma layer_dual_len : forall rowlen nrows th dth hb dhb,
+  length (fst (layer_dual ar rowlen nrows th dth hb dhb)) = nrows /\
+  length (snd (layer_dual ar rowlen nrows th dth hb dhb)) = nrows.
+Proof.
+  intros rowlen nrows; induction nrows as [| k IH]; intros th dth hb dhb; simpl;
+    [split; reflexivity|].
+  destruct (IH (drop_n rowlen th) (drop_n rowlen dth) hb dhb) as [H1 H2].
+  destruct (layer_dual ar rowlen k (drop_n rowlen th) (drop_n rowlen dth) hb dhb) as [a b].
+  simpl in *. rewrite H1, H2. split; reflexivity.
+Qed.
+
+(** [resnet_dual]'s value is [resnet_forward]. *)
+Lemma resnet_dual_fst n outer : forall acts th dth h dh,
+  fst (resnet_dual ar n outer acts th dth h dh) = resnet_forward ar n outer acts th h.
+Proof.
+  induction acts as [| cs acts IH]; intros th dth h dh; simpl; [reflexivity|].
+  pose proof (layer_dual_fst (n + 1) n th dth (h ++ [one ar]) (dh ++ [zero ar])) as Hpre.
+  pose proof (layer_dual_len (n + 1) n th dth (h ++ [one ar]) (dh ++ [zero ar])) as [Hl Hdl].
+  destruct (layer_dual ar (n + 1) n th dth (h ++ [one ar]) (dh ++ [zero ar])) as [pre dpre].
+  simpl in Hpre, Hl, Hdl. rewrite <- Hpre.
+  destruct (act_dual_spec cs pre dpre (eq_trans Hl (eq_sym Hdl))) as [Hv _].
+  destruct (act_dual ar cs pre dpre) as [v dv]. simpl in Hv. rewrite <- Hv.
+  destruct outer.
+  - pose proof (layer_dual_fst n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth) v dv)
+      as Hw.
+    destruct (layer_dual ar n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth) v dv)
+      as [w dw].
+    simpl in Hw. rewrite <- Hw, IH, (vadd_vec_add h w). reflexivity.
+  - rewrite IH, (vadd_vec_add h v). reflexivity.
+Qed.
 
 End SameNet.

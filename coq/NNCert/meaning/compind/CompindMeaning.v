@@ -7,12 +7,9 @@
     [prop33_meaning], proved once here; a certificate derives its theorem by one [exact].
     The propositions' conclusions (linear independence of sigma(p), sigma(q)) stay cited. *)
 From Coq Require Import ZArith QArith List Lia.
-From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound.
+From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound TermsMeaning.
 Import ListNotations.
 Local Open Scope Q_scope.
-
-(** A fraction [(n, d)] as a rational. *)
-Definition to_Q (a : Z * Z) : Q := inject_Z (fst a) / inject_Z (snd a).
 
 (** Coefficient [k] of the coefficient list [s] ([0] past the end). *)
 Definition coef (s : list Q) (k : nat) : Q := nth k s 0%Q.
@@ -45,29 +42,6 @@ Definition prop21_hypotheses (s : list Q) (d2 d3 : Q) : Prop :=
 Definition prop33_hypotheses (s : list Q) : Prop :=
   (2 <= top s)%nat /\ coef s 0 == 0 /\ ~ coef s (top s) == 0 /\ ~ coef s (top s - 1) == 0.
 
-(** ** The fractions of the kernel as rationals. *)
-
-Lemma inject_Z_nonzero (d : Z) : (0 < d)%Z -> ~ inject_Z d == 0.
-Proof. intros H E. unfold Qeq in E. simpl in E. lia. Qed.
-
-Lemma to_Q_add a b : (0 < snd a)%Z -> (0 < snd b)%Z -> to_Q (qadd a b) == to_Q a + to_Q b.
-Proof.
-  intros Ha Hb. unfold to_Q, qadd. simpl. rewrite inject_Z_plus, !inject_Z_mult.
-  field. split; apply inject_Z_nonzero; assumption.
-Qed.
-
-Lemma to_Q_mul a b : (0 < snd a)%Z -> (0 < snd b)%Z -> to_Q (qmul a b) == to_Q a * to_Q b.
-Proof.
-  intros Ha Hb. unfold to_Q, qmul. simpl. rewrite !inject_Z_mult.
-  field. split; apply inject_Z_nonzero; assumption.
-Qed.
-
-Lemma to_Q_neg a : (0 < snd a)%Z -> to_Q (qneg a) == - to_Q a.
-Proof.
-  intros Ha. unfold to_Q, qneg. simpl. rewrite inject_Z_opp.
-  field. apply inject_Z_nonzero; assumption.
-Qed.
-
 Lemma to_Q_int c : to_Q (qint c) == inject_Z c.
 Proof. unfold to_Q, qint. simpl. field. Qed.
 
@@ -88,9 +62,6 @@ Proof.
     unfold to_Q. rewrite <- E. ring. }
   apply Hn. unfold Qeq in H. simpl in H. lia.
 Qed.
-
-Lemma to_Q_zero a : fst a = 0%Z -> to_Q a == 0.
-Proof. intros H. unfold to_Q. rewrite H. unfold Qdiv. ring. Qed.
 
 Lemma coef_map sigma k : coef (map to_Q sigma) k == to_Q (nth_q sigma k).
 Proof.

@@ -13,7 +13,8 @@
       (CompindMeaning.v's [coef], [top] over [Q]).
     The theorem's conclusion (the network is identifiable up to its symmetries) stays cited. *)
 From Coq Require Import ZArith QArith List Bool Lia.
-From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound CompindMeaning.
+From NNCert Require Import Lists Arith Net Rank CheckerSound Compind CompindSound TermsMeaning.
+From NNCert Require Import CompindMeaning.
 Import ListNotations.
 
 (** * The statement *)

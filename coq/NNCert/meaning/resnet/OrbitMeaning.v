@@ -5,9 +5,9 @@
     - [resnet_fun inst th x]: the outputs [F_th(x)] over Q, the parameters and activation
       coefficients read by [q_of], the integer input by [zr].
     - The kernel evaluates with forward-mode dual numbers over unnormalised pairs; the value
-      part of [resnet_dual] is [Jacobian.resnet_forward] ([resnet_dual_fst]), and [RQ] (a
-      pair with a positive denominator denotes a rational) is respected by both arithmetics
-      ([resnet_forward_RQ]).
+      part of [resnet_dual] is [Jacobian.resnet_forward] ([Jacobian.resnet_dual_fst]), and [RQ]
+      (a pair with a positive denominator denotes a rational) is respected by both
+      arithmetics ([Jacobian.resnet_forward_rel]).
     - [resnet_orbit_meaning]: every listed parameter vector gives the outputs of [theta] at
       every point of the principal lattice of degree [degree_bound], and the listed vectors
       are pairwise distinct over Q. That the lattice is unisolvent
@@ -19,34 +19,6 @@ Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssralg rat.
 Local Open Scope ring_scope.
 
-(** * The kernel's forward mode computes [resnet_forward] *)
-
-Section ValuePart.
-Context {A : Type} (ar : arith A).
-
-(** [resnet_dual]'s value is [resnet_forward]. *)
-Lemma resnet_dual_fst n outer : forall acts th dth h dh,
-  fst (resnet_dual ar n outer acts th dth h dh) = resnet_forward ar n outer acts th h.
-Proof.
-  elim => [| cs acts IH] th dth h dh //=.
-  (* [app], not [++]: with MathComp loaded, [++] is [cat] *)
-  have Hpre := layer_dual_fst ar (n + 1) n th dth (app h (one ar :: nil))
-    (app dh (zero ar :: nil)).
-  have [Hl Hdl] := layer_dual_len ar (n + 1) n th dth (app h (one ar :: nil))
-    (app dh (zero ar :: nil)).
-  move: Hpre Hl Hdl.
-  case: (layer_dual ar (n + 1) n th dth _ _) => pre dpre /= Hpre Hl Hdl.
-  have [Hv _] := act_dual_spec ar cs pre dpre (etrans Hl (esym Hdl)).
-  move: Hv. case: (act_dual ar cs pre dpre) => v dv /= Hv.
-  destruct outer.
-  - have Hw := layer_dual_fst ar n n (drop_n (n * (n + 1)) th) (drop_n (n * (n + 1)) dth) v dv.
-    move: Hw. case: (layer_dual ar n n _ _ v dv) => w dw /= Hw.
-    by rewrite IH Hw Hv Hpre vadd_vec_add.
-  - by rewrite IH Hv Hpre vadd_vec_add.
-Qed.
-
-End ValuePart.
-
 (** * Over MathComp's rationals *)
 
 (** [F_th(x)] over Q: the ResNet of [inst] at the parameters [th] and the integer input [x]. *)
@@ -54,38 +26,13 @@ Definition resnet_fun (inst : resnet_instance) (th : list (Z * Z)) (x : list Z) 
   resnet_forward (arith_ring _ : arith rat) (rn_width inst) (rn_outer inst)
     (List.map (List.map q_of) (rn_acts inst)) (List.map q_of th) (List.map zr x).
 
-Lemma vadd_RQ : forall a a' b b', Forall2 RQ a a' -> Forall2 RQ b b' ->
-  Forall2 RQ (vadd (arith_ring _ : arith rat) a b) (vadd arith_q a' b').
-Proof.
-  move=> a a' b b' H; elim: H b b' => [| x x' a0 a0' Hx _ IH] b b' Hb /=; first by constructor.
-  case: Hb => [| y y' b0 b0' Hy Hb'] /=; first by constructor.
-  constructor; [exact: RQadd | exact: IH].
-Qed.
-
-Lemma resnet_forward_RQ n outer : forall acts acts' th th' h h',
-  Forall2 (Forall2 RQ) acts acts' -> Forall2 RQ th th' -> Forall2 RQ h h' ->
-  Forall2 RQ (resnet_forward (arith_ring _ : arith rat) n outer acts th h)
-    (resnet_forward arith_q n outer acts' th' h').
-Proof.
-  move=> acts acts' th th' h h' Ha.
-  elim: Ha th th' h h' => [| cs cs' acts0 acts0' Hc _ IH] th th' h h' Ht Hh //=.
-  have Hpre := layer_vals_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul
-    (n + 1) n th th' _ _ Ht (app_one_rel (arith_ring _ : arith rat) arith_q RQ RQ1 h h' Hh).
-  have Hv := map_horner_RQ cs cs' _ _ Hc Hpre.
-  have Ht1 := drop_n_rel RQ (n * (n + 1)) th th' Ht.
-  destruct outer.
-  - apply: IH; first exact: (drop_n_rel RQ).
-    apply: vadd_RQ => //.
-    exact: (layer_vals_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQadd RQmul).
-  - apply: IH => //. exact: vadd_RQ.
-Qed.
-
 (** The kernel's exact value at [x] denotes [F_th(x)] over Q. *)
 Lemma resnet_value_q_RQ inst th x : rats_pos th = true -> acts_pos (rn_acts inst) = true ->
   Forall2 RQ (resnet_fun inst th x) (resnet_value_q inst th x).
 Proof.
   move=> Ht Ha. rewrite /resnet_value_q resnet_dual_fst /resnet_fun.
-  apply: resnet_forward_RQ; [exact: acts_RQ| exact: rats_rel| exact: ints_RQ].
+  apply: (resnet_forward_rel (arith_ring _ : arith rat) arith_q RQ RQ0 RQ1 RQadd RQmul);
+    [exact: acts_RQ| exact: rats_rel| exact: ints_RQ].
 Qed.
 
 (** * The theorems a certificate ends in *)
