@@ -221,7 +221,7 @@ def test_resnet_imports_every_library_module_whose_defs_it_uses():
     compind_used = {d.name for d in lean_defs(COMPIND) if d.name in used}
     assert compind_used == {
         "polyEval", "termCoeffs", "termExps", "expsOk", "polyMulT", "normalize", "zeroExps",
-        "constTerm", "allZeroTerms", "expsEq", "powAr", "termsScale", "polysOk",
+        "constTerm", "allZeroTerms", "expsEq", "powAr", "termsScale", "polysOk", "horner",
     }  # fmt: skip
 
 
@@ -244,7 +244,7 @@ def test_the_recursion_lint_sees_the_recursive_resnet_defs():
         "cycInts", "layerSymmetricAt", "rootParamsFrom", "sameLayerCyc",
         "unitExps", "paramTermsFrom", "coeffX", "coeffsXFrom", "zeroRowsIn",
         "zeroRowsFrom", "rowsZeroFrom", "deadLayersFrom", "eqPairs", "prodDens",
-        "clearDens", "zpolyAdd", "taylorInt", "offFrom", "coeffsMatch",
+        "clearDens", "zpolyAdd", "taylorInt", "offFrom", "negCoeffTerms",
         "decAt", "polyDeriv", "removeAt", "expandRow", "detTerms", "subsets", "multiplesOk",
         "distinctQ",
     }  # fmt: skip

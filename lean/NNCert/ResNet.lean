@@ -629,7 +629,9 @@ def coeffsX (ts : List ((Int × Int) × List Nat)) (x degree : Nat) :
 /-- `checkImplicit inst free degree eq` holds when `eq(c_0, ..., c_degree)` is the zero
 polynomial in the free parameters, where `F(x) = Σ_k c_k x^k` for the width-1 ResNet `inst`:
 then every point of the image of `θ ↦ (c_0, ..., c_degree)` (parameters fixed at `0` where not
-free) satisfies `eq = 0`. The instance has width 1, at least one layer, nonconstant activations
+free) satisfies `eq = 0`. Exactly: `F - Σ_k c_k x^k` (the expansion by `horner` over
+`arithTerms`), like terms combined, has only zero coefficients, so no term of `F` above `degree`
+in `x` can hide. The instance has width 1, at least one layer, nonconstant activations
 with positive denominators and one flag per parameter; `eq` has exponent vectors of length
 `degree + 1` and positive denominators; `eq(c(θ))` is computed over `arithTerms` and every
 coefficient of it, like terms combined, is zero. -/
@@ -638,8 +640,10 @@ def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)
   let P := free.length
   let nv := P + 1
   let ar := arithTerms nv
-  let cs := coeffsX (scalarMapTerms inst free) P degree
+  let ts := scalarMapTerms inst free
+  let cs := coeffsX ts P degree
   let value := polyEval ar ((termCoeffs eq).map (fun c => [constTerm c nv])) (termExps eq) cs
+  let expansion := horner ar cs (varTerms nv P)
   Nat.beq inst.width 1 &&
   Nat.ble 1 inst.acts.length &&
   actsNonconst inst.acts &&
@@ -648,6 +652,7 @@ def checkImplicit (inst : ResNetInstance) (free : List Bool) (degree : Nat)
   expsOk (degree + 1) eq &&
   ratsPos (termCoeffs eq) &&
   !allZeroTerms (normalize eq) &&
+  allZeroTerms (normalize (ts ++ termsScale (constTerm (-1, 1) nv) expansion)) &&
   allZeroTerms (normalize value)
 
 /-! Diagnostics of critical points (math.md §2): the zero rows of the weight matrices `W_l` (the
@@ -842,26 +847,25 @@ def thetaMapTerms (inst : ResNetInstance) : List ((Int × Int) × List Nat) :=
   let th := inst.theta.map (fun t => [constTerm t 1])
   nthRow (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms 1 0] [[]]).1 0
 
-/-- `coeffsMatch ps cs` holds when the lists have equal lengths and each constant polynomial
-`ps[k]` equals `cs[k]`: `ps[k] - cs[k]`, like terms combined, has only zero coefficients. -/
-def coeffsMatch (ps : List (List ((Int × Int) × List Nat))) (cs : List (Int × Int)) : Bool :=
-  match ps, cs with
-  | [], [] => true
-  | p :: ps', c :: cs' =>
-    allZeroTerms (normalize (p ++ [constTerm (qneg c) 1])) && coeffsMatch ps' cs'
-  | _, _ => false
-termination_by structural ps
+/-- `negCoeffTerms k cs` is `-Σ_j cs[j] x^(k + j)` as terms over the one variable `x`. -/
+def negCoeffTerms (k : Nat) (cs : List (Int × Int)) : List ((Int × Int) × List Nat) :=
+  match cs with
+  | [] => []
+  | c :: cs' => (qneg c, [k]) :: negCoeffTerms (k + 1) cs'
+termination_by structural cs
 
 /-- `checkScalarCoeffs inst cs` holds when `cs = [c_0, ..., c_D]` are the coefficients of
-`F_θ(x) = Σ_k c_k x^k` for the width-1 ResNet at `θ`, `D = Π deg σ_l ≥ deg F_θ` (so no
-coefficient is left out). -/
+`F_θ(x) = Σ_k c_k x^k` for the width-1 ResNet at `θ`, `D = Π deg σ_l`: `F_θ - Σ_k c_k x^k`,
+like terms combined, has only zero coefficients (an identity of polynomials, so no term of
+`F_θ` of degree above `D` can hide). -/
 def checkScalarCoeffs (inst : ResNetInstance) (cs : List (Int × Int)) : Bool :=
   Nat.beq inst.width 1 &&
   resnetShapeOk inst [] &&
   ratsPos inst.theta &&
   actsPos inst.acts &&
   ratsPos cs &&
-  coeffsMatch (coeffsX (thetaMapTerms inst) 0 (degreeBound inst.acts)) cs
+  Nat.beq cs.length (degreeBound inst.acts + 1) &&
+  allZeroTerms (normalize (thetaMapTerms inst ++ negCoeffTerms 0 cs))
 
 /-! The critical locus of a scalar ResNet as a certificate (math.md §2). `J(θ) = (∂c_k/∂θ_j)` is
 the Jacobian of `θ ↦ (c_0, ..., c_D)`, `F_θ(x) = Σ_k c_k(θ) x^k` (width 1), as polynomials in θ

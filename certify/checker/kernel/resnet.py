@@ -41,6 +41,7 @@ from certify.checker.kernel.compind import (
     all_zero_terms,
     const_term,
     exps_ok,
+    horner,
     normalize,
     poly_eval,
     poly_mul_t,
@@ -619,13 +620,17 @@ def coeffs_x(ts: list[Term], x: int, degree: int) -> list[list[Term]]:
 
 def check_implicit(inst: ResNetInstance, free: list[bool], degree: int, eq: list[Term]) -> bool:
     """eq(c_0, ..., c_degree) is the zero polynomial in the free parameters, where
-    F(x) = sum_k c_k x^k: every point of the image of theta -> (c_0, ..., c_degree) (biases
-    fixed at 0 where not free) satisfies eq = 0."""
+    F(x) = sum_k c_k x^k (exactly: F - sum_k c_k x^k, like terms combined, has only zero
+    coefficients, so no term of F of degree above `degree` in x can hide): every point of the
+    image of theta -> (c_0, ..., c_degree) (parameters fixed at 0 where not free) satisfies
+    eq = 0."""
     P = len(free)
     nv = P + 1
     ar = arith_terms(nv)
-    cs = coeffs_x(scalar_map_terms(inst, free), P, degree)
+    ts = scalar_map_terms(inst, free)
+    cs = coeffs_x(ts, P, degree)
     value = poly_eval(ar, [[const_term(c, nv)] for c in term_coeffs(eq)], term_exps(eq), cs)
+    expansion = horner(ar, cs, var_terms(nv, P))
     return (
         inst.width == 1
         and len(inst.acts) >= 1
@@ -635,6 +640,7 @@ def check_implicit(inst: ResNetInstance, free: list[bool], degree: int, eq: list
         and exps_ok(degree + 1, eq)
         and rats_pos(term_coeffs(eq))
         and not all_zero_terms(normalize(eq))
+        and all_zero_terms(normalize([*ts, *terms_scale(const_term((-1, 1), nv), expansion)]))
         and all_zero_terms(normalize(value))
     )
 
@@ -781,24 +787,24 @@ def theta_map_terms(inst: ResNetInstance) -> list[Term]:
     return h[0][0] if h[0] else []
 
 
-def coeffs_match(ps: list[list[Term]], cs: list[Rat]) -> bool:
-    """Equal lengths, and each constant polynomial ps[k] (terms over one variable) equals cs[k]:
-    ps[k] - cs[k], like terms combined, has only zero coefficients."""
-    return len(ps) == len(cs) and all(
-        all_zero_terms(normalize([*p, const_term(qneg(c), 1)])) for p, c in zip(ps, cs)
-    )
+def neg_coeff_terms(k: int, cs: list[Rat]) -> list[Term]:
+    """-sum_j cs[j] x^(k + j) as terms over the one variable x."""
+    return [(qneg(c), [k + j]) for j, c in enumerate(cs)]
 
 
 def check_scalar_coeffs(inst: ResNetInstance, cs: list[Rat]) -> bool:
     """cs = [c_0, ..., c_D] are the coefficients of F_theta(x) = sum_k c_k x^k for the width-1
-    ResNet at theta, D = prod deg sigma_l (>= deg F_theta, so no coefficient is left out)."""
+    ResNet at theta, D = prod deg sigma_l: F_theta - sum_k c_k x^k, like terms combined, has
+    only zero coefficients (an identity of polynomials, so no term of F_theta of degree above
+    D can hide)."""
     return (
         inst.width == 1
         and resnet_shape_ok(inst, [])
         and rats_pos(inst.theta)
         and acts_pos(inst.acts)
         and rats_pos(cs)
-        and coeffs_match(coeffs_x(theta_map_terms(inst), 0, degree_bound(inst.acts)), cs)
+        and len(cs) == degree_bound(inst.acts) + 1
+        and all_zero_terms(normalize([*theta_map_terms(inst), *neg_coeff_terms(0, cs)]))
     )
 
 

@@ -498,15 +498,19 @@ Definition coeffs_x (ts : list ((Z * Z) * list nat)) (x degree : nat)
   map (coeff_x ts x) (seq 0 (S degree)).
 
 (** [eq(c_0, ..., c_degree)] is the zero polynomial in the free parameters, where
-    [F(x) = sum_k c_k x^k]: every point of the image of [theta -> (c_0, ..., c_degree)]
-    (parameters fixed at 0 where not free) satisfies [eq = 0]. *)
+    [F(x) = sum_k c_k x^k] (exactly: [F - sum_k c_k x^k], like terms combined, has only zero
+    coefficients, so no term of [F] of degree above [degree] in [x] can hide): every point of
+    the image of [theta -> (c_0, ..., c_degree)] (parameters fixed at 0 where not free)
+    satisfies [eq = 0]. *)
 Definition check_implicit (inst : resnet_instance) (free : list bool) (degree : nat)
     (eq : list ((Z * Z) * list nat)) : bool :=
   let P := length free in
   let nv := S P in
   let ar := arith_terms nv in
-  let cs := coeffs_x (scalar_map_terms inst free) P degree in
+  let ts := scalar_map_terms inst free in
+  let cs := coeffs_x ts P degree in
   let value := poly_eval ar (map (fun c => [const_term c nv]) (term_coeffs eq)) (term_exps eq) cs in
+  let expansion := horner ar cs (var_terms nv P) in
   Nat.eqb (rn_width inst) 1 &&
   Nat.leb 1 (length (rn_acts inst)) &&
   acts_nonconst (rn_acts inst) &&
@@ -515,6 +519,7 @@ Definition check_implicit (inst : resnet_instance) (free : list bool) (degree : 
   exps_ok (S degree) eq &&
   rats_pos (term_coeffs eq) &&
   negb (all_zero_terms (normalize eq)) &&
+  all_zero_terms (normalize (ts ++ terms_scale (const_term (-1, 1) nv) expansion)) &&
   all_zero_terms (normalize value).
 
 (** * Diagnostics of critical points (math.md §2). *)
@@ -660,24 +665,25 @@ Definition theta_map_terms (inst : resnet_instance) : list ((Z * Z) * list nat) 
   nth 0 (fst (resnet_dual ar 1 (rn_outer inst) acts th (zeros ar (length th))
                  [var_terms 1 0] [[]])) [].
 
-(** Equal lengths, and each constant polynomial [ps[k]] equals [cs[k]]. *)
-Fixpoint coeffs_match (ps : list (list ((Z * Z) * list nat))) (cs : list (Z * Z)) : bool :=
-  match ps, cs with
-  | [], [] => true
-  | p :: ps', c :: cs' =>
-      all_zero_terms (normalize (p ++ [const_term (qneg c) 1])) && coeffs_match ps' cs'
-  | _, _ => false
+(** [- sum_j cs[j] x^(k + j)] as terms over the one variable [x]. *)
+Fixpoint neg_coeff_terms (k : nat) (cs : list (Z * Z)) : list ((Z * Z) * list nat) :=
+  match cs with
+  | [] => []
+  | c :: cs' => (qneg c, [k]) :: neg_coeff_terms (S k) cs'
   end.
 
 (** [cs = [c_0, ..., c_D]] are the coefficients of [F_theta(x) = sum_k c_k x^k] for the
-    width-1 ResNet at theta, [D = prod deg sigma_l >= deg F_theta]. *)
+    width-1 ResNet at theta, [D = prod deg sigma_l]: [F_theta - sum_k c_k x^k], like terms
+    combined, has only zero coefficients (an identity of polynomials, so no term of [F_theta]
+    of degree above [D] can hide). *)
 Definition check_scalar_coeffs (inst : resnet_instance) (cs : list (Z * Z)) : bool :=
   Nat.eqb (rn_width inst) 1 &&
   resnet_shape_ok inst [] &&
   rats_pos (rn_theta inst) &&
   acts_pos (rn_acts inst) &&
   rats_pos cs &&
-  coeffs_match (coeffs_x (theta_map_terms inst) 0 (degree_bound (rn_acts inst))) cs.
+  Nat.eqb (length cs) (S (degree_bound (rn_acts inst))) &&
+  all_zero_terms (normalize (theta_map_terms inst ++ neg_coeff_terms 0 cs)).
 
 (** * The critical locus of a scalar ResNet as a certificate (math.md §2).
     [J(theta) = (d c_k / d theta_j)] is the Jacobian of [theta -> (c_0, ..., c_D)], where
