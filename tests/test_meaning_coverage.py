@@ -1,8 +1,9 @@
 """Which demo certificates end in a theorem of mathematics (issue 24): every demo certificate
 ends in a theorem whose statement the audit driver states itself (coq_audit.statements: the
-meaning theorems of rank, equiv, orbit, compind, Prop. 2.1/3.3 and affsym certificates), except
-those listed here, which still end in `check ... = true` only. The list can only shrink: a
-certificate that gains a pinned theorem must leave it, and none may join it."""
+meaning theorems of rank, equiv, orbit, compind, Prop. 2.1/3.3, affsym certificates and the
+coefficients of a scalar ResNet), except those listed here, which still end in
+`check ... = true` only. The lists can only shrink: a certificate that gains a pinned theorem
+must leave them, and none may join them."""
 
 from __future__ import annotations
 
@@ -13,30 +14,35 @@ from certify import certificate
 from certify.checker import registry
 from certify.provers import coq_audit
 
-# The demo certificates whose Coq file ends in a kernel check only (16 of 92 on 2026-12-07),
+# The demo certificates whose Coq file ends in a kernel check only (8 of 92 on 2026-12-07),
 # by kind: what each would need is in issue 24 and docs/trust-model.md.
 CHECK_ONLY = {
     # ReLU equivalence of two networks (piecewise equality over R: a differing input ends in
     # a theorem), tanh-type orbits and equivalences
     "relu-equiv-hidden", "relu-equiv-permutation", "logistic-2-3-1-orbit", "tanh-1-3-1-orbit",
     "tanh-dag-skip-orbit", "tanh-dag-skip-equiv", "tanh-equivalent", "tanh-inequivalent",
-    # ResNet critical points and implicit equations (their rank certificates end in theorems)
+}  # fmt: skip
+
+# The demo certificates whose only pinned theorem is f_coefficients (F_theta(x) = sum_k c_k x^k
+# over Q, ScalarMeaning.v): the sentence of the claim that states F_theta is proved, while the
+# claim's first statement (a critical point, a trivial or complex group) still ends in a
+# kernel check. The list can only shrink too.
+COEFFICIENTS_ONLY = {
     "resnet-critical-dead-layer", "resnet-critical-locus-certified",
-    "resnet-critical-quadratic-locus", "resnet-cubic-plus-square-critical", "resnet-figure-1",
-    # ResNet orbits of a trivial or complex group (a real orbit ends in orbit_in_fiber)
+    "resnet-critical-quadratic-locus", "resnet-cubic-plus-square-critical",
     "resnet-cubic-plus-square-orbit", "resnet-orbit-cube-complex", "resnet-orbit-trivial-cube",
 }  # fmt: skip
 
 
-def _pinned(bundle: Path) -> dict[str, bool]:
-    """Demo certificate name -> whether an audited theorem of its file has a pinned statement."""
+def _pinned(bundle: Path) -> dict[str, set[str]]:
+    """Demo certificate name -> the audited theorems of its file that have a pinned statement."""
     m = json.loads((bundle / "manifest.json").read_text())
     out = {}
     for e in m["certificates"]:
         cert = certificate.load((bundle / e["file"]).read_bytes())
         text = (bundle / e["coq_file"]).read_text()
         thms = coq_audit.theorems_of(cert, Path(e["coq_file"]).stem, text)
-        out[e["name"]] = any(t.statement for t in thms)
+        out[e["name"]] = {t.name for t in thms if t.statement}
     return out
 
 
@@ -44,18 +50,40 @@ def test_every_demo_certificate_ends_in_a_pinned_theorem_or_is_listed_as_check_o
     demo_bundle: Path,
 ):
     pinned = _pinned(demo_bundle)
-    assert CHECK_ONLY <= set(pinned), CHECK_ONLY - set(pinned)  # no stale name
+    listed = CHECK_ONLY | COEFFICIENTS_ONLY
+    assert listed <= set(pinned), listed - set(pinned)  # no stale name
     assert {n for n, p in pinned.items() if not p} == CHECK_ONLY
+    assert {n for n, p in pinned.items() if p == {"f_coefficients"}} == COEFFICIENTS_ONLY
     # every registry line reaches the demo, and the kinds with no pinned theorem at all are
     # exactly those whose every demo certificate is listed
     m = json.loads((demo_bundle / "manifest.json").read_text())
     by_kind: dict[tuple[str, str], set[bool]] = {}
     for e in m["certificates"]:
-        by_kind.setdefault((e["family"], e["kind"]), set()).add(pinned[e["name"]])
+        by_kind.setdefault((e["family"], e["kind"]), set()).add(bool(pinned[e["name"]]))
     assert set(by_kind) == set(registry.BY_KEY)
     without = {k for k, v in by_kind.items() if v == {False}}
-    assert without == {("tanh", "orbit"), ("tanh", "equiv"),
-                       ("resnet", "critical"), ("resnet", "implicit")}  # fmt: skip
+    assert without == {("tanh", "orbit"), ("tanh", "equiv")}
+
+
+def test_every_scalar_resnet_certificate_proves_its_coefficients(demo_bundle: Path):
+    """Every demo certificate with F_coefficients (width-one ResNet orbits, critical points,
+    implicit equations) ends in f_coefficients, derived from its kernel check by one exact,
+    stated by the audit driver, and its claim says so."""
+    m = json.loads((demo_bundle / "manifest.json").read_text())
+    seen = 0
+    for e in m["certificates"]:
+        cert = certificate.load((demo_bundle / e["file"]).read_bytes())
+        if cert["result"].get("F_coefficients") is None:
+            continue
+        text = (demo_bundle / e["coq_file"]).read_text()
+        assert "exact (scalar_coeffs_meaning inst f_coeffs coefficients)" in text, e["name"]
+        thms = coq_audit.theorems_of(cert, Path(e["coq_file"]).stem, text)
+        stmt = {t.name: t.statement for t in thms}["f_coefficients"]
+        assert stmt and stmt.endswith(".scalar_coeffs Certificates.{}.inst Certificates.{}.f_coeffs"
+                                      .format(*[Path(e["coq_file"]).stem] * 2))  # fmt: skip
+        assert "Proved in Coq (theorem f_coefficients)" in cert["claim"]["text"]
+        seen += 1
+    assert seen >= 10
 
 
 def test_every_demo_mlp_and_resnet_rank_certificate_proves_the_generic_step(demo_bundle: Path):

@@ -79,7 +79,7 @@ def test_the_old_degree_three_citation_on_a_quadratic_orbit_is_rejected_by_the_c
                         {"seed": 0})  # fmt: skip
     bad = copy.deepcopy(cert)
     start = bad["claim"]["text"].index("The fiber theorem")
-    end = bad["claim"]["text"].index("Kernel-checked: F_theta")
+    end = bad["claim"]["text"].index("Proved in Coq (theorem f_coefficients)")
     bad["claim"]["text"] = (
         bad["claim"]["text"][:start]
         + "Cited, not kernel-checked: for activations of degree >= 3 whose translate has no "

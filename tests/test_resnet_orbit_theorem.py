@@ -98,9 +98,12 @@ def test_a_real_orbit_with_generators_ends_in_the_theorem_and_says_so(label):
     args, theorem = EXAMPLES[label]
     cert = orbit_cert(*args)
     text = render_files(cert, certificate.sha256(cert))[2]
-    last = [ln for ln in text.splitlines() if ln.startswith(("Lemma ", "Theorem "))][-1]
+    # the last declarations are the theorems: orbit_in_fiber, then (width one) f_coefficients
+    decls = [ln for ln in text.splitlines() if ln.startswith(("Lemma ", "Theorem "))]
+    last = [ln for ln in decls if not ln.startswith("Theorem f_coefficients")][-1]
     said = "Proved in Coq (theorem orbit_in_fiber" in cert["claim"]["text"]
     assert said is theorem and last.startswith("Theorem orbit_in_fiber") is theorem, last
+    assert decls[-1].startswith("Theorem f_coefficients") is (args[0] == 1)
 
 
 def forgeries() -> list[tuple[str, dict]]:

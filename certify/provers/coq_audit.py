@@ -136,8 +136,9 @@ def _le(a: str, b: str) -> str:
 def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     """Theorem name -> the statement the driver expects it to prove, for the meaning theorems
     of `cert` (module `mod`): composition facts (`dependence_statements`,
-    `hypotheses_statements`), MLP and ReLU equivalences, ResNet orbits, affsym elements
-    (`affsym_statements`), and here a rank certificate's.
+    `hypotheses_statements`), MLP and ReLU equivalences, ResNet orbits, the coefficients of a
+    scalar ResNet (`scalar_statements`), affsym elements (`affsym_statements`), and here a
+    rank certificate's.
 
     A rank certificate's `rank_lower` and `rank_upper` (the templates' theorems) are
     r <= rank J and rank J' <= u, J the Jacobian of NNCert/meaning/RankMeaning.v at the
@@ -153,7 +154,11 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     if (cert.get("family"), cert.get("kind")) == ("relu", "equiv"):
         return relu_equiv_statements(cert, mod)
     if (cert.get("family"), cert.get("kind")) == ("resnet", "orbit"):
-        return orbit_statements(cert, mod)
+        return {**orbit_statements(cert, mod), **scalar_statements(cert, mod)}
+    if (cert.get("family"), cert.get("kind")) == ("resnet", "critical"):
+        return scalar_statements(cert, mod)
+    if (cert.get("family"), cert.get("kind")) == ("resnet", "implicit"):
+        return {**implicit_statements(mod), **scalar_statements(cert, mod)}
     if (cert.get("family"), cert.get("kind")) == ("tanh", "affsym"):
         return affsym_statements(cert)
     if cert.get("kind") != "rank":
@@ -262,6 +267,26 @@ def relu_equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
     theta = f"({qualified('ReLU.ri_theta')} {mod}.inst)"
     values = f"({fun} {mod}.inst {theta} {mod}.x) ({fun} {mod}.inst {mod}.other {mod}.x)"
     return {"differ_at_x": f"Coq.Init.Logic.not ({eq_q} {values})"}
+
+
+def scalar_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
+    """A scalar ResNet certificate with the coefficients of F_theta (orbit, critical and
+    implicit certificates at width one): its theorem `f_coefficients`, F_theta(x) =
+    sum_k c_k x^k at every rational x (NNCert/meaning/resnet/ScalarMeaning.v's
+    `scalar_coeffs`), in absolute names."""
+    if cert["result"].get("F_coefficients") is None:
+        return {}
+    return {
+        "f_coefficients": f"{qualified('ScalarMeaning.scalar_coeffs')} {mod}.inst {mod}.f_coeffs"
+    }
+
+
+def implicit_statements(mod: str) -> dict[str, str]:
+    """An implicit-equation certificate: its theorem `image_in_hypersurface`, the coefficients
+    of F_theta satisfy the equation at every rational parameter vector that is 0 where not
+    free (NNCert/meaning/resnet/ScalarMeaning.v's `implicit_equation`), in absolute names."""
+    stmt = qualified("ScalarMeaning.implicit_equation")
+    return {"image_in_hypersurface": f"{stmt} {mod}.inst {mod}.free {mod}.degree {mod}.eqn"}
 
 
 def orbit_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:

@@ -47,6 +47,8 @@ LIBRARY += ["meaning/EquivMeaning"]
 LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
 # What a real ResNet orbit certificate means: outputs over Q at the lattice points, distinct points
 LIBRARY += ["meaning/resnet/OrbitMeaning"]
+# What a scalar ResNet's coefficients mean: F_theta(x) = sum_k c_k x^k over Q (issue 24)
+LIBRARY += ["meaning/resnet/ScalarMeaning"]
 LIBRARY += ["meaning/resnet/BackpropResNet", "meaning/ElimSound", "meaning/RankSound"]
 # What a composition-independence fact means: the family's functions independent over Q (issue 24)
 LIBRARY += ["meaning/compind/IndependenceMeaning"]

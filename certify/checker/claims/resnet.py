@@ -88,12 +88,14 @@ def implicit_claim(rn: ResNet, result: dict[str, Any]) -> dict[str, Any]:
     )
     fixed = result["fixed_at_zero"]
     text = (
-        f"Kernel-checked polynomial identity: for the scalar ResNet of depth {rn.depth} with "
-        f"layers {layer} ({acts}), parameters {', '.join(result['variables'])}"
+        f"Proved in Coq (theorem image_in_hypersurface): for the scalar ResNet of depth "
+        f"{rn.depth} with layers {layer} ({acts}), parameters {', '.join(result['variables'])}"
         + (f" and {', '.join(fixed)} fixed at 0" if fixed else "")
-        + f", the coefficients of F(x) = c0 + c1 x + ... + c{result['degree']} "
-        f"x^{result['degree']} satisfy {result['equation']} = 0 identically in the parameters, "
-        f"so the image of the parametrisation lies in this hypersurface."
+        + f", at every rational value of the parameters the coefficients of F(x) = c0 + c1 x + "
+        f"... + c{result['degree']} x^{result['degree']} satisfy {result['equation']} = 0, so "
+        "the image of the parametrisation lies in this hypersurface. Kernel-checked: it is an "
+        "identity of polynomials in the parameters (so it holds over R and C too; Coq states "
+        "it over Q)."
     )
     coeffs = coefficient_sentence(result)
     if coeffs:
@@ -145,15 +147,17 @@ def coefficient_fields(rn: ResNet, theta: list[Fraction]) -> dict[str, Any]:
 
 
 def coefficient_sentence(result: dict[str, Any]) -> str:
-    """The claim's sentence on the coefficients of F_theta ('' unless width one)."""
+    """The claim's sentence on the coefficients of F_theta ('' unless width one): what
+    ScalarMeaning.v's theorem, stated in the Coq file as f_coefficients, proves."""
     cs = result.get("F_coefficients")
     if cs is None:
         return ""
     text = univariate_text([Fraction(c) for c in cs])
     names = ", ".join(coefficient_names(len(cs) - 1))
     return (
-        f"Kernel-checked: F_theta(x) = {text} (the coefficients ({names}) = "
-        f"({', '.join(cs)}), recomputed from theta by the kernel)."
+        f"Proved in Coq (theorem f_coefficients): F_theta(x) = {text} at every rational x "
+        f"(the coefficients ({names}) = ({', '.join(cs)}); the kernel recomputes F_theta "
+        "from theta and checks that F_theta minus this polynomial is zero)."
     )
 
 
