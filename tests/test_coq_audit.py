@@ -87,6 +87,16 @@ def _generic_is(text: str, replacement: str) -> str:
     return out
 
 
+def _differential_is(text: str, replacement: str) -> str:
+    """Replace the theorem differential_rank_lower (statement and proof) by `replacement`."""
+    out = re.sub(
+        r"Theorem differential_rank_lower :.*?Qed\.", lambda _: replacement, text, count=1,
+        flags=re.S,
+    )  # fmt: skip
+    assert out != text
+    return out
+
+
 AXIOM = "Axiom cheat : False."
 TAMPERS = {
     # an axiom and a false theorem appended (the audit sees no named theorem use it: the
@@ -163,6 +173,16 @@ TAMPERS = {
         "Proof. intros v. exists 0%nat. intros [| t ts] _ H; [reflexivity| discriminate H]. Qed.\n"
         "End Tamper.",
     ),  # fmt: skip
+    # the differential's rank weakened, or kept in form with a rank_ge that holds for anything
+    "weak_differential": lambda t: _differential_is(
+        t, "Theorem differential_rank_lower : True.\nProof. exact I. Qed."
+    ),
+    "shadow_rank_ge": lambda t: _differential_is(
+        t,
+        "Definition rank_ge (D : list rat -> list Z -> nat -> rat) (r : nat) : Prop := True.\n"
+        "Theorem differential_rank_lower : rank_ge (mlp_dir_deriv inst) 3%nat.\n"
+        "Proof. exact I. Qed.",
+    ),  # fmt: skip
 }
 # Tampers whose effect reaches an audited theorem: the audit alone (no source check) rejects.
 AUDIT_CATCHES = set(TAMPERS) - {"append"}
@@ -173,6 +193,8 @@ SHADOW = {
     "shadow_le",
     "weak_generic",
     "shadow_rank_generic",
+    "weak_differential",
+    "shadow_rank_ge",
 }
 
 

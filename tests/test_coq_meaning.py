@@ -97,6 +97,7 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     assert re.search(stmt, text), stmt
     ends = ("(* audited: rank_lower *)", "(* audited: rank_upper *)",
             "(* audited: rank_lower_generic *)",  # MLP, ResNet: the generic step (GenericRank.v)
+            "(* audited: differential_rank_lower *)",  # ... and the differential (Differential.v)
             # an MLP with a functional dimension: its theorems, derived from those two
             "(* audited: functional_dimension_le_rank *)",
             "(* audited: functional_dimension_ge_rank_upper *)")  # fmt: skip
@@ -104,6 +105,7 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     assert "rank_lower_check p_prime" in text  # derived from the kernel's own check
     if family(cert) in ("mlp", "resnet"):  # and the generic step, from the same check
         assert f"{family(cert)}_rank_lower_on_lines inst lower {r}%nat rank_lower_check" in text
+        assert f"{family(cert)}_differential_rank_lower inst lower {r}%nat rank_lower_check" in text
     v = audited(coq.proj, f"Meaning_{key.replace('-', '_')}", cert, text)
     assert v.status == coqp.PASSED, v.message
     assert only_primitives(v)

@@ -88,8 +88,9 @@ def test_every_scalar_resnet_certificate_proves_its_coefficients(demo_bundle: Pa
 
 def test_every_demo_mlp_and_resnet_rank_certificate_proves_the_generic_step(demo_bundle: Path):
     """Issue 24 item 2: each MLP / ResNet rank certificate's file proves rank_lower_generic
-    (rank >= r at all but finitely many points of every line through theta), derived from its
-    kernel check, and the audit driver states that theorem itself."""
+    (rank >= r at all but finitely many points of every line through theta) and
+    differential_rank_lower (the differential at theta has rank >= r), derived from its kernel
+    check, and the audit driver states both theorems itself."""
     m = json.loads((demo_bundle / "manifest.json").read_text())
     seen = 0
     for e in m["certificates"]:
@@ -104,5 +105,14 @@ def test_every_demo_mlp_and_resnet_rank_certificate_proves_the_generic_step(demo
         stmt = {t.name: t.statement for t in thms}["rank_lower_generic"]
         assert stmt and f"{e['family']}_jacobian_at" in stmt and f") {r})" in stmt
         assert "rank_lower_generic" in cert["claim"]["text"]
+        # ... and the differential at theta has rank >= r (Differential.v)
+        assert "(* audited: differential_rank_lower *)" in text, e["name"]
+        assert f"_differential_rank_lower inst lower {r}%nat rank_lower_check p_prime" in text
+        diff = {t.name: t.statement for t in thms}["differential_rank_lower"]
+        assert diff == (
+            f"NNCert.meaning.Differential.rank_ge (NNCert.meaning.Differential.{e['family']}"
+            f"_dir_deriv Certificates.{Path(e['coq_file']).stem}.inst) {r}"
+        )
+        assert "differential_rank_lower" in cert["claim"]["text"]
         seen += 1
     assert seen >= 30

@@ -183,6 +183,10 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
             acts = f"({qualified('ResNet.rn_acts')} {mod}.inst)"
         out["rank_lower"] = _le(f"{r}", rank.format(f"{jac} {samples}"))
         out["rank_lower_generic"] = _generic_statement(fam, mod, r, samples)
+        deriv = qualified(f"Differential.{fam}_dir_deriv")
+        out["differential_rank_lower"] = (
+            f"{qualified('Differential.rank_ge')} ({deriv} {mod}.inst) {r}"
+        )
         lattice = f"({lattice_of} {width} ({degree_of} {acts}))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")

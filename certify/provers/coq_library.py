@@ -55,6 +55,8 @@ LIBRARY += ["meaning/compind/IndependenceMeaning"]
 # The generic step of an MLP / ResNet rank certificate: rank >= r at all but finitely many
 # points of every line through theta (issue 24)
 LIBRARY += ["meaning/GenericRank"]
+# The differential of theta -> f_theta at theta: the sample Jacobian's rank bounds its rank
+LIBRARY += ["meaning/Differential"]
 LIBRARY += ["meaning/UpperSound", "meaning/relu/UpperSoundReLU"]
 # The scaling symmetry behind the upper-bound tangents, over the reals (no certificate loads it)
 LIBRARY += ["meaning/ScalingTangent"]

@@ -33,10 +33,13 @@ def coq_rank_generic(r: int) -> str:
         f"theta + t v has rank >= {r} over Q at all but finitely many rational t (along the line "
         "the nonsingular minor's determinant is a polynomial in t, nonzero at t = 0): lower "
         f"semicontinuity along every line through theta (hence, not stated in Coq, the generic "
-        f"rank of that Jacobian is >= {r}). Cited, not proved: that the rank of the Jacobian at "
-        "the samples is at most the "
-        "rank of the differential of theta -> f_theta, and that the differential's generic rank "
-        "is the functional dimension (the dimension of the image). Lean does not state this step."
+        f"rank of that Jacobian is >= {r}). Proved in Coq (theorem differential_rank_lower, "
+        "NNCert/meaning/Differential.v): the differential of theta -> f_theta at theta has rank "
+        f">= {r}, i.e. {r} directions (unit vectors) have directional derivatives that are "
+        "linearly independent functions of the input over Q. Cited, not proved: the same bound "
+        "for the differential at the generic points of those lines (Coq proves it at theta and "
+        "for the sample Jacobian along the lines), and that the differential's generic rank is "
+        "the functional dimension (the dimension of the image). Lean states neither step."
     )
 
 

@@ -97,8 +97,9 @@ def functional_dimension(
     nullspace) bounds the rank at theta only, and pins nothing."""
     lsc = (
         f"the generic rank is >= rank_lower = {r} (lower semicontinuity: proved in Coq for the "
-        f"sample Jacobian along every line through theta, rank_lower_generic; the step to the "
-        f"differential and the functional dimension is cited)"
+        f"sample Jacobian along every line through theta, rank_lower_generic, and for the "
+        f"differential at theta, differential_rank_lower; the differential at generic points "
+        f"and the functional dimension are cited)"
     )
     if r >= trivial_upper(mlp):
         what = "#params" if r == mlp.n_params else "the dimension of the output polynomial space"
