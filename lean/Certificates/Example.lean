@@ -46,7 +46,9 @@ def lower : NNCert.LowerWitness :=
 
 -- Lean checks the computation (a nonsingular minor mod `p`). What it means, that
 -- the Jacobian of theta ↦ (f_theta(x_s))_s at theta has rank ≥ 2 over ℚ (given that `p` is prime, which Lean does not check),
--- is proved in Coq: theorem `rank_lower` of the bundle's Coq file.
+-- is proved in Coq: theorem `rank_lower` of the bundle's Coq file (and there, from the same
+-- check, `rank_lower_generic` along every line through theta and `differential_rank_lower`
+-- for the differential at theta).
 set_option maxRecDepth 100000 in
 set_option maxHeartbeats 0 in
 theorem rank_lower_check : NNCert.checkRankLower inst lower 2 = true := by decide +kernel
