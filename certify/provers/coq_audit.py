@@ -261,11 +261,14 @@ def equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
 
 
 def relu_equiv_statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
-    """A ReLU equivalence certificate with a differing input: its theorem `differ_at_x`,
-    the outputs over Q at x differ (NNCert/meaning/relu/ReLUEquivMeaning.v), in absolute
-    names; the other witnesses end in checks."""
+    """A ReLU equivalence certificate: with a differing input its theorem `differ_at_x`, the
+    outputs over Q at x differ (NNCert/meaning/relu/ReLUEquivMeaning.v); with pieces its
+    theorem `same_function`, the same outputs at every rational input
+    (NNCert/meaning/relu/ReLUPiecesMeaning.v's `same_on_line`); in absolute names."""
     if (cert.get("witness") or {}).get("kind") != "differ":
-        return {}
+        theta = f"({qualified('ReLU.ri_theta')} {mod}.inst)"
+        same = qualified("ReLUPiecesMeaning.same_on_line")
+        return {"same_function": f"{same} {mod}.inst {theta} {mod}.other"}
     eq_q = "@Coq.Init.Logic.eq (Coq.Init.Datatypes.list mathcomp.algebra.rat.rat)"
     fun = qualified("ReLUEquivMeaning.relu_fun")
     theta = f"({qualified('ReLU.ri_theta')} {mod}.inst)"

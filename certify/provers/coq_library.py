@@ -45,6 +45,8 @@ LIBRARY += ["meaning/Jacobian", "meaning/RankMeaning", "meaning/ReverseModeRel",
 LIBRARY += ["meaning/EquivMeaning"]
 # What a ReLU equivalence certificate's differing input means: outputs over Q at x
 LIBRARY += ["meaning/relu/ReLUEquivMeaning"]
+# What a piecewise ReLU equivalence means: the same outputs at every rational input
+LIBRARY += ["meaning/relu/ReLUPiecesMeaning"]
 # What a real ResNet orbit certificate means: outputs over Q at the lattice points, distinct points
 LIBRARY += ["meaning/resnet/OrbitMeaning"]
 # What a scalar ResNet's coefficients mean: F_theta(x) = sum_k c_k x^k over Q (issue 24)

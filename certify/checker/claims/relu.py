@@ -280,7 +280,12 @@ def equiv_claim(net: Any, result: dict[str, Any]) -> dict[str, Any]:
         f"Kernel-checked: for {net_text}, F_theta = F_theta2 on all of R: at {m} sorted points "
         f"every hidden pre-activation of both networks keeps its sign between consecutive "
         f"points and on the two outer rays, so both functions are affine on each of the "
-        f"{m + 1} pieces, and they agree at every point (exact rational arithmetic)."
+        f"{m + 1} pieces, and they agree at every point (exact rational arithmetic). Proved "
+        f"in Coq (theorem same_function, from the kernel's check by "
+        f"NNCert/meaning/relu/ReLUPiecesMeaning.v): F_theta(x) = F_theta2(x) at every "
+        f"rational x, both networks evaluated with ReLU(q) = if 0 < q then q else 0 (on each "
+        f"piece each network interpolates its values at the ends; the same argument holds on "
+        f"all of R, which Coq does not state). Lean checks the computation only."
     ]
     cites: list[str] = []
     if result["symmetry"] == "permutation-scaling":
