@@ -96,6 +96,18 @@ class CoqRunner:
         theorems = coq_audit.theorems_of(cert, mod, text)  # what the bundle would audit
         return coqp.check_file(self.proj, f"Certificates/{mod}.v", 600, theorems=theorems)
 
+    def audit_alone_rejects(self, module: str, text: str, theorems: list) -> coqp.Verdict:
+        """Write `text` as Certificates/`module`.v: coqc alone must accept it (a redefined
+        statement proves something, just not the expected thing), and the audit with the
+        `theorems` the faithful file would have must reject it; returns the audit's verdict."""
+        rel = f"Certificates/{module}.v"
+        (self.proj / rel).write_text(text)
+        alone = coqp.check_file(self.proj, rel, 600)
+        assert alone.status == "passed", alone.message
+        audited = coqp.check_file(self.proj, rel, 600, theorems=theorems)
+        assert audited.status == "failed", audited.message
+        return audited
+
 
 @pytest.fixture(scope="session")
 def coq(coq_project: Path) -> CoqRunner:

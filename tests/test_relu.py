@@ -305,24 +305,16 @@ def plain_f(widths, theta, x):
     return plain_eval(widths, theta, [x], strict=False)[0]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.integers(1, 3), min_size=1, max_size=3),
-    st.integers(0, 10**6),
-    st.permutations(range(3)),
-    st.lists(st.sampled_from(["1", "2", "1/3", "5/2"]), min_size=3, max_size=3),
-)
-def test_every_permuted_and_scaled_copy_is_certified_equivalent(hidden, seed, perm, scales):
-    """g.theta for a random g is equivalent and the group element found maps theta to it."""
+def permuted_copy(widths: list[int], seed: int, perms: list, scales: list) -> dict:
+    """The spec's `other` for g.theta, theta the seed's point and g the permutations `perms`
+    and positive scalings `scales` (rational texts) of the hidden layers."""
     from certify.checker.kernel import relu as KR
 
-    widths = [1, *hidden, 1]
     spec = spec_of(widths, {"seed": seed})
     th = [(t.numerator, t.denominator) for t in spec.theta]
-    perms = [[p for p in perm if p < w] for w in hidden]
-    scs = [[(Fraction(s).numerator, Fraction(s).denominator) for s in scales[:w]] for w in hidden]
+    scs = [[(Fraction(s).numerator, Fraction(s).denominator) for s in layer] for layer in scales]
     g_theta = KR.apply_sym(1, widths[1:], perms, scs, [0], [(1, 1)], th)
-    other = {"weights": [], "biases": []}
+    other: dict = {"weights": [], "biases": []}
     pos = 0
     for prev, d in zip(widths, widths[1:]):
         W, b = [], []
@@ -333,6 +325,21 @@ def test_every_permuted_and_scaled_copy_is_certified_equivalent(hidden, seed, pe
             pos += prev + 1
         other["weights"].append(W)
         other["biases"].append(b)
+    return other
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    st.integers(0, 10**6),
+    st.permutations(range(3)),
+    st.lists(st.sampled_from(["1", "2", "1/3", "5/2"]), min_size=3, max_size=3),
+)
+def test_every_permuted_and_scaled_copy_is_certified_equivalent(hidden, seed, perm, scales):
+    """g.theta for a random g is equivalent and the group element found maps theta to it."""
+    widths = [1, *hidden, 1]
+    perms = [[p for p in perm if p < w] for w in hidden]
+    other = permuted_copy(widths, seed, perms, [scales[:w] for w in hidden])
     cert = make(widths, {"seed": seed}, other, EQUIV)
     assert cert["result"]["equivalent"] is True
     assert cert["result"]["symmetry"] == "permutation-scaling"

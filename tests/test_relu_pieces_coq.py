@@ -13,7 +13,6 @@ import pytest
 
 from certify.bundle import render_certificate
 from certify.checker import check_certificate
-from certify.provers import coq as coqp
 from certify.provers import coq_audit
 from tests.test_relu import (
     EQUIV,
@@ -22,7 +21,7 @@ from tests.test_relu import (
     PERM_OTHER,
     PERM_PARAMS,
     make,
-    spec_of,
+    permuted_copy,
 )
 
 THEOREM = "Theorem same_function : same_on_line inst (ri_theta inst) other."
@@ -50,35 +49,13 @@ def test_the_group_element_and_the_hidden_symmetry_end_in_same_function(coq):
         assert got.status == "passed", got.message
 
 
-def permuted_copy(widths: list[int], seed: int) -> dict:
-    """g.theta for theta of the seed and g = reverse each hidden layer, scale by 2."""
-    from fractions import Fraction
-
-    from certify.checker.kernel import relu as KR
-
-    spec = spec_of(widths, {"seed": seed})
-    th = [(t.numerator, t.denominator) for t in spec.theta]
-    hidden = widths[1:-1]
-    perms = [list(reversed(range(w))) for w in hidden]
-    scs = [[(2, 1)] * w for w in hidden]
-    g_theta = KR.apply_sym(1, widths[1:], perms, scs, [0], [(1, 1)], th)
-    other: dict = {"weights": [], "biases": []}
-    pos = 0
-    for prev, d in zip(widths, widths[1:]):
-        W, b = [], []
-        for _ in range(d):
-            W.append([str(Fraction(a, c)) for a, c in g_theta[pos : pos + prev]])
-            b.append(str(Fraction(*g_theta[pos + prev])))
-            pos += prev + 1
-        other["weights"].append(W)
-        other["biases"].append(b)
-    return other
-
-
 @pytest.mark.parametrize("hidden,seed", [([2], 3), ([3], 11), ([2, 2], 5)])
 def test_a_permuted_and_scaled_copy_ends_in_same_function_which_coqc_proves(hidden, seed, coq):
     widths = [1, *hidden, 1]
-    cert = make(widths, {"seed": seed}, permuted_copy(widths, seed), EQUIV)
+    hid = widths[1:-1]  # each hidden layer reversed, every neuron scaled by 2
+    other = permuted_copy(widths, seed, [list(reversed(range(w))) for w in hid],
+                          [["2"] * w for w in hid])  # fmt: skip
+    cert = make(widths, {"seed": seed}, other, EQUIV)
     assert cert["result"]["equivalent"] is True and check_certificate(cert) == []
     ends_in_the_theorem(cert)
     got = coq.verdict(cert)
@@ -96,9 +73,5 @@ def test_a_local_redefinition_of_the_statement_fails_the_audit(coq):
         "Definition same_on_line (i : relu_instance) (a b : list (Z * Z)) : Prop := True.\n"
         + THEOREM,
     ).replace(PROOF, "Proof. exact I. Qed.")
-    rel = f"Certificates/{module}.v"
-    (coq.proj / rel).write_text(text)
-    assert coqp.check_file(coq.proj, rel, 600).status == "passed"
-    audited = coqp.check_file(coq.proj, rel, 600, theorems=thms)
-    assert audited.status == "failed"
+    audited = coq.audit_alone_rejects(module, text, thms)
     assert "not the expected statement" in audited.message, audited.message

@@ -155,12 +155,7 @@ def test_a_local_redefinition_of_the_check_and_the_statement_fails_the_audit(coq
         "Definition scalar_coeffs (i : resnet_instance) (c : list (Z * Z)) : Prop := True.\n"
         "Theorem f_coefficients",
     ).replace(THEOREM, "Proof. exact I. Qed.")
-    rel = f"Certificates/{module}.v"
-    (coq.proj / rel).write_text(text)
-    alone = coqp.check_file(coq.proj, rel, 600)
-    assert alone.status == "passed", alone.message
-    audited = coqp.check_file(coq.proj, rel, 600, theorems=thms)
-    assert audited.status == "failed"
+    audited = coq.audit_alone_rejects(module, text, thms)
     assert "not the expected statement" in audited.message, audited.message
 
 
@@ -222,9 +217,5 @@ def test_a_local_redefinition_of_the_implicit_statement_fails_the_audit(coq):
         "Proof. exact (implicit_meaning inst free degree eqn implicit_check). Qed.",
         "Proof. exact I. Qed.",
     )
-    rel = f"Certificates/{module}.v"
-    (coq.proj / rel).write_text(text)
-    assert coqp.check_file(coq.proj, rel, 600).status == "passed"
-    audited = coqp.check_file(coq.proj, rel, 600, theorems=thms)
-    assert audited.status == "failed"
+    audited = coq.audit_alone_rejects(module, text, thms)
     assert "not the expected statement" in audited.message, audited.message
