@@ -177,6 +177,13 @@ TAMPERS = {
     "weak_differential": lambda t: _differential_is(
         t, "Theorem differential_rank_lower : True.\nProof. exact I. Qed."
     ),
+    "weak_differential_generic": lambda t: re.sub(
+        r"Theorem differential_rank_lower_generic :.*?Qed\.",
+        lambda _: "Theorem differential_rank_lower_generic : True.\nProof. exact I. Qed.",
+        t,
+        count=1,
+        flags=re.S,
+    ),  # fmt: skip
     "shadow_rank_ge": lambda t: _differential_is(
         t,
         "Definition rank_ge (D : list rat -> list Z -> nat -> rat) (r : nat) : Prop := True.\n"
@@ -194,6 +201,7 @@ SHADOW = {
     "weak_generic",
     "shadow_rank_generic",
     "weak_differential",
+    "weak_differential_generic",
     "shadow_rank_ge",
 }
 

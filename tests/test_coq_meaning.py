@@ -98,6 +98,7 @@ def test_each_family_s_certificate_ends_with_the_mathematical_theorem_closed(key
     ends = ("(* audited: rank_lower *)", "(* audited: rank_upper *)",
             "(* audited: rank_lower_generic *)",  # MLP, ResNet: the generic step (GenericRank.v)
             "(* audited: differential_rank_lower *)",  # ... and the differential (Differential.v)
+            "(* audited: differential_rank_lower_generic *)",  # ... along every line
             # an MLP with a functional dimension: its theorems, derived from those two
             "(* audited: functional_dimension_le_rank *)",
             "(* audited: functional_dimension_ge_rank_upper *)")  # fmt: skip

@@ -113,5 +113,10 @@ def test_every_demo_mlp_and_resnet_rank_certificate_proves_the_generic_step(demo
             f"_dir_deriv Certificates.{Path(e['coq_file']).stem}.inst) {r}"
         )
         assert "differential_rank_lower" in cert["claim"]["text"]
+        assert f"_differential_rank_lower_on_lines inst lower {r}%nat rank_lower_check" in text
+        gen = {t.name: t.statement for t in thms}["differential_rank_lower_generic"]
+        assert gen.startswith("NNCert.meaning.Differential.rank_ge_on_lines ") and gen.endswith(
+            f".inst)) {r}"
+        )
         seen += 1
     assert seen >= 30

@@ -187,6 +187,12 @@ def statements(cert: dict[str, Any], mod: str) -> dict[str, str]:
         out["differential_rank_lower"] = (
             f"{qualified('Differential.rank_ge')} ({deriv} {mod}.inst) {r}"
         )
+        theta = qualified("Rank.theta" if fam == "mlp" else "ResNet.rn_theta")
+        point = f"(Coq.Lists.List.map {qualified('RankMeaning.q_of')} ({theta} {mod}.inst))"
+        out["differential_rank_lower_generic"] = (
+            f"{qualified('Differential.rank_ge_on_lines')} "
+            f"({qualified(f'Differential.{fam}_dir_deriv_at')} {mod}.inst) {point} {r}"
+        )
         lattice = f"({lattice_of} {width} ({degree_of} {acts}))"
         if u is not None:
             out["rank_upper"] = _le(rank.format(f"{jac} {lattice}"), f"{u}")

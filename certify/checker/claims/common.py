@@ -36,10 +36,10 @@ def coq_rank_generic(r: int) -> str:
         f"rank of that Jacobian is >= {r}). Proved in Coq (theorem differential_rank_lower, "
         "NNCert/meaning/Differential.v): the differential of theta -> f_theta at theta has rank "
         f">= {r}, i.e. {r} directions (unit vectors) have directional derivatives that are "
-        "linearly independent functions of the input over Q. Cited, not proved: the same bound "
-        "for the differential at the generic points of those lines (Coq proves it at theta and "
-        "for the sample Jacobian along the lines), and that the differential's generic rank is "
-        "the functional dimension (the dimension of the image). Lean states neither step."
+        "linearly independent functions of the input over Q; and (theorem "
+        "differential_rank_lower_generic) the same at all but finitely many points of every "
+        "line through theta. Cited, not proved: that the differential's generic rank is the "
+        "functional dimension (the dimension of the image). Lean states none of these steps."
     )
 
 

@@ -97,9 +97,9 @@ def functional_dimension(
     nullspace) bounds the rank at theta only, and pins nothing."""
     lsc = (
         f"the generic rank is >= rank_lower = {r} (lower semicontinuity: proved in Coq for the "
-        f"sample Jacobian along every line through theta, rank_lower_generic, and for the "
-        f"differential at theta, differential_rank_lower; the differential at generic points "
-        f"and the functional dimension are cited)"
+        f"sample Jacobian and for the differential along every line through theta, "
+        f"rank_lower_generic and differential_rank_lower_generic; the identification with the "
+        f"functional dimension is cited)"
     )
     if r >= trivial_upper(mlp):
         what = "#params" if r == mlp.n_params else "the dimension of the output polynomial space"

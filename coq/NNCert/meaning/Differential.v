@@ -14,11 +14,15 @@
       Jacobian (RankSound.v's [unit_minor]) makes the unit vectors of its columns such
       directions ([rank_ge_of_minor]): a combination of their images that vanishes everywhere
       vanishes at the minor's samples, and the minor is invertible.
-    Main theorems: [mlp_differential_rank_lower], [resnet_differential_rank_lower], from the
-    same kernel check as [rank_lower]. *)
+    - Along every line [theta + t v] the same minor stays invertible at all but finitely many
+      [t] (GenericRank.v's [unit_minor_line]), and at those points the argument above applies
+      to the differential at [theta + t v] ([rank_ge_on_lines]).
+    Main theorems: [mlp_differential_rank_lower], [resnet_differential_rank_lower] (at theta),
+    [mlp_differential_rank_lower_on_lines], [resnet_differential_rank_lower_on_lines] (along
+    every line), from the same kernel check as [rank_lower]. *)
 From Coq Require Import ZArith List.
 From NNCert Require Import Lists Arith Net RankCore Rank ResNet Jacobian RankMeaning ElimSound.
-From NNCert Require Import RankSound.
+From NNCert Require Import RankSound Backprop GenericRank.
 Set Warnings "-notation-overridden,-ambiguous-paths".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype finfun.
 From mathcomp Require Import div bigop ssralg matrix poly rat.
@@ -120,4 +124,92 @@ Proof.
     (fun i => i %% rn_width inst)).
   - move=> i j. by rewrite mxE resnet_dir_deriv_unit.
   - exact: resnet_unit_minor_sound.
+Qed.
+
+(** * Along every line through theta *)
+
+(** The parameters [th + t v] at a rational point [th]. *)
+Fixpoint dir_at (th v : list rat) : list {poly rat} :=
+  match th with
+  | nil => nil
+  | a :: th' => (a%:P + List.hd 0 v *: 'X) :: dir_at th' (List.tl v)
+  end.
+
+(** The directional derivatives of the MLP and the ResNet of [inst] at the point [th]. *)
+Definition mlp_dir_deriv_at (inst : rank_instance) (th v : list rat) (x : list Z) (k : nat)
+    : rat :=
+  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
+             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
+             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+Definition resnet_dir_deriv_at (inst : resnet_instance) (th v : list rat) (x : list Z)
+    (k : nat) : rat :=
+  let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
+             (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
+             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+(** Along [e_j] the parameters are Backprop.v's [line]. *)
+Lemma dir_at_unit (th : list rat) i j :
+  dir_at th (map (fun i' => (i' == j)%:R) (iota i (length th))) = line th i j.
+Proof.
+  elim: th i => [| a th IH] i //=. rewrite IH.
+  have -> : Nat.eqb i j = (i == j) by case: (Nat.eqb_spec i j) => [->|/eqP/negbTE ->];
+    rewrite ?eqxx.
+  by case: (i == j); rewrite ?scale1r ?scale0r.
+Qed.
+
+Lemma mlp_dir_deriv_at_unit inst th j x k :
+  mlp_dir_deriv_at inst th (unit_dir (length th) j) x k = mlp_jac_entry_at inst th x k j.
+Proof. by rewrite /mlp_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
+
+Lemma resnet_dir_deriv_at_unit inst th j x k :
+  resnet_dir_deriv_at inst th (unit_dir (length th) j) x k = resnet_jac_entry_at inst th x k j.
+Proof. by rewrite /resnet_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
+
+(** The statement of a certificate's [differential_rank_lower_generic]: for every direction
+    [v] (entries past its length count as 0) there is an [N] such that at most [N] points
+    [th + t v] of the line have [rank (D (th + t v)) < r]: the differential has rank at least
+    [r] at all but finitely many points of every line through [th]. *)
+Definition rank_ge_on_lines (D : list rat -> list rat -> list Z -> nat -> rat) (th : list rat)
+    (r : nat) : Prop :=
+  forall v : list rat, exists N : nat, forall ts : seq rat, uniq ts ->
+    (forall t, t \in ts -> ~ rank_ge (D (on_line th v t)) r) -> (size ts <= N)%N.
+
+(** [check_rank_lower = true] and [p] prime: the differential of the MLP has rank at least
+    [r] at all but finitely many points of every line through theta. *)
+Theorem mlp_differential_rank_lower_on_lines inst w r :
+  check_rank_lower inst w r = true -> prime_ok (lw_p w) = true ->
+  rank_ge_on_lines (mlp_dir_deriv_at inst) (List.map q_of (theta inst)) r.
+Proof.
+  move=> Hc Hpr v. set th := List.map q_of (theta inst).
+  have [|N HN] := @unit_minor_line _ _ r (mlp_line_matrix inst th v (lw_samples w)).
+    rewrite mlp_line_matrix_at on_line0 mlp_jacobian_at_theta.
+    exact: (mlp_unit_minor_sound _ _ _ Hc Hpr).
+  exists N => ts Uts Hts. apply: HN => // t Ht U. apply: (Hts t Ht).
+  rewrite mlp_line_matrix_at in U.
+  apply: (rank_ge_of_minor _ _ _ r _
+    (fun j => unit_dir (length (on_line th v t)) j)
+    (fun i => nth_row (lw_samples w) (i %/ last_width (widths inst)))
+    (fun i => i %% last_width (widths inst)) _ U).
+  move=> i j. by rewrite mxE mlp_dir_deriv_at_unit.
+Qed.
+
+(** The same for the ResNet. *)
+Theorem resnet_differential_rank_lower_on_lines inst w r :
+  check_rank_lower_resnet inst w r = true -> prime_ok (lw_p w) = true ->
+  rank_ge_on_lines (resnet_dir_deriv_at inst) (List.map q_of (rn_theta inst)) r.
+Proof.
+  move=> Hc Hpr v. set th := List.map q_of (rn_theta inst).
+  have [|N HN] := @unit_minor_line _ _ r (resnet_line_matrix inst th v (lw_samples w)).
+    rewrite resnet_line_matrix_at on_line0 resnet_jacobian_at_theta.
+    exact: (resnet_unit_minor_sound _ _ _ Hc Hpr).
+  exists N => ts Uts Hts. apply: HN => // t Ht U. apply: (Hts t Ht).
+  rewrite resnet_line_matrix_at in U.
+  apply: (rank_ge_of_minor _ _ _ r _
+    (fun j => unit_dir (length (on_line th v t)) j)
+    (fun i => nth_row (lw_samples w) (i %/ rn_width inst))
+    (fun i => i %% rn_width inst) _ U).
+  move=> i j. by rewrite mxE resnet_dir_deriv_at_unit.
 Qed.

@@ -37,11 +37,12 @@ Local Open Scope ring_scope.
 (** * Lower semicontinuity along a line, for a matrix of polynomials *)
 
 (** [E] a matrix over [{poly rat}] whose value at [t = 0] has an invertible [r x r] minor: at
-    most [N] rationals [t] give [\rank E(t) < r]. *)
-Lemma rank_line m n r (E : 'M[{poly rat}]_(m, n)) :
+    most [N] rationals [t] leave [E(t)] without one (the minor's determinant is a polynomial,
+    nonzero at 0, and every such [t] is a root of it). *)
+Lemma unit_minor_line m n r (E : 'M[{poly rat}]_(m, n)) :
   unit_minor r (map_mx (horner_eval 0) E) ->
   exists N : nat, forall ts : seq rat, uniq ts ->
-    all (fun t => (\rank (map_mx (horner_eval t) E) < r)%N) ts -> (size ts <= N)%N.
+    (forall t, t \in ts -> ~ unit_minor r (map_mx (horner_eval t) E)) -> (size ts <= N)%N.
 Proof.
   move=> [f [g U]].
   pose D := \det (mxsub f g E).
@@ -49,9 +50,18 @@ Proof.
   { move: U. by rewrite -map_mxsub unitmxE det_map_mx unitfE. }
   have Dn0 : D != 0 by apply: contraNneq D0 => ->; rewrite horner0.
   exists (size D) => ts Uts Hts. apply: ltnW. apply: max_poly_roots => //.
-  apply/allP => t Ht. have Hlt := allP Hts t Ht. rewrite /root.
-  move: Hlt. apply: contraLR => Dt. rewrite -leqNgt. apply: rank_of_unit_minor.
+  apply/allP => t Ht. rewrite /root. apply/negPn/negP => Dt. apply: (Hts t Ht).
   exists f, g. rewrite -map_mxsub unitmxE det_map_mx unitfE. exact: Dt.
+Qed.
+
+(** ... so at most [N] rationals [t] give [\rank E(t) < r]. *)
+Lemma rank_line m n r (E : 'M[{poly rat}]_(m, n)) :
+  unit_minor r (map_mx (horner_eval 0) E) ->
+  exists N : nat, forall ts : seq rat, uniq ts ->
+    all (fun t => (\rank (map_mx (horner_eval t) E) < r)%N) ts -> (size ts <= N)%N.
+Proof.
+  move=> U. have [N HN] := @unit_minor_line _ _ r E U. exists N => ts Uts Hts. apply: HN => // t Ht Ut.
+  have := allP Hts t Ht. by rewrite ltnNge (rank_of_unit_minor _ _ _ _ Ut).
 Qed.
 
 (** * The evaluators commute with ring morphisms *)
