@@ -1,11 +1,11 @@
 """A piecewise ReLU equivalence certificate (input width 1) ends in the Coq theorem
 same_function (NNCert/meaning/relu/ReLUPiecesMeaning.v): the two networks give the same outputs
-at every rational input, derived from the kernel's check_relu_equiv (sorted points, every
-hidden pre-activation of both networks keeping its weak sign on each piece, equal outputs at
-the points). coqc proves it for the group-element and the hidden-symmetry examples and for
-random permuted and scaled copies; the audit driver states it, so a file that redefines the
-statement passes coqc alone and fails the audit; tampered witnesses stay rejected
-(tests/test_relu.py)."""
+at every input of every ordered field (realFieldType), derived from the kernel's
+check_relu_equiv (sorted points, every hidden pre-activation of both networks keeping its weak
+sign on each piece, equal outputs at the points). coqc proves it for the group-element and the
+hidden-symmetry examples and for random permuted and scaled copies; the audit driver states
+it, so a file that redefines the statement passes coqc alone and fails the audit; tampered
+witnesses stay rejected (tests/test_relu.py)."""
 
 from __future__ import annotations
 

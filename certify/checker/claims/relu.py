@@ -282,10 +282,10 @@ def equiv_claim(net: Any, result: dict[str, Any]) -> dict[str, Any]:
         f"points and on the two outer rays, so both functions are affine on each of the "
         f"{m + 1} pieces, and they agree at every point (exact rational arithmetic). Proved "
         f"in Coq (theorem same_function, from the kernel's check by "
-        f"NNCert/meaning/relu/ReLUPiecesMeaning.v): F_theta(x) = F_theta2(x) at every "
-        f"rational x, both networks evaluated with ReLU(q) = if 0 < q then q else 0 (on each "
-        f"piece each network interpolates its values at the ends; the same argument holds on "
-        f"all of R, which Coq does not state). Lean checks the computation only."
+        f"NNCert/meaning/relu/ReLUPiecesMeaning.v): F_theta(x) = F_theta2(x) at every input x "
+        f"of every ordered field (MathComp's realFieldType, e.g. Q or the real numbers), both "
+        f"networks evaluated with ReLU(q) = if 0 < q then q else 0 (on each piece each network "
+        f"interpolates its values at the ends). Lean checks the computation only."
     ]
     cites: list[str] = []
     if result["symmetry"] == "permutation-scaling":

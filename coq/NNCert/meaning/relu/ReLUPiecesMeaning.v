@@ -1,20 +1,24 @@
 (** What a piecewise ReLU equivalence certificate means (kind equiv of family relu, input
     width 1): the kernel's [check_relu_equiv] (kernel/ReLU.v) gives [F_theta(x) = F_theta2(x)]
-    at every rational [x] ([relu_pieces_meaning]), the networks evaluated over MathComp's [rat]
-    by ReLUEquivMeaning.v's [relu_out] ([ReLU(q) = q] if [0 < q], else [0]).
+    at every input [x] of every real field [R] (MathComp's [realFieldType]: an ordered field,
+    such as Q or the real numbers), the rational parameters embedded by [ratr]
+    ([relu_pieces_meaning], [same_on_line]). The networks are ReLUEquivMeaning.v's [relu_out]
+    ([ReLU(q) = q] if [0 < q], else [0]) evaluated over [R] ([relu_at]).
     - Between two inputs [a < b], write [x = (1 - s) a + s b]. An affine map sends this
       combination of inputs to the same combination of outputs ([layer_vals_comb]); ReLU does
       too when the two pre-activations have the same weak sign and the combination keeps it
       ([relu_comb]): for [s] in [[0, 1]] when both are [>= 0] or both [<= 0] (mode 0); for
       [s <= 1] (the ray left of [b]) when [0 <= v <= u] or [u <= v <= 0] (mode 1); for [s >= 0]
       (the ray right of [a]) when [0 <= u <= v] or [v <= u <= 0] (mode 2); [u], [v] the
-      values at [a] and [b]. These are the kernel's [side_ok] conditions, checked for every
-      hidden neuron of both networks. So on every piece each network is the combination of
-      its values at the two ends ([relu_out_comb]), and two networks equal at the ends are
-      equal on the piece.
+      values at [a] and [b]. These are the kernel's [side_ok] conditions, checked over Q for
+      every hidden neuron of both networks at the points; embedding Q into [R] keeps them
+      ([pres_sideQ_ratr]: [ratr] is an order-preserving ring morphism, so the networks over
+      [R] at the embedded points are the embedded networks over Q: [relu_out_ratr]). So on
+      every piece each network is the combination of its values at the ends
+      ([relu_out_comb]), and two networks equal at the ends are equal on the piece.
     - The sorted points cut the line into the pieces: the ray left of the second point
       (mode 1), the intervals between consecutive points (mode 0), the ray right of the
-      second-to-last point (mode 2); every rational lies in one of them. *)
+      second-to-last point (mode 2); every [x] of [R] lies in one of them. *)
 From Coq Require Import ZArith List Bool Lia.
 From NNCert Require Import Lists Arith Net RankCore Rank ReLU Jacobian RankMeaning.
 From NNCert Require Import ReverseModeRel EquivMeaning ReLUEquivMeaning.
@@ -26,13 +30,18 @@ Local Open Scope ring_scope.
 Notation arQ := (arith_ring _ : arith rat).
 Notation posQ := (fun q : rat => 0 < q).
 
-(** * Combinations *)
+(** * On a piece, over any real field [R] *)
 
-(** [ReLU] over Q. *)
-Definition relu_q (q : rat) : rat := if 0 < q then q else 0.
+Section Field.
+Context {R : realFieldType}.
+Local Notation aR := (arith_ring R).
+Local Notation posR := (fun q : R => 0 < q).
+
+(** [ReLU] over [R]. *)
+Definition relu_q (q : R) : R := if 0 < q then q else 0.
 
 (** [(1 - s) u + s v], entrywise (to the shorter length). *)
-Fixpoint comb (s : rat) (u v : list rat) : list rat :=
+Fixpoint comb (s : R) (u v : list R) : list R :=
   match u, v with
   | a :: u', b :: v' => ((1 - s) * a + s * b) :: comb s u' v'
   | _, _ => nil
@@ -41,10 +50,10 @@ Fixpoint comb (s : rat) (u v : list rat) : list rat :=
 Lemma comb_length s u v : length u = length v -> length (comb s u v) = length u.
 Proof. by elim: u v => [| a u IH] [| b v] //= [/IH ->]. Qed.
 
-Lemma length_cat (u v : list rat) : length (u ++ v) = (length u + length v)%N.
+Lemma length_cat (u v : list R) : length (u ++ v) = (length u + length v)%N.
 Proof. by elim: u => //= a u ->. Qed.
 
-Lemma comb_one s (c : rat) u v : length u = length v ->
+Lemma comb_one s (c : R) u v : length u = length v ->
   comb s (u ++ [:: c]) (v ++ [:: c]) = comb s u v ++ [:: c].
 Proof.
   elim: u v => [| a u IH] [| b v] //= => [_ | [E]]; last by rewrite IH.
@@ -52,7 +61,7 @@ Proof.
 Qed.
 
 Lemma dot_comb s w : forall u v, length u = length v ->
-  dot arQ w (comb s u v) = (1 - s) * dot arQ w u + s * dot arQ w v.
+  dot aR w (comb s u v) = (1 - s) * dot aR w u + s * dot aR w v.
 Proof.
   elim: w => [| c w IH] u v E; first by rewrite /= !mulr0 addr0.
   case: u v E => [| a u] [| b v] //= E; first by rewrite !mulr0 addr0.
@@ -60,17 +69,17 @@ Proof.
 Qed.
 
 Lemma layer_vals_comb s rowlen : forall d th u v, length u = length v ->
-  layer_vals arQ rowlen d th (comb s u v) =
-  comb s (layer_vals arQ rowlen d th u) (layer_vals arQ rowlen d th v).
+  layer_vals aR rowlen d th (comb s u v) =
+  comb s (layer_vals aR rowlen d th u) (layer_vals aR rowlen d th v).
 Proof.
   elim=> [| d IH] th u v E //=. by rewrite dot_comb // IH.
 Qed.
 
-Lemma layer_vals_length_rat rowlen d th h : length (layer_vals arQ rowlen d th h) = d.
+Lemma layer_vals_length_r rowlen d th h : length (layer_vals aR rowlen d th h) = d.
 Proof. by elim: d th => [| d IH] th //=; rewrite IH. Qed.
 
 (** ReLU applied entrywise is [mask_pat] with the positivity pattern. *)
-Lemma mask_relu (l : list rat) : mask_pat arQ (List.map posQ l) l = List.map relu_q l.
+Lemma mask_relu (l : list R) : mask_pat aR (List.map posR l) l = List.map relu_q l.
 Proof. by elim: l => [| a l IH] //=; rewrite IH. Qed.
 
 Lemma relu_q_ge0 c : 0 <= c -> relu_q c = c.
@@ -82,22 +91,22 @@ Qed.
 Lemma relu_q_le0 c : c <= 0 -> relu_q c = 0.
 Proof. by rewrite /relu_q ltNge => ->. Qed.
 
-Lemma add_le0 (a b : rat) : a <= 0 -> b <= 0 -> a + b <= 0.
+Lemma add_le0 (a b : R) : a <= 0 -> b <= 0 -> a + b <= 0.
 Proof. by move=> Ha Hb; rewrite -oppr_ge0 opprD addr_ge0 // oppr_ge0. Qed.
 
 (** [(1 - s) u + s v = u + s (v - u)]. *)
-Lemma comb_eq (s u v : rat) : (1 - s) * u + s * v = u + s * (v - u).
+Lemma comb_eq (s u v : R) : (1 - s) * u + s * v = u + s * (v - u).
 Proof. by rewrite mulrBl mul1r mulrBr addrA addrAC. Qed.
 
 (** [(1 - s) u + s v = v + (1 - s) (u - v)]. *)
-Lemma comb_eq' (s u v : rat) : (1 - s) * u + s * v = v + (1 - s) * (u - v).
+Lemma comb_eq' (s u v : R) : (1 - s) * u + s * v = v + (1 - s) * (u - v).
 Proof.
   have E : 1 - (1 - s) = s by rewrite opprB addrC subrK.
   by rewrite addrC -{1}E comb_eq.
 Qed.
 
-(** The weak sign conditions of the kernel's [side_ok], over Q. *)
-Definition sideQ (mode : nat) (u v : rat) : bool :=
+(** The weak sign conditions of the kernel's [side_ok], over [R]. *)
+Definition sideQ (mode : nat) (u v : R) : bool :=
   match mode with
   | O => (0 <= u) && (0 <= v) || (u <= 0) && (v <= 0)
   | S O => (0 <= v) && (v <= u) || (u <= v) && (v <= 0)
@@ -105,7 +114,7 @@ Definition sideQ (mode : nat) (u v : rat) : bool :=
   end.
 
 (** The combinations of a piece: [s] in [[0, 1]], [s <= 1] or [s >= 0]. *)
-Definition in_range (mode : nat) (s : rat) : bool :=
+Definition in_range (mode : nat) (s : R) : bool :=
   match mode with
   | O => (0 <= s) && (s <= 1)
   | S O => s <= 1
@@ -143,14 +152,14 @@ Proof.
 Qed.
 
 (** [sideQ] for every neuron of a layer, and for every hidden layer. *)
-Fixpoint layer_sideQ (mode : nat) (us vs : list rat) : bool :=
+Fixpoint layer_sideQ (mode : nat) (us vs : list R) : bool :=
   match us, vs with
   | [::], [::] => true
   | u :: us', v :: vs' => sideQ mode u v && layer_sideQ mode us' vs'
   | _, _ => false
   end.
 
-Fixpoint pres_sideQ (mode : nat) (pus pvs : list (list rat)) : bool :=
+Fixpoint pres_sideQ (mode : nat) (pus pvs : list (list R)) : bool :=
   match pus, pvs with
   | [::], [::] => true
   | us :: pus', vs :: pvs' => layer_sideQ mode us vs && pres_sideQ mode pus' pvs'
@@ -167,16 +176,110 @@ Qed.
 (** On a piece the network is the combination of its values at the ends. *)
 Lemma relu_out_comb mode s : in_range mode s -> forall rest prev th hu hv,
   length hu = length hv ->
-  pres_sideQ mode (relu_pres arQ posQ prev rest th hu) (relu_pres arQ posQ prev rest th hv) ->
-  relu_out arQ posQ prev rest th (comb s hu hv) =
-  comb s (relu_out arQ posQ prev rest th hu) (relu_out arQ posQ prev rest th hv).
+  pres_sideQ mode (relu_pres aR posR prev rest th hu) (relu_pres aR posR prev rest th hv) ->
+  relu_out aR posR prev rest th (comb s hu hv) =
+  comb s (relu_out aR posR prev rest th hu) (relu_out aR posR prev rest th hv).
 Proof.
   move=> Hs. elim=> [| d rest IH] prev th hu hv E //=.
   rewrite -comb_one // layer_vals_comb; last by rewrite !length_cat E.
   case: rest IH => [| d' rest] IH //= /andP [Hl Hp].
   rewrite !mask_relu (relu_map_comb mode) // -!mask_relu. apply: IH => //.
-  by rewrite !mask_relu !map_length !layer_vals_length_rat.
+  by rewrite !mask_relu !map_length !layer_vals_length_r.
 Qed.
+
+(** [x] is the combination with [s = (x - a) / (b - a)]. *)
+Lemma interp (a b x : R) : a < b -> (1 - (x - a) / (b - a)) * a + (x - a) / (b - a) * b = x.
+Proof.
+  move=> H. have Hn : b - a != 0 by rewrite subr_eq0 eq_sym lt_eqF.
+  by rewrite comb_eq divfK // addrC subrK.
+Qed.
+
+Lemma range_left (a b x : R) : a < b -> x <= b -> in_range 1 ((x - a) / (b - a)).
+Proof.
+  move=> Hab Hx /=. rewrite ler_pdivr_mulr ?subr_gt0 // mul1r.
+  by rewrite ler_sub.
+Qed.
+
+Lemma range_right (a b x : R) : a < b -> a <= x -> in_range 2 ((x - a) / (b - a)).
+Proof.
+  move=> Hab Hx /=. by rewrite divr_ge0 // subr_ge0 // ltW.
+Qed.
+
+Lemma range_mid (a b x : R) : a < b -> a <= x -> x <= b -> in_range 0 ((x - a) / (b - a)).
+Proof.
+  move=> Hab Ha Hb /=. apply/andP; split; [exact: (range_right a b x) | exact: (range_left a b x)].
+Qed.
+
+(** * From Q to [R] *)
+
+(** The evaluators commute with [ratr], the embedding of Q into [R], which also keeps the
+    order (so the positivity pattern and the sign conditions). *)
+Local Notation mr := (List.map (@ratr R)).
+
+Lemma dot_ratr (ws xs : list rat) : ratr (dot (arith_ring _ : arith rat) ws xs) = dot aR (mr ws) (mr xs).
+Proof.
+  elim: ws xs => [| w ws IH] [| x xs] /=; rewrite ?rmorph0 //.
+  by rewrite -IH rmorphD rmorphM.
+Qed.
+
+Lemma take_n_ratr n (xs : list rat) : mr (take_n n xs) = take_n n (mr xs).
+Proof. by elim: n xs => [| n IH] [| x xs] //=; rewrite IH. Qed.
+
+Lemma drop_n_ratr n (xs : list rat) : mr (drop_n n xs) = drop_n n (mr xs).
+Proof. by elim: n xs => [| n IH] [| x xs] //=; rewrite IH. Qed.
+
+Lemma layer_vals_ratr rowlen d (th hb : list rat) :
+  mr (layer_vals (arith_ring _ : arith rat) rowlen d th hb) = layer_vals aR rowlen d (mr th) (mr hb).
+Proof.
+  elim: d th => [| d IH] th //=. by rewrite dot_ratr take_n_ratr IH drop_n_ratr.
+Qed.
+
+Lemma mask_ratr (l : list rat) :
+  mr (mask_pat (arith_ring _ : arith rat) (List.map (fun q : rat => 0 < q) l) l) =
+  mask_pat aR (List.map posR (mr l)) (mr l).
+Proof.
+  elim: l => [| a l IH] //=. rewrite IH ltr0q. by case: (0 < a); rewrite ?rmorph0.
+Qed.
+
+Lemma relu_out_ratr rest : forall prev (th h : list rat),
+  mr (relu_out (arith_ring _ : arith rat) (fun q : rat => 0 < q) prev rest th h) =
+  relu_out aR posR prev rest (mr th) (mr h).
+Proof.
+  elim: rest => [| d rest IH] prev th h //=.
+  have Eh : mr (h ++ [:: 1]) = mr h ++ [:: 1] by rewrite List.map_app /= rmorph1.
+  case: rest IH => [| d' rest] IH; first by rewrite layer_vals_ratr Eh.
+  by rewrite IH drop_n_ratr mask_ratr layer_vals_ratr Eh.
+Qed.
+
+Lemma relu_pres_ratr rest : forall prev (th h : list rat),
+  List.map mr (relu_pres (arith_ring _ : arith rat) (fun q : rat => 0 < q) prev rest th h) =
+  relu_pres aR posR prev rest (mr th) (mr h).
+Proof.
+  elim: rest => [| d rest IH] prev th h //=.
+  have Eh : mr (h ++ [:: 1]) = mr h ++ [:: 1] by rewrite List.map_app /= rmorph1.
+  case: rest IH => [| d' rest] IH //=.
+  by rewrite IH drop_n_ratr mask_ratr layer_vals_ratr Eh.
+Qed.
+
+End Field.
+
+(** The sign conditions are the same before and after embedding Q into [R]. *)
+Section Bridge.
+Context {R : realFieldType}.
+Local Notation mr := (List.map (@ratr R)).
+
+Lemma sideQ_ratr mode (u v : rat) : sideQ mode (ratr u : R) (ratr v) = sideQ mode u v.
+Proof. by case: mode => [| [| mode]] /=; rewrite ?ler0q ?lerq0 ?ler_rat. Qed.
+
+Lemma layer_sideQ_ratr mode (us vs : list rat) :
+  layer_sideQ mode (mr us : list R) (mr vs) = layer_sideQ mode us vs.
+Proof. by elim: us vs => [| u us IH] [| v vs] //=; rewrite sideQ_ratr IH. Qed.
+
+Lemma pres_sideQ_ratr mode (P Q : list (list rat)) :
+  pres_sideQ mode (List.map mr P : list (list R)) (List.map mr Q) = pres_sideQ mode P Q.
+Proof. by elim: P Q => [| u P IH] [| v Q] //=; rewrite layer_sideQ_ratr IH. Qed.
+
+End Bridge.
 
 (** * The kernel's sign checks, over Q *)
 
@@ -214,23 +317,13 @@ Proof.
   by rewrite (layer_side_ok_RQ mode u v a b) // (IH vs0 bs0 Hv).
 Qed.
 
-(** * Two networks on the line *)
 
-(** [F_th(x)] at a rational input [x] (input width 1), and its hidden pre-activations. *)
-Definition relu_at (inst : relu_instance) (th : list (Z * Z)) (x : rat) : list rat :=
-  match ri_widths inst with
-  | nil => [::]
-  | d0 :: rest => relu_out arQ posQ d0 rest (List.map q_of th) [:: x]
-  end.
-
+(** The hidden pre-activations at a rational input, over Q (the kernel's link). *)
 Definition pres_at (inst : relu_instance) (th : list (Z * Z)) (x : rat) : list (list rat) :=
   match ri_widths inst with
   | nil => [::]
   | d0 :: rest => relu_pres arQ posQ d0 rest (List.map q_of th) [:: x]
   end.
-
-Lemma relu_fun_at inst th p : relu_fun inst th p = relu_at inst th (q_of p).
-Proof. by rewrite /relu_fun /relu_at. Qed.
 
 Lemma pres_at_RQ inst th p : rats_pos th = true -> (0 < snd p)%Z ->
   Forall2 (Forall2 RQ) (pres_at inst th (q_of p)) (snd (relu_eval (ri_widths inst) th [:: p])).
@@ -242,31 +335,55 @@ Proof.
   - by constructor; [split| constructor].
 Qed.
 
+Lemma lt_points a b : (0 < snd a)%Z -> (0 < snd b)%Z -> negb (qle b a) = true ->
+  q_of a < q_of b.
+Proof.
+  move=> Ha Hb H. by rewrite ltNge -(qle_RQ _ _ _ _ (conj Hb erefl) (conj Ha erefl)).
+Qed.
+
+(** * Two networks on the line, over any real field [R] *)
+
+Section Line.
+Context {R : realFieldType}.
+Local Notation aR := (arith_ring R).
+Local Notation posR := (fun q : R => 0 < q).
+Local Notation mr := (List.map (@ratr R)).
+
+(** [F_th(x)] at an input [x] of [R] (input width 1): the parameters [th] embedded in [R]. *)
+Definition relu_at (inst : relu_instance) (th : list (Z * Z)) (x : R) : list R :=
+  match ri_widths inst with
+  | nil => [::]
+  | d0 :: rest => relu_out aR posR d0 rest (mr (List.map q_of th)) [:: x]
+  end.
+
+(** At a rational input it is ReLUEquivMeaning.v's network over Q, embedded. *)
+Lemma relu_at_ratr inst th p : relu_at inst th (ratr (q_of p)) = mr (relu_fun inst th p).
+Proof.
+  rewrite /relu_at /relu_fun. case: (ri_widths inst) => [| d0 rest] //=.
+  by rewrite relu_out_ratr.
+Qed.
+
 (** On a piece whose signs the kernel checked, the network is the combination of its values
     at the ends. *)
-Lemma piece_comb inst th mode a b s : rats_pos th = true -> (0 < snd a)%Z -> (0 < snd b)%Z ->
-  in_range mode s ->
+Lemma piece_comb inst th mode (a b : Z * Z) (s : R) :
+  rats_pos th = true -> (0 < snd a)%Z -> (0 < snd b)%Z -> in_range mode s ->
   pres_side_ok mode (snd (relu_eval (ri_widths inst) th [:: a]))
     (snd (relu_eval (ri_widths inst) th [:: b])) = true ->
-  relu_at inst th ((1 - s) * q_of a + s * q_of b) =
-  comb s (relu_at inst th (q_of a)) (relu_at inst th (q_of b)).
+  relu_at inst th ((1 - s) * ratr (q_of a) + s * ratr (q_of b)) =
+  comb s (relu_at inst th (ratr (q_of a))) (relu_at inst th (ratr (q_of b))).
 Proof.
   move=> Ht Ha Hb Hs.
   rewrite (pres_side_ok_RQ mode _ _ _ _ (pres_at_RQ inst th a Ht Ha) (pres_at_RQ inst th b Ht Hb)).
+  rewrite -(pres_sideQ_ratr (R:=R)).
   rewrite /pres_at /relu_at. case: (ri_widths inst) => [| d0 rest] //= Hok.
-  have -> : [:: (1 - s) * q_of a + s * q_of b] = comb s [:: q_of a] [:: q_of b] by [].
-  exact: (relu_out_comb mode s Hs rest d0 (List.map q_of th) [:: q_of a] [:: q_of b] erefl Hok).
-Qed.
-
-(** [x] is the combination with [s = (x - a) / (b - a)]. *)
-Lemma interp (a b x : rat) : a < b -> (1 - (x - a) / (b - a)) * a + (x - a) / (b - a) * b = x.
-Proof.
-  move=> H. have Hn : b - a != 0 by rewrite subr_eq0 eq_sym lt_eqF.
-  by rewrite comb_eq divfK // addrC subrK.
+  rewrite !relu_pres_ratr /= in Hok.
+  have -> : [:: (1 - s) * ratr (q_of a) + s * ratr (q_of b)] =
+    comb s [:: ratr (q_of a)] [:: ratr (q_of b)] by [].
+  exact: (relu_out_comb mode s Hs rest d0 _ [:: ratr (q_of a)] [:: ratr (q_of b)] erefl Hok).
 Qed.
 
 (** The two networks agree on the piece of [mode] between [a] and [b]. *)
-Definition eq_on (inst : relu_instance) (th th2 : list (Z * Z)) (mode : nat) (a b : rat) : Prop :=
+Definition eq_on (inst : relu_instance) (th th2 : list (Z * Z)) (mode : nat) (a b : R) : Prop :=
   forall s, in_range mode s ->
     relu_at inst th ((1 - s) * a + s * b) = relu_at inst th2 ((1 - s) * a + s * b).
 
@@ -276,65 +393,46 @@ Lemma eq_on_piece inst th th2 mode a b : rats_pos th = true -> rats_pos th2 = tr
     (snd (relu_eval (ri_widths inst) th [:: b])) = true ->
   pres_side_ok mode (snd (relu_eval (ri_widths inst) th2 [:: a]))
     (snd (relu_eval (ri_widths inst) th2 [:: b])) = true ->
-  relu_at inst th (q_of a) = relu_at inst th2 (q_of a) ->
-  relu_at inst th (q_of b) = relu_at inst th2 (q_of b) ->
-  eq_on inst th th2 mode (q_of a) (q_of b).
+  relu_at inst th (ratr (q_of a)) = relu_at inst th2 (ratr (q_of a)) ->
+  relu_at inst th (ratr (q_of b)) = relu_at inst th2 (ratr (q_of b)) ->
+  eq_on inst th th2 mode (ratr (q_of a)) (ratr (q_of b)).
 Proof.
   move=> Ht Ht2 Ha Hb H1 H2 Ea Eb s Hs.
   by rewrite (piece_comb inst th mode a b s) // (piece_comb inst th2 mode a b s) // Ea Eb.
 Qed.
 
 (** A piece covers [x] when [x = (1 - s) a + s b] for an [s] of its range. *)
-Lemma eq_on_at inst th th2 mode a b x : a < b -> in_range mode ((x - a) / (b - a)) ->
+Lemma eq_on_at inst th th2 mode (a b x : R) : a < b -> in_range mode ((x - a) / (b - a)) ->
   eq_on inst th th2 mode a b -> relu_at inst th x = relu_at inst th2 x.
 Proof. move=> Hab Hs He. by have := He _ Hs; rewrite interp. Qed.
 
-Lemma range_left (a b x : rat) : a < b -> x <= b -> in_range 1 ((x - a) / (b - a)).
-Proof.
-  move=> Hab Hx /=. rewrite ler_pdivr_mulr ?subr_gt0 // mul1r.
-  by rewrite ler_sub.
-Qed.
-
-Lemma range_right (a b x : rat) : a < b -> a <= x -> in_range 2 ((x - a) / (b - a)).
-Proof.
-  move=> Hab Hx /=. by rewrite divr_ge0 // subr_ge0 // ltW.
-Qed.
-
-Lemma range_mid (a b x : rat) : a < b -> a <= x -> x <= b -> in_range 0 ((x - a) / (b - a)).
-Proof.
-  move=> Hab Ha Hb /=. apply/andP; split; [exact: (range_right a b x) | exact: (range_left a b x)].
-Qed.
-
-(** * Covering the line *)
-
-Lemma lt_points a b : (0 < snd a)%Z -> (0 < snd b)%Z -> negb (qle b a) = true ->
-  q_of a < q_of b.
-Proof.
-  move=> Ha Hb H. by rewrite ltNge -(qle_RQ _ _ _ _ (conj Hb erefl) (conj Ha erefl)).
-Qed.
+Lemma lt_points_ratr a b : (0 < snd a)%Z -> (0 < snd b)%Z -> negb (qle b a) = true ->
+  (ratr (q_of a) : R) < ratr (q_of b).
+Proof. move=> Ha Hb H. by rewrite ltr_rat lt_points. Qed.
 
 (** Right of the first of at least two points: the intervals, then the last ray. *)
-Lemma cover_right inst th th2 x : rats_pos th = true -> rats_pos th2 = true ->
+Lemma cover_right inst th th2 (x : R) : rats_pos th = true -> rats_pos th2 = true ->
   forall rest p1 p2,
   rats_pos [:: p1, p2 & rest] = true -> strictly_increasing [:: p1, p2 & rest] = true ->
   pairs_ok (eval_points (ri_widths inst) th [:: p1, p2 & rest]) = true ->
   pairs_ok (eval_points (ri_widths inst) th2 [:: p1, p2 & rest]) = true ->
   last_pair_ok (eval_points (ri_widths inst) th [:: p1, p2 & rest]) = true ->
   last_pair_ok (eval_points (ri_widths inst) th2 [:: p1, p2 & rest]) = true ->
-  (forall p, In p [:: p1, p2 & rest] -> relu_at inst th (q_of p) = relu_at inst th2 (q_of p)) ->
-  q_of p1 <= x -> relu_at inst th x = relu_at inst th2 x.
+  (forall p, In p [:: p1, p2 & rest] ->
+     relu_at inst th (ratr (q_of p)) = relu_at inst th2 (ratr (q_of p))) ->
+  ratr (q_of p1) <= x -> relu_at inst th x = relu_at inst th2 x.
 Proof.
   move=> Ht Ht2. elim=> [| p3 rest IH] p1 p2 /=.
   - move=> /andP [/Z.ltb_lt H1 /andP [/Z.ltb_lt H2 _]] /andP [/andP [_ Hn] _] _ _ L1 L2 E Hx.
-    have Hlt := lt_points p1 p2 H1 H2 Hn.
-    apply: (eq_on_at inst th th2 2 (q_of p1) (q_of p2) x Hlt (range_right _ _ _ Hlt Hx)).
+    have Hlt := lt_points_ratr p1 p2 H1 H2 Hn.
+    apply: (eq_on_at inst th th2 2 _ _ x Hlt (range_right _ _ _ Hlt Hx)).
     apply: eq_on_piece => //; apply: E; by [left | right; left].
   - move=> /andP [/Z.ltb_lt H1 Hr] /andP [/andP [_ Hn] Hinc] /andP [S1 Pr1] /andP [S2 Pr2]
       L1 L2 E Hx.
     have Hr' := Hr. move: Hr' => /andP [/Z.ltb_lt H2 _].
-    have Hlt := lt_points p1 p2 H1 H2 Hn.
-    case: (boolP (x <= q_of p2)) => Hx2.
-    + apply: (eq_on_at inst th th2 0 (q_of p1) (q_of p2) x Hlt (range_mid _ _ _ Hlt Hx Hx2)).
+    have Hlt := lt_points_ratr p1 p2 H1 H2 Hn.
+    case: (boolP (x <= ratr (q_of p2))) => Hx2.
+    + apply: (eq_on_at inst th th2 0 _ _ x Hlt (range_mid _ _ _ Hlt Hx Hx2)).
       apply: eq_on_piece => //; apply: E; by [left | right; left].
     + apply: (IH p2 p3) => //.
       * by move=> p Hp; apply: E; right.
@@ -345,38 +443,41 @@ Qed.
 Lemma same_at inst th th2 : rats_pos th = true -> rats_pos th2 = true -> forall pts,
   rats_pos pts = true ->
   same_outputs (eval_points (ri_widths inst) th pts) (eval_points (ri_widths inst) th2 pts) = true ->
-  forall p, In p pts -> relu_at inst th (q_of p) = relu_at inst th2 (q_of p).
+  forall p, In p pts -> relu_at inst th (ratr (q_of p)) = relu_at inst th2 (ratr (q_of p)).
 Proof.
   move=> Ht Ht2. elim=> [| a pts IH] //= /andP [/Z.ltb_lt Ha Hpts] /andP [Hq Hs] p [<- | Hp].
   - move: Hq. rewrite (RQ_qeq_all _ _ _ _ (relu_eval_RQ inst th a Ht Ha)
                          (relu_eval_RQ inst th2 a Ht2 Ha)).
-    by rewrite !relu_fun_at => /eqP.
+    by rewrite !relu_at_ratr => /eqP ->.
   - exact: IH.
 Qed.
+
+End Line.
 
 (** * The theorem the certificates apply *)
 
 (** The statement of a certificate's [same_function]: the ReLU networks of [inst] at [th] and
-    [th2] (input width 1) give the same outputs at every rational input. *)
+    [th2] (input width 1, the parameters embedded) give the same outputs at every input of
+    every real field [R] (an ordered field: Q, the real algebraic numbers, R, ...). *)
 Definition same_on_line (inst : relu_instance) (th th2 : list (Z * Z)) : Prop :=
-  forall x : rat, relu_at inst th x = relu_at inst th2 x.
+  forall (R : realFieldType) (x : R), relu_at inst th x = relu_at inst th2 x.
 
-(** [check_relu_equiv inst th2 pts = true]: [F_theta = F_th2] at every rational input. *)
+(** [check_relu_equiv inst th2 pts = true]: [F_theta = F_th2] on every real field. *)
 Theorem relu_pieces_meaning inst th2 pts : check_relu_equiv inst th2 pts = true ->
   same_on_line inst (ri_theta inst) th2.
 Proof.
-  rewrite /check_relu_equiv => H x. cbv zeta in H.
+  rewrite /check_relu_equiv => H R x. cbv zeta in H.
   move/andP: H => [H Same]. move/andP: H => [H P2]. move/andP: H => [H P1].
   move/andP: H => [H Hinc]. move/andP: H => [H Hpos]. move/andP: H => [H _].
   move/andP: H => [Hs1 Hs2].
   have Ht := relu_shape_pos _ _ _ Hs1. have Ht2 := relu_shape_pos _ _ _ Hs2.
-  have E := same_at inst _ _ Ht Ht2 pts Hpos Same.
+  have E := @same_at R inst _ _ Ht Ht2 pts Hpos Same.
   move/andP: P1 => [/andP [F1 Pr1] L1]. move/andP: P2 => [/andP [F2 Pr2] L2]. clear Same.
   case: pts Hpos Hinc F1 Pr1 L1 F2 Pr2 L2 E => [| p1 [| p2 rest]] //= Hpos Hinc F1 Pr1 L1 F2 Pr2 L2 E.
   move: (Hpos) (Hinc) => /andP [/Z.ltb_lt H1 /andP [/Z.ltb_lt H2 _]] /andP [/andP [_ Hn] _].
-  have Hlt := lt_points p1 p2 H1 H2 Hn.
-  case: (boolP (x <= q_of p2)) => Hx2.
-  - apply: (eq_on_at inst _ th2 1 (q_of p1) (q_of p2) x Hlt (range_left _ _ _ Hlt Hx2)).
+  have Hlt := @lt_points_ratr R p1 p2 H1 H2 Hn.
+  case: (boolP (x <= ratr (q_of p2))) => Hx2.
+  - apply: (eq_on_at inst _ th2 1 _ _ x Hlt (range_left _ _ _ Hlt Hx2)).
     apply: eq_on_piece => //; apply: E; by [left | right; left].
   - apply: (cover_right inst _ th2 x Ht Ht2 rest p1 p2) => //.
     rewrite -ltNge in Hx2. exact: ltW (lt_trans Hlt Hx2).
