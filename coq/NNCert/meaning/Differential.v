@@ -177,23 +177,38 @@ Definition rank_ge_on_lines (D : list rat -> list rat -> list Z -> nat -> rat) (
   forall v : list rat, exists N : nat, forall ts : seq rat, uniq ts ->
     (forall t, t \in ts -> ~ rank_ge (D (on_line th v t)) r) -> (size ts <= N)%N.
 
+(** The shared step: the matrix of polynomials [E v], evaluated at [t], is the matrix
+    [J (th + t v)] whose entries are [D]'s images of the unit vectors, and [J th] has an
+    invertible [r x r] minor; the minor stays invertible at all but finitely many [t]. *)
+Lemma rank_ge_on_lines_of_minor (D : list rat -> list rat -> list Z -> nat -> rat) m n r
+    (J : list rat -> 'M[rat]_(m, n)) (E : list rat -> 'M[{poly rat}]_(m, n)) (th : list rat)
+    (xi : 'I_m -> list Z) (ki : 'I_m -> nat) :
+  (forall v t, map_mx (horner_eval t) (E v) = J (on_line th v t)) ->
+  (forall p i j, J p i j = D p (unit_dir (length p) j) (xi i) (ki i)) ->
+  unit_minor r (J th) -> rank_ge_on_lines D th r.
+Proof.
+  move=> HE HJ U v.
+  have [|N HN] := @unit_minor_line _ _ r (E v); first by rewrite HE on_line0.
+  exists N => ts Uts Hts. apply: HN => // t Ht Ut. apply: (Hts t Ht).
+  rewrite HE in Ut.
+  exact: (rank_ge_of_minor _ _ _ r _ (fun j => unit_dir (length (on_line th v t)) j) xi ki
+            (HJ _) Ut).
+Qed.
+
 (** [check_rank_lower = true] and [p] prime: the differential of the MLP has rank at least
     [r] at all but finitely many points of every line through theta. *)
 Theorem mlp_differential_rank_lower_on_lines inst w r :
   check_rank_lower inst w r = true -> prime_ok (lw_p w) = true ->
   rank_ge_on_lines (mlp_dir_deriv_at inst) (List.map q_of (theta inst)) r.
 Proof.
-  move=> Hc Hpr v. set th := List.map q_of (theta inst).
-  have [|N HN] := @unit_minor_line _ _ r (mlp_line_matrix inst th v (lw_samples w)).
-    rewrite mlp_line_matrix_at on_line0 mlp_jacobian_at_theta.
-    exact: (mlp_unit_minor_sound _ _ _ Hc Hpr).
-  exists N => ts Uts Hts. apply: HN => // t Ht U. apply: (Hts t Ht).
-  rewrite mlp_line_matrix_at in U.
-  apply: (rank_ge_of_minor _ _ _ r _
-    (fun j => unit_dir (length (on_line th v t)) j)
+  move=> Hc Hpr.
+  apply: (rank_ge_on_lines_of_minor _ _ _ r (fun p => mlp_jacobian_at inst p (lw_samples w))
+    (fun v => mlp_line_matrix inst (List.map q_of (theta inst)) v (lw_samples w)) _
     (fun i => nth_row (lw_samples w) (i %/ last_width (widths inst)))
-    (fun i => i %% last_width (widths inst)) _ U).
-  move=> i j. by rewrite mxE mlp_dir_deriv_at_unit.
+    (fun i => i %% last_width (widths inst))).
+  - move=> v t. exact: mlp_line_matrix_at.
+  - move=> p i j. by rewrite mxE mlp_dir_deriv_at_unit.
+  - rewrite mlp_jacobian_at_theta. exact: (mlp_unit_minor_sound _ _ _ Hc Hpr).
 Qed.
 
 (** The same for the ResNet. *)
@@ -201,15 +216,12 @@ Theorem resnet_differential_rank_lower_on_lines inst w r :
   check_rank_lower_resnet inst w r = true -> prime_ok (lw_p w) = true ->
   rank_ge_on_lines (resnet_dir_deriv_at inst) (List.map q_of (rn_theta inst)) r.
 Proof.
-  move=> Hc Hpr v. set th := List.map q_of (rn_theta inst).
-  have [|N HN] := @unit_minor_line _ _ r (resnet_line_matrix inst th v (lw_samples w)).
-    rewrite resnet_line_matrix_at on_line0 resnet_jacobian_at_theta.
-    exact: (resnet_unit_minor_sound _ _ _ Hc Hpr).
-  exists N => ts Uts Hts. apply: HN => // t Ht U. apply: (Hts t Ht).
-  rewrite resnet_line_matrix_at in U.
-  apply: (rank_ge_of_minor _ _ _ r _
-    (fun j => unit_dir (length (on_line th v t)) j)
+  move=> Hc Hpr.
+  apply: (rank_ge_on_lines_of_minor _ _ _ r (fun p => resnet_jacobian_at inst p (lw_samples w))
+    (fun v => resnet_line_matrix inst (List.map q_of (rn_theta inst)) v (lw_samples w)) _
     (fun i => nth_row (lw_samples w) (i %/ rn_width inst))
-    (fun i => i %% rn_width inst) _ U).
-  move=> i j. by rewrite mxE resnet_dir_deriv_at_unit.
+    (fun i => i %% rn_width inst)).
+  - move=> v t. exact: resnet_line_matrix_at.
+  - move=> p i j. by rewrite mxE resnet_dir_deriv_at_unit.
+  - rewrite resnet_jacobian_at_theta. exact: (resnet_unit_minor_sound _ _ _ Hc Hpr).
 Qed.
