@@ -2,9 +2,10 @@
     its rank (issue 24, item 2), for MLPs and ResNets (MathComp 1.15).
     - The differential's value on a direction [v] is the directional derivative
       [x, k -> d/dt f_(theta + t v)(x)[k]] at [t = 0] ([mlp_dir_deriv], [resnet_dir_deriv]):
-      the network evaluated over [{poly rat}] at the parameters [theta + t v] ([theta_dir];
+      the network evaluated over [{poly rat}] at the parameters [theta + t v] ([dir_at];
       entries of [v] past its length count as 0) and the integer input [x], by the evaluators
-      of Jacobian.v, then the derivative of that polynomial at 0.
+      of Jacobian.v, then the derivative of that polynomial at 0; the same at any rational
+      point instead of theta ([mlp_dir_deriv_at], [resnet_dir_deriv_at]).
     - A map [D] from directions to functions has rank at least [r] ([rank_ge]) when [r]
       directions have linearly independent images: a rational combination of them that
       vanishes at every input [x] and output [k] is zero. Inputs range over [Z^n]; a
@@ -29,41 +30,34 @@ From mathcomp Require Import div bigop ssralg matrix poly rat.
 Import GRing.Theory.
 Local Open Scope ring_scope.
 
-(** The parameters [theta + t v] as polynomials in [t]. *)
-Fixpoint theta_dir (th : list (Z * Z)) (v : list rat) : list {poly rat} :=
-  match th with
-  | nil => nil
-  | a :: th' => ((q_of a)%:P + List.hd 0 v *: 'X) :: theta_dir th' (List.tl v)
-  end.
-
-(** The directional derivative of the MLP of [inst] at its theta, direction [v], input [x],
-    output [k]. *)
-Definition mlp_dir_deriv (inst : rank_instance) (v : list rat) (x : list Z) (k : nat) : rat :=
-  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
-             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
-             (theta_dir (theta inst) v) (List.map (fun z => (zr z)%:P) x)) 0 in
-  P^`().[0].
-
-(** The same for the ResNet of [inst]. *)
-Definition resnet_dir_deriv (inst : resnet_instance) (v : list rat) (x : list Z) (k : nat)
-    : rat :=
-  let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
-             (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
-             (theta_dir (rn_theta inst) v) (List.map (fun z => (zr z)%:P) x)) 0 in
-  P^`().[0].
-
-(** [D] (directions to functions of the input and the output index) has rank at least [r]:
-    [r] directions whose images are linearly independent over Q. *)
-Definition rank_ge (D : list rat -> list Z -> nat -> rat) (r : nat) : Prop :=
-  exists V : 'I_r -> list rat, forall c : 'I_r -> rat,
-    (forall x k, \sum_(i < r) c i * D (V i) x k = 0) -> forall i, c i = 0.
-
 (** The unit vector [e_j] with [n] entries. *)
 Definition unit_dir (n j : nat) : list rat := mkseq (fun i => (i == j)%:R) n.
 
-(** Along [e_j] the parameters are RankMeaning.v's [theta_line]. *)
-Lemma theta_dir_unit (th : list (Z * Z)) i j :
-  theta_dir th (map (fun i' => (i' == j)%:R) (iota i (length th))) = theta_line th i j.
+(** The parameters [th + t v] at a rational point [th]. *)
+Fixpoint dir_at (th v : list rat) : list {poly rat} :=
+  match th with
+  | nil => nil
+  | a :: th' => (a%:P + List.hd 0 v *: 'X) :: dir_at th' (List.tl v)
+  end.
+
+(** The directional derivatives of the MLP and the ResNet of [inst] at the point [th]. *)
+Definition mlp_dir_deriv_at (inst : rank_instance) (th v : list rat) (x : list Z) (k : nat)
+    : rat :=
+  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
+             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
+             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+Definition resnet_dir_deriv_at (inst : resnet_instance) (th v : list rat) (x : list Z)
+    (k : nat) : rat :=
+  let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
+             (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
+             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
+  P^`().[0].
+
+(** Along [e_j] the parameters are Backprop.v's [line]. *)
+Lemma dir_at_unit (th : list rat) i j :
+  dir_at th (map (fun i' => (i' == j)%:R) (iota i (length th))) = line th i j.
 Proof.
   elim: th i => [| a th IH] i //=. rewrite IH.
   have -> : Nat.eqb i j = (i == j) by case: (Nat.eqb_spec i j) => [->|/eqP/negbTE ->];
@@ -71,13 +65,41 @@ Proof.
   by case: (i == j); rewrite ?scale1r ?scale0r.
 Qed.
 
+Lemma mlp_dir_deriv_at_unit inst th j x k :
+  mlp_dir_deriv_at inst th (unit_dir (length th) j) x k = mlp_jac_entry_at inst th x k j.
+Proof. by rewrite /mlp_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
+
+Lemma resnet_dir_deriv_at_unit inst th j x k :
+  resnet_dir_deriv_at inst th (unit_dir (length th) j) x k = resnet_jac_entry_at inst th x k j.
+Proof. by rewrite /resnet_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
+
+(** The directional derivatives at the instance's theta. *)
+Definition mlp_dir_deriv (inst : rank_instance) : list rat -> list Z -> nat -> rat :=
+  mlp_dir_deriv_at inst (List.map q_of (theta inst)).
+
+Definition resnet_dir_deriv (inst : resnet_instance) : list rat -> list Z -> nat -> rat :=
+  resnet_dir_deriv_at inst (List.map q_of (rn_theta inst)).
+
+(** [D] (directions to functions of the input and the output index) has rank at least [r]:
+    [r] directions whose images are linearly independent over Q. *)
+Definition rank_ge (D : list rat -> list Z -> nat -> rat) (r : nat) : Prop :=
+  exists V : 'I_r -> list rat, forall c : 'I_r -> rat,
+    (forall x k, \sum_(i < r) c i * D (V i) x k = 0) -> forall i, c i = 0.
+
+(** At the instance's theta, the unit vectors give RankMeaning.v's Jacobian entries. *)
 Lemma mlp_dir_deriv_unit inst j x k :
   mlp_dir_deriv inst (unit_dir (length (theta inst)) j) x k = mlp_jac_entry inst x k j.
-Proof. by rewrite /mlp_dir_deriv /unit_dir /mkseq theta_dir_unit. Qed.
+Proof.
+  rewrite /mlp_dir_deriv -(List.map_length q_of (theta inst)) mlp_dir_deriv_at_unit.
+  by rewrite /mlp_jac_entry_at /mlp_jac_entry theta_line_line.
+Qed.
 
 Lemma resnet_dir_deriv_unit inst j x k :
   resnet_dir_deriv inst (unit_dir (length (rn_theta inst)) j) x k = resnet_jac_entry inst x k j.
-Proof. by rewrite /resnet_dir_deriv /unit_dir /mkseq theta_dir_unit. Qed.
+Proof.
+  rewrite /resnet_dir_deriv -(List.map_length q_of (rn_theta inst)) resnet_dir_deriv_at_unit.
+  by rewrite /resnet_jac_entry_at /resnet_jac_entry theta_line_line.
+Qed.
 
 (** A matrix whose entry [(i, j)] is the image of direction [e j] at the input and output of
     row [i]: a nonsingular [r x r] minor gives [r] directions with independent images. *)
@@ -127,46 +149,6 @@ Proof.
 Qed.
 
 (** * Along every line through theta *)
-
-(** The parameters [th + t v] at a rational point [th]. *)
-Fixpoint dir_at (th v : list rat) : list {poly rat} :=
-  match th with
-  | nil => nil
-  | a :: th' => (a%:P + List.hd 0 v *: 'X) :: dir_at th' (List.tl v)
-  end.
-
-(** The directional derivatives of the MLP and the ResNet of [inst] at the point [th]. *)
-Definition mlp_dir_deriv_at (inst : rank_instance) (th v : list rat) (x : list Z) (k : nat)
-    : rat :=
-  let P := List.nth k (mlp_value (arith_ring _ : arith {poly rat}) (widths inst)
-             (List.map (List.map (fun c => (q_of c)%:P)) (acts inst)) (bias inst)
-             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
-  P^`().[0].
-
-Definition resnet_dir_deriv_at (inst : resnet_instance) (th v : list rat) (x : list Z)
-    (k : nat) : rat :=
-  let P := List.nth k (resnet_forward (arith_ring _ : arith {poly rat}) (rn_width inst)
-             (rn_outer inst) (List.map (List.map (fun c => (q_of c)%:P)) (rn_acts inst))
-             (dir_at th v) (List.map (fun z => (zr z)%:P) x)) 0 in
-  P^`().[0].
-
-(** Along [e_j] the parameters are Backprop.v's [line]. *)
-Lemma dir_at_unit (th : list rat) i j :
-  dir_at th (map (fun i' => (i' == j)%:R) (iota i (length th))) = line th i j.
-Proof.
-  elim: th i => [| a th IH] i //=. rewrite IH.
-  have -> : Nat.eqb i j = (i == j) by case: (Nat.eqb_spec i j) => [->|/eqP/negbTE ->];
-    rewrite ?eqxx.
-  by case: (i == j); rewrite ?scale1r ?scale0r.
-Qed.
-
-Lemma mlp_dir_deriv_at_unit inst th j x k :
-  mlp_dir_deriv_at inst th (unit_dir (length th) j) x k = mlp_jac_entry_at inst th x k j.
-Proof. by rewrite /mlp_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
-
-Lemma resnet_dir_deriv_at_unit inst th j x k :
-  resnet_dir_deriv_at inst th (unit_dir (length th) j) x k = resnet_jac_entry_at inst th x k j.
-Proof. by rewrite /resnet_dir_deriv_at /unit_dir /mkseq dir_at_unit. Qed.
 
 (** The statement of a certificate's [differential_rank_lower_generic]: for every direction
     [v] (entries past its length count as 0) there is an [N] such that at most [N] points
