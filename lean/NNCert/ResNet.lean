@@ -847,7 +847,10 @@ def thetaMapTerms (inst : ResNetInstance) : List ((Int × Int) × List Nat) :=
   let th := inst.theta.map (fun t => [constTerm t 1])
   nthRow (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms 1 0] [[]]).1 0
 
-/-- `negCoeffTerms k cs` is `-Σ_j cs[j] x^(k + j)` as terms over the one variable `x`. -/
+/-- `negCoeffTerms k cs` is `-Σ_j cs[j] x^(k + j)` as terms over the one variable `x`. Core names:
+`Nat.beq` (Prelude, `@[extern "lean_nat_dec_eq"] def Nat.beq`, checked in the stored
+leanprover/lean4 sources) and `List.length` in `checkScalarCoeffs`; the rest is this library's
+(`qneg`, `normalize`, `allZeroTerms`, `thetaMapTerms`, `horner`, `termsScale`, `constTerm`). -/
 def negCoeffTerms (k : Nat) (cs : List (Int × Int)) : List ((Int × Int) × List Nat) :=
   match cs with
   | [] => []

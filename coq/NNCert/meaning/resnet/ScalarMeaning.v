@@ -23,10 +23,13 @@ Local Open Scope Q_scope.
 (** Coq's rationals as an [arith] (Arith.v): the carrier of the statements. *)
 Definition arith_Q : arith Q := mk_arith Q Qplus Qmult 0 1.
 
-(** [F_theta(x)] over [Q]: the ResNet of [inst] at its point theta and the input [[x]]. *)
+(** [F_theta(x)] over [Q] at any parameter vector [th]. *)
+Definition resnet_at (inst : resnet_instance) (th : list Q) (x : Q) : list Q :=
+  resnet_forward arith_Q (rn_width inst) (rn_outer inst) (map (map to_Q) (rn_acts inst)) th [x].
+
+(** [F_theta(x)] over [Q]: the ResNet of [inst] at its own point theta. *)
 Definition resnet_Q (inst : resnet_instance) (x : Q) : list Q :=
-  resnet_forward arith_Q (rn_width inst) (rn_outer inst) (map (map to_Q) (rn_acts inst))
-    (map to_Q (rn_theta inst)) [x].
+  resnet_at inst (map to_Q (rn_theta inst)) x.
 
 (** The statement of a [coefficients] lemma: the network is scalar (width 1), [cs] has
     [D + 1] entries ([D = degree_bound], the product of the activations' degrees), and
@@ -118,7 +121,7 @@ Proof.
   specialize (Hrel Hx).
   assert (Hlen := resnet_forward_length arith_Q 1 (rn_outer inst)
     (map (map to_Q) (rn_acts inst)) (map to_Q (rn_theta inst)) [x] (le_n 1)).
-  unfold resnet_Q. rewrite Hw.
+  unfold resnet_Q, resnet_at. rewrite Hw.
   unfold theta_map_terms. rewrite resnet_dual_fst.
   destruct (resnet_forward arith_Q 1 (rn_outer inst) (map (map to_Q) (rn_acts inst))
     (map to_Q (rn_theta inst)) [x]) as [| y [| y' ys]]; simpl in Hlen; try discriminate.
@@ -169,10 +172,6 @@ Proof.
 Qed.
 
 (** * Implicit equations *)
-
-(** [F_theta(x)] over [Q] at any parameter vector [th]. *)
-Definition resnet_at (inst : resnet_instance) (th : list Q) (x : Q) : list Q :=
-  resnet_forward arith_Q (rn_width inst) (rn_outer inst) (map (map to_Q) (rn_acts inst)) th [x].
 
 (** The statement of an [implicit_check] lemma: the network is scalar, [free] has one flag
     per parameter, and for every rational parameter vector [th] that is 0 where not free
