@@ -848,7 +848,7 @@ def thetaMapTerms (inst : ResNetInstance) : List ((Int × Int) × List Nat) :=
   nthRow (resnetDual ar 1 inst.outer acts th (zeros ar th.length) [varTerms 1 0] [[]]).1 0
 
 /-- `negCoeffTerms k cs` is `-Σ_j cs[j] x^(k + j)` as terms over the one variable `x`. Core names:
-`Nat.beq` (Prelude, `@[extern "lean_nat_dec_eq"] def Nat.beq`, checked in the stored
+`Nat.beq` (Prelude's `def Nat.beq : Nat → Nat → Bool`, checked in the stored
 leanprover/lean4 sources) and `List.length` in `checkScalarCoeffs`; the rest is this library's
 (`qneg`, `normalize`, `allZeroTerms`, `thetaMapTerms`, `horner`, `termsScale`, `constTerm`). -/
 def negCoeffTerms (k : Nat) (cs : List (Int × Int)) : List ((Int × Int) × List Nat) :=
